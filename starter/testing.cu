@@ -185,6 +185,7 @@ void suppliedSuite(SumFn sum, Outcome& outcome) {
   testLinearity(sum, outcome);
 }
 
+// exercise: begin
 // ---- YOUR WORK STARTS HERE --------------------------------------------------
 //
 // The supplied suite above passes sumDropTail, and sumDropTail is wrong.
@@ -197,6 +198,7 @@ void suppliedSuite(SumFn sum, Outcome& outcome) {
 // then extend main with the lesson's phases 2 to 4 and their gates.
 //
 // ---- YOUR WORK ENDS HERE ----------------------------------------------------
+// exercise: end
 
 
 int main() {
