@@ -1,0 +1,95 @@
+//! The command line: one file per subcommand, each with an `Args` struct and
+//! an `execute` function, in the manner of mdBook's `src/cmd/`.
+
+use clap::{Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+pub mod build;
+pub mod preprocess;
+pub mod supports;
+
+const AFTER_HELP: &str = "\
+Without a subcommand, mdbook-evidence is an mdBook preprocessor: it reads
+[context, book] as JSON on stdin and writes the book as JSON on stdout.
+Add it to book.toml:
+
+    [preprocessor.evidence]
+    before = [\"links\"]
+
+Exit codes:
+    0  everything held
+    1  verification failed (evidence mismatch, stale evidence, drift, a gate)
+    2  usage or tool error (bad input, missing tool, no GPU where one is needed)";
+
+/// Keeps a GPU course's book, code and recorded evidence honest.
+#[derive(Debug, Parser)]
+#[command(name = "mdbook-evidence", version, after_help = AFTER_HELP)]
+pub struct Cli {
+    /// The book's root: the folder that holds book.toml.
+    #[arg(long, global = true, default_value = ".", value_name = "DIR")]
+    pub root: PathBuf,
+
+    /// Say more on stderr (-v: progress, -vv: debug).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    pub verbose: u8,
+
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    Build(build::Args),
+    Supports(supports::Args),
+}
+
+/// How a command ended, as the process exit code.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Status {
+    /// 0: everything held.
+    Success,
+    /// 1: a verification failed.
+    VerificationFailed,
+    /// 2: usage or tool error.
+    ToolError,
+}
+
+impl From<Status> for ExitCode {
+    fn from(status: Status) -> ExitCode {
+        match status {
+            Status::Success => ExitCode::SUCCESS,
+            Status::VerificationFailed => ExitCode::from(1),
+            Status::ToolError => ExitCode::from(2),
+        }
+    }
+}
+
+/// Runs the command the user asked for.
+pub fn execute(cli: Cli) -> anyhow::Result<Status> {
+    match cli.command {
+        None => preprocess::execute(),
+        Some(Command::Build(args)) => build::execute(&cli.root, args),
+        Some(Command::Supports(args)) => supports::execute(args),
+    }
+}
+
+/// Logs go to stderr, quiet by default (warnings and errors only): in
+/// preprocessor mode stdout carries nothing but JSON. `MDBOOK_EVIDENCE_LOG`
+/// takes a tracing filter (`debug`, `mdbook_evidence=trace`...).
+pub fn init_logging(verbose: u8) {
+    use tracing_subscriber::EnvFilter;
+    let default = match verbose {
+        0 => "warn",
+        1 => "warn,mdbook_evidence=info",
+        _ => "info,mdbook_evidence=debug",
+    };
+    let filter =
+        EnvFilter::try_from_env("MDBOOK_EVIDENCE_LOG").unwrap_or_else(|_| EnvFilter::new(default));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .without_time()
+        .try_init();
+}

@@ -1,0 +1,110 @@
+//! Settings from `[preprocessor.evidence]` in book.toml.
+//!
+//! mdBook hands the whole book.toml to a preprocessor; this module reads our
+//! table and nothing else. The keys mdBook itself uses in that table
+//! (`command`, `before`, `after`, `renderers`, `optional`) are ignored here.
+//! Every key can also come from the environment, as mdBook allows:
+//! `MDBOOK_PREPROCESSOR__EVIDENCE__REPRODUCE=never`.
+
+use anyhow::{Context, Result};
+use mdbook_preprocessor::config::Config;
+use serde::Deserialize;
+use std::path::PathBuf;
+
+/// How `build` re-runs the programs whose evidence it embeds.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum Reproduce {
+    /// On the GPU where there is one, else by CPU emulation.
+    #[default]
+    Auto,
+    /// Only on a GPU; fail when there is none.
+    Gpu,
+    /// Always by CPU emulation.
+    Emulate,
+    /// Run nothing: embed the recorded evidence as it is.
+    Never,
+}
+
+/// What drift between a starter and its lesson does to a build.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, clap::ValueEnum)]
+#[serde(rename_all = "kebab-case")]
+pub enum DriftPolicy {
+    /// Drift fails the build.
+    #[default]
+    Error,
+    /// Drift is reported on stderr; the build goes on.
+    Warn,
+}
+
+/// `[preprocessor.evidence]`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(default, rename_all = "kebab-case")]
+pub struct Settings {
+    pub reproduce: Reproduce,
+    pub drift: DriftPolicy,
+    /// Where recorded evidence lives, relative to the book root.
+    pub evidence_dir: PathBuf,
+    /// Where lesson programs live.
+    pub kernels_dir: PathBuf,
+    /// Where starters live.
+    pub starter_dir: PathBuf,
+    /// Seconds a program may run before it is killed.
+    pub timeout: u64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            reproduce: Reproduce::Auto,
+            drift: DriftPolicy::Error,
+            evidence_dir: "evidence".into(),
+            kernels_dir: "kernels".into(),
+            starter_dir: "starter".into(),
+            timeout: 60,
+        }
+    }
+}
+
+/// The table's name in book.toml.
+pub const TABLE: &str = "preprocessor.evidence";
+
+impl Settings {
+    /// Reads our table from a loaded book configuration; defaults when absent.
+    pub fn from_config(config: &Config) -> Result<Self> {
+        let settings = config
+            .get::<Settings>(TABLE)
+            .with_context(|| format!("reading [{TABLE}] in book.toml"))?;
+        Ok(settings.unwrap_or_default())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_when_the_table_is_absent_or_partial() {
+        let config: Config = "[book]\ntitle = \"x\"\n".parse().unwrap();
+        assert_eq!(Settings::from_config(&config).unwrap(), Settings::default());
+        let config: Config =
+            "[preprocessor.evidence]\ncommand = \"x\"\nbefore = [\"links\"]\nreproduce = \"never\"\n"
+                .parse()
+                .unwrap();
+        let settings = Settings::from_config(&config).unwrap();
+        assert_eq!(settings.reproduce, Reproduce::Never);
+        assert_eq!(settings.drift, DriftPolicy::Error);
+    }
+
+    #[test]
+    fn a_bad_value_names_the_table() {
+        let config: Config = "[preprocessor.evidence]\nreproduce = \"sometimes\"\n"
+            .parse()
+            .unwrap();
+        let err = format!("{:#}", Settings::from_config(&config).unwrap_err());
+        assert!(
+            err.contains("[preprocessor.evidence]") && err.contains("sometimes"),
+            "{err}"
+        );
+    }
+}

@@ -1,0 +1,285 @@
+//! The directives this preprocessor owns, found in chapter Markdown.
+//!
+//! `{{#snippet FILE:NAME}}`, `{{#evidence FILE [transcript|checks|gates]}}`,
+//! `{{#tolerance dtypes|FILE}}` and `{{#drift LESSON}}`. They are found by a
+//! plain text scan, so they expand inside code fences too (that is where a
+//! snippet usually goes). A directive escaped as `\{{#snippet ...}}` is left
+//! alone: mdBook's `links` preprocessor, which runs after ours, removes the
+//! backslash. Directives of other names (`{{#include}}`, `{{#title}}`...) are
+//! not ours and are left untouched.
+//!
+//! Hand-written: the grammar is one line of `{{#name args}}`, mirroring what
+//! mdBook's own `links` preprocessor accepts, and errors need the line.
+
+use std::ops::Range;
+
+/// Which part of a program's recorded evidence to embed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EvidenceView {
+    /// The transcript as a code block with its provenance line.
+    Transcript,
+    /// A table per phase of every check.
+    Checks,
+    /// Each phase's expectation, and whether the run met it.
+    Gates,
+}
+
+/// What a tolerance table is about.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ToleranceSubject {
+    /// The suggested rtol by precision.
+    Dtypes,
+    /// The tolerance rule of a lesson program, over K.
+    Program(String),
+}
+
+/// One parsed directive.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Directive {
+    Snippet { path: String, name: String },
+    Evidence { path: String, view: EvidenceView },
+    Tolerance(ToleranceSubject),
+    Drift { lesson: String },
+}
+
+/// A directive found in a chapter: where it is, and what it says (or why it
+/// could not be read).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Found {
+    /// Byte range of the whole `{{#...}}` in the chapter.
+    pub span: Range<usize>,
+    /// 1-based line of the chapter where it starts.
+    pub line: usize,
+    pub parsed: Result<Directive, String>,
+}
+
+const NAMES: [&str; 4] = ["snippet", "evidence", "tolerance", "drift"];
+
+/// Every directive of ours in `content`, in order.
+pub fn find_all(content: &str) -> Vec<Found> {
+    let mut found = Vec::new();
+    let mut search_from = 0;
+    while let Some(offset) = content[search_from..].find("{{") {
+        let start = search_from + offset;
+        search_from = start + 2;
+        let after = content[start + 2..].trim_start_matches([' ', '\t']);
+        let Some(rest) = after.strip_prefix('#') else {
+            continue;
+        };
+        let name_len = rest
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+            .unwrap_or(rest.len());
+        let name = &rest[..name_len];
+        if !NAMES.contains(&name) {
+            continue;
+        }
+        if start > 0 && content.as_bytes()[start - 1] == b'\\' {
+            continue; // escaped: mdBook's links preprocessor unescapes it
+        }
+        let line = content[..start].matches('\n').count() + 1;
+        let line_end = content[start..]
+            .find('\n')
+            .map_or(content.len(), |i| start + i);
+        let Some(close) = content[start..line_end].find("}}") else {
+            found.push(Found {
+                span: start..line_end,
+                line,
+                parsed: Err(format!(
+                    "`{{{{#{name}` is not closed with `}}}}` on the same line"
+                )),
+            });
+            search_from = line_end;
+            continue;
+        };
+        let end = start + close + 2;
+        let args_start = start + 2 + (content[start + 2..].len() - after.len()) + 1 + name_len;
+        let args = content[args_start..start + close].trim();
+        found.push(Found {
+            span: start..end,
+            line,
+            parsed: parse(name, args),
+        });
+        search_from = end;
+    }
+    found
+}
+
+fn parse(name: &str, args: &str) -> Result<Directive, String> {
+    let words: Vec<&str> = args.split_whitespace().collect();
+    match name {
+        "snippet" => {
+            let [target] = words[..] else {
+                return Err(format!(
+                    "`{{{{#snippet}}}}` takes one argument, FILE:NAME, as in `{{{{#snippet kernels/testing.cu:drop-tail}}}}`; got `{args}`"
+                ));
+            };
+            let Some((path, name)) = target.rsplit_once(':') else {
+                return Err(format!(
+                    "`{target}` names no snippet; write FILE:NAME, as in `kernels/testing.cu:drop-tail`"
+                ));
+            };
+            if path.is_empty() || name.is_empty() {
+                return Err(format!(
+                    "`{target}` needs both a file and a snippet name, as in `kernels/testing.cu:drop-tail`"
+                ));
+            }
+            Ok(Directive::Snippet {
+                path: path.into(),
+                name: name.into(),
+            })
+        }
+        "evidence" => {
+            let (path, view) = match words[..] {
+                [path] => (path, EvidenceView::Transcript),
+                [path, "transcript"] => (path, EvidenceView::Transcript),
+                [path, "checks"] => (path, EvidenceView::Checks),
+                [path, "gates"] => (path, EvidenceView::Gates),
+                [_, other] => {
+                    return Err(format!(
+                        "unknown evidence view `{other}`; use `transcript` (the default), `checks` or `gates`"
+                    ));
+                }
+                _ => {
+                    return Err(format!(
+                        "`{{{{#evidence}}}}` takes a program and an optional view, as in `{{{{#evidence kernels/testing.cu checks}}}}`; got `{args}`"
+                    ));
+                }
+            };
+            Ok(Directive::Evidence {
+                path: path.into(),
+                view,
+            })
+        }
+        "tolerance" => match words[..] {
+            ["dtypes"] => Ok(Directive::Tolerance(ToleranceSubject::Dtypes)),
+            [path] => Ok(Directive::Tolerance(ToleranceSubject::Program(path.into()))),
+            _ => Err(format!(
+                "`{{{{#tolerance}}}}` takes `dtypes` or a lesson program, as in `{{{{#tolerance kernels/testing.cu}}}}`; got `{args}`"
+            )),
+        },
+        "drift" => match words[..] {
+            [lesson] => Ok(Directive::Drift {
+                lesson: lesson.into(),
+            }),
+            _ => Err(format!(
+                "`{{{{#drift}}}}` takes a lesson name, as in `{{{{#drift testing}}}}`; got `{args}`"
+            )),
+        },
+        _ => unreachable!("find_all only parses names in NAMES"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parsed(content: &str) -> Vec<(usize, Result<Directive, String>)> {
+        find_all(content)
+            .into_iter()
+            .map(|f| (f.line, f.parsed))
+            .collect()
+    }
+
+    #[test]
+    fn finds_snippets_with_their_span_and_line() {
+        let content = "# Title\n\n```cuda\n{{#snippet kernels/testing.cu:drop-tail}}\n```\n";
+        let found = find_all(content);
+        assert_eq!(found.len(), 1);
+        assert_eq!(
+            &content[found[0].span.clone()],
+            "{{#snippet kernels/testing.cu:drop-tail}}"
+        );
+        assert_eq!(found[0].line, 4);
+        assert_eq!(
+            found[0].parsed,
+            Ok(Directive::Snippet {
+                path: "kernels/testing.cu".into(),
+                name: "drop-tail".into()
+            })
+        );
+    }
+
+    #[test]
+    fn escaped_and_foreign_directives_are_left_alone() {
+        let content = "\\{{#snippet a.cu:x}} {{#include a.cu}} {{#title T}} {{ not one }}";
+        assert!(find_all(content).is_empty());
+    }
+
+    #[test]
+    fn spaces_inside_the_braces_are_accepted() {
+        assert_eq!(
+            parsed("{{ #snippet  a.cu:x  }}"),
+            vec![(
+                1,
+                Ok(Directive::Snippet {
+                    path: "a.cu".into(),
+                    name: "x".into()
+                })
+            )]
+        );
+    }
+
+    #[test]
+    fn evidence_views() {
+        let content = "{{#evidence k.cu}}\n{{#evidence k.cu checks}}\n{{#evidence k.cu gates}}\n{{#evidence k.cu transcript}}";
+        let views: Vec<_> = parsed(content)
+            .into_iter()
+            .map(|(_, d)| match d {
+                Ok(Directive::Evidence { view, .. }) => view,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        use EvidenceView::*;
+        assert_eq!(views, [Transcript, Checks, Gates, Transcript]);
+    }
+
+    #[test]
+    fn tolerance_and_drift() {
+        assert_eq!(
+            parsed("{{#tolerance dtypes}} {{#tolerance kernels/testing.cu}} {{#drift testing}}"),
+            vec![
+                (1, Ok(Directive::Tolerance(ToleranceSubject::Dtypes))),
+                (
+                    1,
+                    Ok(Directive::Tolerance(ToleranceSubject::Program(
+                        "kernels/testing.cu".into()
+                    )))
+                ),
+                (
+                    1,
+                    Ok(Directive::Drift {
+                        lesson: "testing".into()
+                    })
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn malformed_directives_say_what_to_write() {
+        let cases = [
+            ("{{#snippet kernels/testing.cu}}", "names no snippet"),
+            ("{{#snippet :x}}", "needs both a file and a snippet name"),
+            ("{{#snippet a.cu:x b}}", "takes one argument"),
+            ("{{#snippet}}", "takes one argument"),
+            ("{{#evidence k.cu table}}", "unknown evidence view `table`"),
+            ("{{#evidence}}", "takes a program"),
+            ("{{#tolerance}}", "takes `dtypes` or a lesson program"),
+            ("{{#drift a b}}", "takes a lesson name"),
+            ("text {{#snippet a.cu:x\nmore}}", "is not closed"),
+        ];
+        for (content, expected) in cases {
+            let found = find_all(content);
+            assert_eq!(found.len(), 1, "{content}");
+            let err = found[0].parsed.clone().unwrap_err();
+            assert!(err.contains(expected), "{content}: {err}");
+        }
+    }
+
+    #[test]
+    fn lines_count_from_one_across_many_directives() {
+        let content = "a\n{{#drift x}}\nb\nc\n{{#drift y}}";
+        let lines: Vec<_> = find_all(content).iter().map(|f| f.line).collect();
+        assert_eq!(lines, [2, 5]);
+    }
+}

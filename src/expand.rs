@@ -1,0 +1,170 @@
+//! Turns the directives of a chapter into Markdown.
+//!
+//! This is where a directive meets the book's files: it reads sources for
+//! snippets and evidence files for transcripts and tables, and renders them.
+//! It never runs a program: reproduction happens before, in the preprocessor,
+//! and reaches this module only as a note on each program's evidence.
+//! Everything read is cached for the run, since one source is usually quoted
+//! many times.
+
+use crate::config::Settings;
+use crate::directive::{self, Directive};
+use crate::files;
+use crate::snippet::SnippetSet;
+use std::collections::HashMap;
+use std::path::PathBuf;
+
+/// Expands directives against one book root.
+pub struct Expander {
+    root: PathBuf,
+    #[allow(dead_code)]
+    settings: Settings,
+    snippets: HashMap<String, Result<SnippetSet, String>>,
+}
+
+impl Expander {
+    pub fn new(root: PathBuf, settings: Settings) -> Self {
+        Expander {
+            root,
+            settings,
+            snippets: HashMap::new(),
+        }
+    }
+
+    /// Expands every directive in `content`. `chapter` names the chapter's
+    /// file in errors (`book/day66.md`); each error is `chapter:line: what`.
+    pub fn expand(&mut self, chapter: &str, content: &str) -> Result<String, Vec<String>> {
+        let mut out = String::with_capacity(content.len());
+        let mut errors = Vec::new();
+        let mut copied_to = 0;
+        for found in directive::find_all(content) {
+            out.push_str(&content[copied_to..found.span.start]);
+            copied_to = found.span.end;
+            let expanded = found.parsed.and_then(|d| self.render(&d));
+            match expanded {
+                Ok(text) => out.push_str(&text),
+                Err(message) => errors.push(format!("{chapter}:{}: {message}", found.line)),
+            }
+        }
+        out.push_str(&content[copied_to..]);
+        if errors.is_empty() {
+            Ok(out)
+        } else {
+            Err(errors)
+        }
+    }
+
+    fn render(&mut self, directive: &Directive) -> Result<String, String> {
+        match directive {
+            Directive::Snippet { path, name } => {
+                let set = self.snippet_set(path)?;
+                // Like mdBook's anchored includes: without the last line's
+                // newline, so the directive's own line ends the snippet and a
+                // fenced block shows exactly the region.
+                let snippet = set.get(name).map_err(|e| e.to_string())?;
+                let text = snippet.text.strip_suffix('\n').unwrap_or(&snippet.text);
+                Ok(text.strip_suffix('\r').unwrap_or(text).to_string())
+            }
+            other => Err(format!("{other:?} is not supported yet")),
+        }
+    }
+
+    fn snippet_set(&mut self, path: &str) -> Result<&SnippetSet, String> {
+        let root = &self.root;
+        self.snippets
+            .entry(path.to_string())
+            .or_insert_with(|| {
+                let file = files::resolve_in_root(root, path).map_err(|e| format!("{e:#}"))?;
+                let source = files::read_to_string(&file).map_err(|e| format!("{e:#}"))?;
+                SnippetSet::scan(path, &source).map_err(|e| e.to_string())
+            })
+            .as_ref()
+            .map_err(Clone::clone)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn book_with(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let dir = tempfile::tempdir().unwrap();
+        for (path, text) in files {
+            let file = dir.path().join(path);
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            std::fs::write(file, text).unwrap();
+        }
+        dir
+    }
+
+    const SOURCE: &str = "int a;\n// snippet: launch\nk<<<1, 2>>>();\n// end snippet\n";
+
+    #[test]
+    fn snippets_expand_in_place_inside_fences() {
+        let book = book_with(&[("kernels/k.cu", SOURCE)]);
+        let mut expander = Expander::new(book.path().into(), Settings::default());
+        let out = expander
+            .expand(
+                "book/c.md",
+                "Text\n```cuda\n{{#snippet kernels/k.cu:launch}}\n```\nafter \\{{#snippet x:y}}\n",
+            )
+            .unwrap();
+        assert_eq!(
+            out,
+            "Text\n```cuda\nk<<<1, 2>>>();\n```\nafter \\{{#snippet x:y}}\n"
+        );
+    }
+
+    #[test]
+    fn every_failure_is_reported_with_chapter_and_line() {
+        let book = book_with(&[("kernels/k.cu", SOURCE)]);
+        let mut expander = Expander::new(book.path().into(), Settings::default());
+        let errors = expander
+            .expand(
+                "book/c.md",
+                "{{#snippet kernels/k.cu:lanch}}\n\n{{#snippet kernels/missing.cu:x}}\n{{#snippet ../etc/passwd:x}}\n{{#snippet kernels/k.cu}}\n",
+            )
+            .unwrap_err();
+        assert_eq!(errors.len(), 4, "{errors:#?}");
+        assert!(
+            errors[0].starts_with("book/c.md:1: kernels/k.cu has no snippet named `lanch`"),
+            "{}",
+            errors[0]
+        );
+        assert!(
+            errors[0].ends_with("did you mean `launch`?"),
+            "{}",
+            errors[0]
+        );
+        assert!(
+            errors[1].starts_with("book/c.md:3: reading ") && errors[1].contains("missing.cu"),
+            "{}",
+            errors[1]
+        );
+        assert!(
+            errors[2].starts_with("book/c.md:4: `../etc/passwd` leaves the book root"),
+            "{}",
+            errors[2]
+        );
+        assert!(
+            errors[3].starts_with("book/c.md:5: `kernels/k.cu` names no snippet"),
+            "{}",
+            errors[3]
+        );
+    }
+
+    #[test]
+    fn a_broken_source_is_reported_where_it_is_quoted() {
+        let book = book_with(&[("kernels/k.cu", "// snippet: a\nx\n")]);
+        let mut expander = Expander::new(book.path().into(), Settings::default());
+        let errors = expander
+            .expand("book/c.md", "\n{{#snippet kernels/k.cu:a}}")
+            .unwrap_err();
+        assert_eq!(
+            errors,
+            [
+                "book/c.md:2: kernels/k.cu:1: snippet `a` is never closed; add a line `// end snippet` after its last line"
+            ]
+        );
+    }
+}

@@ -1,0 +1,139 @@
+//! File-system operations that say which path they were about.
+//!
+//! Every error a user sees about a file should name it. These wrappers add that
+//! context once, so that callers don't repeat `.with_context(...)` everywhere,
+//! and [`write_atomically`] gives the one way evidence and cache files are
+//! written: to a temporary file beside the target, then renamed over it, so a
+//! crash or a full disk never leaves a half-written file behind.
+
+use anyhow::{Context, Result, bail};
+use std::io::Write;
+use std::path::{Component, Path, PathBuf};
+
+/// Reads a whole file as UTF-8 text.
+pub fn read_to_string(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
+}
+
+/// Writes `contents` to `path` atomically: a temporary file in the same
+/// folder, flushed to disk, then renamed over `path`.
+pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<()> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(".tmp-")
+        .tempfile_in(dir)
+        .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
+    tmp.write_all(contents)
+        .and_then(|()| tmp.as_file().sync_all())
+        .with_context(|| format!("writing {}", tmp.path().display()))?;
+    tmp.persist(path)
+        .map_err(|e| e.error)
+        .with_context(|| format!("renaming the new file onto {}", path.display()))?;
+    Ok(())
+}
+
+/// Resolves `relative`, a path written in a chapter or on the command line,
+/// against the book root, and refuses any path that would leave it: absolute
+/// paths, `..` that climbs above the root, and symbolic links pointing out.
+pub fn resolve_in_root(root: &Path, relative: &str) -> Result<PathBuf> {
+    let given = Path::new(relative);
+    if given.is_absolute() {
+        bail!(
+            "`{relative}` is an absolute path; write it relative to the book root (the folder of book.toml)"
+        );
+    }
+    let mut depth = 0usize;
+    for component in given.components() {
+        match component {
+            Component::Normal(_) => depth += 1,
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if depth == 0 {
+                    bail!(
+                        "`{relative}` leaves the book root; only files inside the book's folder can be used"
+                    );
+                }
+                depth -= 1;
+            }
+            Component::RootDir | Component::Prefix(_) => {
+                bail!("`{relative}` is not a relative path")
+            }
+        }
+    }
+    let joined = root.join(given);
+    if let (Ok(real_root), Ok(real)) = (root.canonicalize(), joined.canonicalize())
+        && !real.starts_with(&real_root)
+    {
+        bail!(
+            "`{relative}` resolves to {}, outside the book root {}",
+            real.display(),
+            real_root.display()
+        );
+    }
+    Ok(joined)
+}
+
+/// Shows `path` relative to `root` when it is inside it, for messages.
+pub fn display_relative(root: &Path, path: &Path) -> String {
+    path.strip_prefix(root)
+        .unwrap_or(path)
+        .display()
+        .to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn atomic_write_replaces_and_leaves_no_temporary_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("sub/evidence.toml");
+        write_atomically(&target, b"first").unwrap();
+        write_atomically(&target, b"second").unwrap();
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "second");
+        let names: Vec<_> = std::fs::read_dir(target.parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("evidence.toml")]);
+    }
+
+    #[test]
+    fn failed_atomic_write_keeps_the_old_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("evidence.toml");
+        std::fs::write(&target, "recorded").unwrap();
+        // A directory where the temporary file should go cannot be written
+        // when the target's parent is a file: simulate by targeting a path
+        // whose parent is the existing file.
+        let impossible = target.join("child.toml");
+        assert!(write_atomically(&impossible, b"new").is_err());
+        assert_eq!(std::fs::read_to_string(&target).unwrap(), "recorded");
+    }
+
+    #[test]
+    fn paths_that_leave_the_root_are_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        for bad in ["/etc/passwd", "../outside.cu", "kernels/../../x.cu"] {
+            let err = resolve_in_root(dir.path(), bad).unwrap_err().to_string();
+            assert!(err.contains(bad), "{err}");
+        }
+        assert!(resolve_in_root(dir.path(), "kernels/../kernels/a.cu").is_ok());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_out_of_the_root_are_refused() {
+        let outside = tempfile::tempdir().unwrap();
+        std::fs::write(outside.path().join("secret.cu"), "x").unwrap();
+        let root = tempfile::tempdir().unwrap();
+        std::os::unix::fs::symlink(outside.path(), root.path().join("link")).unwrap();
+        let err = resolve_in_root(root.path(), "link/secret.cu").unwrap_err();
+        assert!(err.to_string().contains("outside the book root"), "{err}");
+    }
+}

@@ -1,0 +1,17 @@
+//! mdbook-evidence: keeps a GPU course's book, code and recorded evidence
+//! honest. See the README for the directives and the commands.
+//!
+//! The data flows one way: lesson files are read ([`lesson`], [`snippet`]),
+//! and the preprocessor ([`preprocessor`]) expands the directives
+//! ([`directive`], [`expand`]) of each chapter.
+
+pub mod cmd;
+pub mod config;
+pub mod directive;
+pub mod expand;
+pub mod files;
+pub mod lesson;
+pub mod preprocessor;
+pub mod snippet;
+
+pub use preprocessor::EvidencePreprocessor;

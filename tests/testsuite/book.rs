@@ -1,0 +1,66 @@
+//! Building books through the library, as `mdbook-evidence build` does.
+
+use crate::{fixture, html_code_blocks};
+use mdbook_evidence::cmd::build;
+
+#[test]
+fn a_fixture_book_builds_with_its_snippet_in_the_html() {
+    let book_dir = fixture("small-book");
+    let book = build::load(book_dir.path(), None).unwrap();
+    book.build().unwrap();
+    let html = std::fs::read_to_string(book_dir.path().join("out/chapter.html")).unwrap();
+    let source = std::fs::read_to_string(book_dir.path().join("kernels/scale.cu")).unwrap();
+    let region = source
+        .split("// snippet: kernel\n")
+        .nth(1)
+        .unwrap()
+        .split("// end snippet")
+        .next()
+        .unwrap();
+    assert!(
+        html_code_blocks(&html).iter().any(|code| code == region),
+        "the snippet is not in chapter.html as a code block"
+    );
+    // The escaped directive reached the page unexpanded and unescaped by mdBook.
+    assert!(
+        html.contains("Escaped: {{#snippet kernels/scale.cu:kernel}}"),
+        "{html}"
+    );
+}
+
+#[test]
+fn a_directive_that_cannot_be_expanded_fails_the_build_naming_chapter_and_line() {
+    let book_dir = fixture("small-book");
+    let chapter = book_dir.path().join("src/chapter.md");
+    std::fs::write(&chapter, "# C\n\n{{#snippet kernels/scale.cu:kernal}}\n").unwrap();
+    let book = build::load(book_dir.path(), None).unwrap();
+    let err = format!("{:#}", book.build().unwrap_err());
+    assert!(
+        err.contains("src/chapter.md:3: kernels/scale.cu has no snippet named `kernal`"),
+        "{err}"
+    );
+    assert!(err.contains("did you mean `kernel`?"), "{err}");
+}
+
+#[test]
+fn the_embedded_preprocessor_runs_even_without_a_table_in_book_toml() {
+    let book_dir = fixture("small-book");
+    std::fs::write(
+        book_dir.path().join("book.toml"),
+        "[book]\nsrc = \"src\"\n[build]\nbuild-dir = \"out\"\n",
+    )
+    .unwrap();
+    build::load(book_dir.path(), None).unwrap().build().unwrap();
+    let html = std::fs::read_to_string(book_dir.path().join("out/chapter.html")).unwrap();
+    assert!(html.contains("__global__"), "the snippet was not expanded");
+}
+
+#[test]
+fn build_without_book_toml_says_where_it_looked() {
+    let dir = tempfile::tempdir().unwrap();
+    let err = build::load(dir.path(), None).err().unwrap().to_string();
+    assert!(
+        err.contains("no book.toml in") && err.contains("--root"),
+        "{err}"
+    );
+}

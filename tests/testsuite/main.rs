@@ -1,0 +1,59 @@
+//! The one integration test binary: fixture books copied to a temporary
+//! folder, built through the library or the binary, with assertions on what
+//! comes out.
+
+mod book;
+mod mdbook_cli;
+mod preprocessor_protocol;
+mod snippets;
+
+use std::path::{Path, PathBuf};
+
+/// The repository root (the course book itself).
+pub fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Copies `tests/fixtures/NAME` into a fresh temporary folder.
+pub fn fixture(name: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    copy_tree(&repo_root().join("tests/fixtures").join(name), dir.path());
+    dir
+}
+
+pub fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// Undoes the HTML escaping mdBook applies to code blocks.
+pub fn html_unescape(text: &str) -> String {
+    text.replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&#x27;", "'")
+        .replace("&amp;", "&")
+}
+
+/// The text of every `<code ...>` element of an HTML page, unescaped.
+pub fn html_code_blocks(html: &str) -> Vec<String> {
+    let mut blocks = Vec::new();
+    let mut rest = html;
+    while let Some(start) = rest.find("<code") {
+        let after = &rest[start..];
+        let open_end = after.find('>').unwrap() + 1;
+        let close = after.find("</code>").unwrap();
+        blocks.push(html_unescape(&after[open_end..close]));
+        rest = &after[close..];
+    }
+    blocks
+}
