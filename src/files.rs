@@ -23,8 +23,13 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<()> {
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".tmp-")
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".tmp-");
+    // A new file gets the usual 0644 (less the umask), not tempfile's 0600:
+    // evidence is meant to be committed and read by others.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o644));
+    let mut tmp = builder
         .tempfile_in(dir)
         .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
     tmp.write_all(contents)
@@ -101,6 +106,16 @@ mod tests {
             .map(|e| e.unwrap().file_name())
             .collect();
         assert_eq!(names, vec![std::ffi::OsString::from("evidence.toml")]);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&target).unwrap().permissions().mode();
+            assert_eq!(
+                mode & 0o044,
+                0o044,
+                "evidence must be readable by others: {mode:o}"
+            );
+        }
     }
 
     #[test]

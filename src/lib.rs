@@ -5,13 +5,19 @@
 //! and the preprocessor ([`preprocessor`]) expands the directives
 //! ([`directive`], [`expand`]) of each chapter.
 
+pub mod backend;
 pub mod cmd;
 pub mod config;
 pub mod directive;
+pub mod evidence;
+pub mod exec;
 pub mod expand;
 pub mod files;
 pub mod lesson;
 pub mod preprocessor;
+pub mod record;
 pub mod snippet;
+pub mod transcript;
+pub mod verify;
 
 pub use preprocessor::EvidencePreprocessor;

@@ -26,9 +26,10 @@ pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
     Ok(Status::Success)
 }
 
-/// Loads the book at `root` with our preprocessor in place of the external
-/// command, running before mdBook's `links` (which unescapes `\{{#...}}`).
-pub fn load(root: &Path, reproduce: Option<Reproduce>) -> anyhow::Result<MDBook> {
+/// Reads `root/book.toml` with `MDBOOK_*` environment overrides applied,
+/// and makes sure our preprocessor runs before mdBook's `links` (which
+/// unescapes `\{{#...}}`).
+pub fn load_config(root: &Path) -> anyhow::Result<Config> {
     let book_toml = root.join("book.toml");
     if !book_toml.is_file() {
         bail!(
@@ -41,8 +42,6 @@ pub fn load(root: &Path, reproduce: Option<Reproduce>) -> anyhow::Result<MDBook>
     config
         .update_from_env()
         .context("reading MDBOOK_* environment overrides")?;
-    // Our table must exist for mdBook to order us; `before = ["links"]` is
-    // what `[preprocessor.evidence]` should say anyway.
     if config.get::<toml::Value>(TABLE)?.is_none() {
         config.set(TABLE, toml::Table::new())?;
     }
@@ -52,6 +51,13 @@ pub fn load(root: &Path, reproduce: Option<Reproduce>) -> anyhow::Result<MDBook>
         before.push("links".into());
         config.set(&key, &before)?;
     }
+    Ok(config)
+}
+
+/// Loads the book at `root` with our preprocessor in place of the external
+/// command.
+pub fn load(root: &Path, reproduce: Option<Reproduce>) -> anyhow::Result<MDBook> {
+    let config = load_config(root)?;
     let mut settings = Settings::from_config(&config)?;
     if let Some(reproduce) = reproduce {
         settings.reproduce = reproduce;

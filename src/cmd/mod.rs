@@ -7,7 +7,9 @@ use std::process::ExitCode;
 
 pub mod build;
 pub mod preprocess;
+pub mod record;
 pub mod supports;
+pub mod verify;
 
 const AFTER_HELP: &str = "\
 Without a subcommand, mdbook-evidence is an mdBook preprocessor: it reads
@@ -41,6 +43,8 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     Build(build::Args),
+    Record(record::Args),
+    Verify(verify::Args),
     Supports(supports::Args),
 }
 
@@ -70,6 +74,8 @@ pub fn execute(cli: Cli) -> anyhow::Result<Status> {
     match cli.command {
         None => preprocess::execute(),
         Some(Command::Build(args)) => build::execute(&cli.root, args),
+        Some(Command::Record(args)) => record::execute(&cli.root, args),
+        Some(Command::Verify(args)) => verify::execute(&cli.root, args),
         Some(Command::Supports(args)) => supports::execute(args),
     }
 }
@@ -92,4 +98,9 @@ pub fn init_logging(verbose: u8) {
         .with_target(false)
         .without_time()
         .try_init();
+}
+
+/// The book's settings: `[preprocessor.evidence]` of `root/book.toml`.
+pub fn settings(root: &std::path::Path) -> anyhow::Result<crate::config::Settings> {
+    crate::config::Settings::from_config(&build::load_config(root)?)
 }

@@ -1,0 +1,101 @@
+//! A backend that runs nothing: it hands back prepared output, so the record
+//! and verify flows can be tested end to end on any machine. Public because
+//! the integration tests use it too.
+
+use crate::backend::{Backend, BackendError, Compiled};
+use crate::evidence::{BuildRecord, MachineRecord, Termination};
+use crate::exec::Captured;
+use crate::lesson::Program;
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Duration;
+
+/// What the fake does for one program.
+#[derive(Debug, Clone)]
+pub enum FakeOutcome {
+    Runs {
+        stdout: String,
+        stderr: String,
+        termination: Termination,
+    },
+    FailsToCompile(String),
+}
+
+/// Prepared outcomes by program path, and a log of what was asked.
+#[derive(Debug, Default)]
+pub struct FakeBackend {
+    pub outcomes: HashMap<String, FakeOutcome>,
+    pub compiled: Mutex<Vec<String>>,
+}
+
+impl FakeBackend {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    pub fn with(mut self, program: &str, outcome: FakeOutcome) -> Self {
+        self.outcomes.insert(program.into(), outcome);
+        self
+    }
+
+    pub fn machine_record() -> MachineRecord {
+        MachineRecord {
+            device: "Fake GPU".into(),
+            compute_capability: "0.0".into(),
+            driver_cuda_version: "0.0".into(),
+            driver_release: String::new(),
+            runtime_version: "0.0".into(),
+        }
+    }
+}
+
+impl Backend for FakeBackend {
+    fn name(&self) -> &'static str {
+        "fake"
+    }
+
+    fn machine(&self) -> Result<MachineRecord, BackendError> {
+        Ok(Self::machine_record())
+    }
+
+    fn compile(&self, program: &Program) -> Result<Compiled, BackendError> {
+        self.compiled.lock().unwrap().push(program.path.clone());
+        let command = format!("fake-cc {}", program.path);
+        match self.outcomes.get(&program.path) {
+            Some(FakeOutcome::FailsToCompile(log)) => Err(BackendError::CompileFailed {
+                program: program.path.clone(),
+                command,
+                log: log.clone(),
+            }),
+            Some(FakeOutcome::Runs { .. }) => Ok(Compiled {
+                executable: program.path.clone().into(),
+                build: BuildRecord {
+                    command,
+                    compiler_version: "fake 1.0".into(),
+                },
+                args: Vec::new(),
+                cached: false,
+            }),
+            None => {
+                Err(anyhow::anyhow!("the fake backend has no outcome for {}", program.path).into())
+            }
+        }
+    }
+
+    fn run(&self, compiled: &Compiled, _timeout: Duration) -> Result<Captured, BackendError> {
+        let key = compiled.executable.display().to_string();
+        match self.outcomes.get(&key) {
+            Some(FakeOutcome::Runs {
+                stdout,
+                stderr,
+                termination,
+            }) => Ok(Captured {
+                stdout: stdout.clone().into_bytes(),
+                stderr: stderr.clone().into_bytes(),
+                termination: *termination,
+                elapsed: Duration::ZERO,
+            }),
+            _ => Err(anyhow::anyhow!("the fake backend cannot run {key}").into()),
+        }
+    }
+}

@@ -1,0 +1,342 @@
+//! The GPU backend: nvcc and a real NVIDIA device.
+//!
+//! The device is found through `cudarc` with dynamic loading, so this binary
+//! starts and says "no NVIDIA driver found" on machines without CUDA rather
+//! than failing to load or panicking. Programs are built with their own
+//! `// Build:` line (flags kept; the output path and the source path ours) in
+//! a private temporary folder, and run from there.
+
+use crate::backend::{Backend, BackendError, Compiled};
+use crate::evidence::{BuildRecord, MachineRecord};
+use crate::exec::{self, Captured};
+use crate::lesson::Program;
+use anyhow::{Context, anyhow};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+/// nvcc plus the first CUDA device.
+pub struct GpuBackend {
+    nvcc: PathBuf,
+    nvcc_version: String,
+    machine: MachineRecord,
+    workdir: tempfile::TempDir,
+}
+
+impl GpuBackend {
+    /// Finds the driver, a device and nvcc, or says which is missing.
+    pub fn detect() -> Result<GpuBackend, BackendError> {
+        let device = probe_device()?;
+        let nvcc = find_nvcc().ok_or(BackendError::NvccNotFound)?;
+        let nvcc_version = nvcc_version(&nvcc)?;
+        let runtime_version = nvcc_version
+            .split("release ")
+            .nth(1)
+            .and_then(|r| r.split(',').next())
+            .unwrap_or("unknown")
+            .to_string();
+        let machine = MachineRecord {
+            device: device.name,
+            compute_capability: device.compute_capability,
+            driver_cuda_version: device.driver_cuda_version,
+            driver_release: driver_release().unwrap_or_default(),
+            runtime_version,
+        };
+        let workdir = tempfile::Builder::new()
+            .prefix("mdbook-evidence-gpu-")
+            .tempdir()
+            .context("creating a build folder")?;
+        Ok(GpuBackend {
+            nvcc,
+            nvcc_version,
+            machine,
+            workdir,
+        })
+    }
+}
+
+impl Backend for GpuBackend {
+    fn name(&self) -> &'static str {
+        "gpu"
+    }
+
+    fn machine(&self) -> Result<MachineRecord, BackendError> {
+        Ok(self.machine.clone())
+    }
+
+    fn compile(&self, program: &Program) -> Result<Compiled, BackendError> {
+        let out_dir = self
+            .workdir
+            .path()
+            .join(program.path.replace(['/', '\\'], "_"));
+        std::fs::create_dir_all(&out_dir)
+            .with_context(|| format!("creating {}", out_dir.display()))?;
+        let executable = out_dir.join(program.lesson_name());
+        let argv = build_command(program, &self.nvcc, &executable)?;
+        // Shown with the private build folder as `$BUILD`, so that evidence
+        // does not change with every recording's temporary path.
+        let command_line =
+            shell_words::join(&argv).replace(&self.workdir.path().display().to_string(), "$BUILD");
+        let source_dir = program
+            .file
+            .parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .unwrap_or(Path::new("."));
+        let done = exec::run(
+            Command::new(&argv[0])
+                .args(&argv[1..])
+                .current_dir(source_dir),
+            Duration::from_secs(600),
+        )?;
+        if !done.termination.success() {
+            let log = String::from_utf8_lossy(&[done.stdout, done.stderr].concat()).into_owned();
+            return Err(BackendError::CompileFailed {
+                program: program.path.clone(),
+                command: command_line,
+                log,
+            });
+        }
+        Ok(Compiled {
+            executable,
+            build: BuildRecord {
+                command: command_line,
+                compiler_version: self.nvcc_version.clone(),
+            },
+            args: run_args(program),
+            cached: false,
+        })
+    }
+
+    fn run(&self, compiled: &Compiled, timeout: Duration) -> Result<Captured, BackendError> {
+        let dir = compiled.executable.parent().unwrap_or(Path::new("."));
+        Ok(exec::run(
+            Command::new(&compiled.executable)
+                .args(&compiled.args)
+                .current_dir(dir),
+            timeout,
+        )?)
+    }
+}
+
+/// The program's `// Build:` line as argv, with nvcc found by us, the
+/// source given as its real path and `-o` pointing at `executable`.
+pub fn build_command(
+    program: &Program,
+    nvcc: &Path,
+    executable: &Path,
+) -> Result<Vec<String>, BackendError> {
+    let line = program
+        .build_line()
+        .ok_or_else(|| BackendError::NoBuildLine {
+            program: program.path.clone(),
+        })?;
+    let words = shell_words::split(line).map_err(|e| {
+        anyhow!(
+            "{}: cannot read the `// Build:` line `{line}`: {e}",
+            program.path
+        )
+    })?;
+    let Some((tool, args)) = words.split_first() else {
+        return Err(BackendError::NoBuildLine {
+            program: program.path.clone(),
+        });
+    };
+    if Path::new(tool).file_name().and_then(|n| n.to_str()) != Some("nvcc") {
+        return Err(anyhow!(
+            "{}: the `// Build:` line runs `{tool}`, not nvcc",
+            program.path
+        )
+        .into());
+    }
+    let source_name = program
+        .file
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or_default()
+        .to_string();
+    let mut argv = vec![nvcc.display().to_string()];
+    let mut args = args.iter();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "-o" | "--output-file" => {
+                args.next(); // ours instead
+            }
+            a if a.starts_with("-o") && a.len() > 2 && !a.starts_with("-ob") => {}
+            a if a.starts_with("--output-file=") => {}
+            a if a.ends_with(".cu") => argv.push(source_name.clone()),
+            a => argv.push(a.to_string()),
+        }
+    }
+    argv.push("-o".into());
+    argv.push(executable.display().to_string());
+    Ok(argv)
+}
+
+/// Arguments from the `// Run:` line, after the program itself.
+fn run_args(program: &Program) -> Vec<String> {
+    program
+        .run_line()
+        .and_then(|line| shell_words::split(line).ok())
+        .map(|words| words.into_iter().skip(1).collect())
+        .unwrap_or_default()
+}
+
+struct DeviceInfo {
+    name: String,
+    compute_capability: String,
+    driver_cuda_version: String,
+}
+
+/// Asks the driver for device 0. Any panic inside the dynamically loaded
+/// library (a missing symbol in an old driver) becomes an error.
+fn probe_device() -> Result<DeviceInfo, BackendError> {
+    use cudarc::driver::{result, sys};
+    // SAFETY: only tries to open the driver library.
+    if !unsafe { sys::is_culib_present() } {
+        return Err(BackendError::NoDriver("libcuda could not be loaded".into()));
+    }
+    let probe = std::panic::catch_unwind(|| -> Result<DeviceInfo, BackendError> {
+        result::init().map_err(|e| BackendError::NoDriver(format!("cuInit failed: {e:?}")))?;
+        let count =
+            result::device::get_count().map_err(|e| BackendError::NoDevice(format!("{e:?}")))?;
+        if count < 1 {
+            return Err(BackendError::NoDevice(
+                "the driver reports no device".into(),
+            ));
+        }
+        let device =
+            result::device::get(0).map_err(|e| BackendError::NoDevice(format!("{e:?}")))?;
+        let name = result::device::get_name(device)
+            .map_err(|e| BackendError::NoDevice(format!("{e:?}")))?;
+        let attribute = |a| {
+            // SAFETY: `device` came from `device::get`.
+            unsafe { result::device::get_attribute(device, a) }
+                .map_err(|e| BackendError::NoDevice(format!("{e:?}")))
+        };
+        let major =
+            attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)?;
+        let minor =
+            attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR)?;
+        let mut version = 0;
+        // SAFETY: writes one int.
+        unsafe { sys::cuDriverGetVersion(&mut version) }
+            .result()
+            .map_err(|e| BackendError::NoDriver(format!("cuDriverGetVersion failed: {e:?}")))?;
+        Ok(DeviceInfo {
+            name,
+            compute_capability: format!("{major}.{minor}"),
+            driver_cuda_version: format!("{}.{}", version / 1000, (version % 1000) / 10),
+        })
+    });
+    probe.unwrap_or_else(|_| {
+        Err(BackendError::NoDriver(
+            "the CUDA driver library is unusable".into(),
+        ))
+    })
+}
+
+/// nvcc on the PATH, in `$CUDA_HOME/bin` or in `/usr/local/cuda/bin`.
+pub fn find_nvcc() -> Option<PathBuf> {
+    let mut candidates: Vec<PathBuf> = std::env::var_os("PATH")
+        .map(|p| std::env::split_paths(&p).map(|d| d.join("nvcc")).collect())
+        .unwrap_or_default();
+    for var in ["CUDA_HOME", "CUDA_PATH"] {
+        if let Some(home) = std::env::var_os(var) {
+            candidates.push(PathBuf::from(home).join("bin/nvcc"));
+        }
+    }
+    candidates.push("/usr/local/cuda/bin/nvcc".into());
+    candidates.into_iter().find(|c| c.is_file())
+}
+
+fn nvcc_version(nvcc: &Path) -> Result<String, BackendError> {
+    let output = Command::new(nvcc)
+        .arg("--version")
+        .output()
+        .with_context(|| format!("running {} --version", nvcc.display()))?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    Ok(text
+        .lines()
+        .find(|l| l.contains("release"))
+        .or_else(|| text.lines().last())
+        .unwrap_or("unknown")
+        .trim()
+        .to_string())
+}
+
+fn driver_release() -> Option<String> {
+    let output = Command::new("nvidia-smi")
+        .args(["--query-gpu=driver_version", "--format=csv,noheader"])
+        .output()
+        .ok()?;
+    let text = String::from_utf8(output.stdout).ok()?;
+    Some(text.lines().next()?.trim().to_string()).filter(|s| !s.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn program(build: &str) -> Program {
+        Program {
+            path: "kernels/testing.cu".into(),
+            file: "/book/kernels/testing.cu".into(),
+            source: format!("// Build: {build}\n// Run:   ./testing --fast\nint main() {{}}\n"),
+        }
+    }
+
+    #[test]
+    fn the_build_line_keeps_its_flags_with_our_output_path() {
+        let p = program("nvcc -std=c++17 -O3 -arch=sm_75 -lineinfo -o testing testing.cu");
+        let argv =
+            build_command(&p, Path::new("/cuda/bin/nvcc"), Path::new("/tmp/b/testing")).unwrap();
+        assert_eq!(
+            argv,
+            [
+                "/cuda/bin/nvcc",
+                "-std=c++17",
+                "-O3",
+                "-arch=sm_75",
+                "-lineinfo",
+                "testing.cu",
+                "-o",
+                "/tmp/b/testing"
+            ]
+        );
+        assert_eq!(run_args(&p), ["--fast"]);
+    }
+
+    #[test]
+    fn a_missing_or_foreign_build_line_is_an_error_naming_the_program() {
+        let mut p = program("x");
+        p.source = "int main() {}\n".into();
+        let err = build_command(&p, Path::new("nvcc"), Path::new("out"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("kernels/testing.cu has no `// Build:` line"),
+            "{err}"
+        );
+        let err = build_command(&program("g++ -o t t.cu"), Path::new("nvcc"), Path::new("o"))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("not nvcc"), "{err}");
+    }
+
+    #[test]
+    fn without_a_driver_detection_is_an_error_not_a_panic() {
+        // On machines with a GPU this finds it; elsewhere it must say why not.
+        match GpuBackend::detect() {
+            Ok(gpu) => assert!(!gpu.machine().unwrap().device.is_empty()),
+            Err(e) => assert!(
+                matches!(
+                    e,
+                    BackendError::NoDriver(_)
+                        | BackendError::NoDevice(_)
+                        | BackendError::NvccNotFound
+                ),
+                "{e}"
+            ),
+        }
+    }
+}

@@ -1,0 +1,94 @@
+//! Backends: the ways a lesson program can be compiled and run.
+//!
+//! `gpu` builds with nvcc from the program's own `// Build:` line and runs on
+//! a real NVIDIA device; `emulate` builds with the system C++ compiler
+//! against our CUDA shim and runs on the CPU; `fake` returns prepared output,
+//! so the record and verify flows are tested without either. Everything
+//! above this module sees only the [`Backend`] trait.
+
+use crate::evidence::{BuildRecord, MachineRecord};
+use crate::exec::Captured;
+use crate::lesson::Program;
+use std::path::PathBuf;
+use std::time::Duration;
+
+pub mod fake;
+pub mod gpu;
+
+/// A program compiled by a backend, ready to run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Compiled {
+    pub executable: PathBuf,
+    pub build: BuildRecord,
+    /// Arguments for the program, from its `// Run:` line.
+    pub args: Vec<String>,
+    /// True when a cached build was reused and nothing was compiled.
+    pub cached: bool,
+}
+
+/// Errors a caller acts on: which backend is missing, or which program did
+/// not compile.
+#[derive(Debug, thiserror::Error)]
+pub enum BackendError {
+    #[error("no NVIDIA driver found ({0}); this needs a machine with an NVIDIA GPU and its driver")]
+    NoDriver(String),
+    #[error("no NVIDIA GPU found: {0}")]
+    NoDevice(String),
+    #[error(
+        "nvcc not found (looked on the PATH, in $CUDA_HOME/bin and /usr/local/cuda/bin); install the CUDA toolkit or put nvcc on the PATH"
+    )]
+    NvccNotFound,
+    #[error(
+        "{program} has no `// Build:` line in its header comment; add one, such as `// Build: nvcc -std=c++17 -O3 -o NAME NAME.cu`"
+    )]
+    NoBuildLine { program: String },
+    #[error("{program} did not compile; `{command}` said:\n{log}")]
+    CompileFailed {
+        program: String,
+        command: String,
+        log: String,
+    },
+    #[error(transparent)]
+    Other(#[from] anyhow::Error),
+}
+
+/// Which backend a command should use.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum BackendChoice {
+    /// The GPU when there is one, else CPU emulation.
+    #[default]
+    Auto,
+    /// nvcc and a real NVIDIA GPU.
+    Gpu,
+    /// g++ and CPU emulation.
+    Emulate,
+}
+
+/// Compiles and runs lesson programs.
+pub trait Backend: Sync {
+    /// `gpu`, `emulate`, `fake`: for messages and provenance.
+    fn name(&self) -> &'static str;
+
+    /// Describes the device programs run on.
+    fn machine(&self) -> Result<MachineRecord, BackendError>;
+
+    /// Compiles `program`. Safe to call for several programs at once.
+    fn compile(&self, program: &Program) -> Result<Compiled, BackendError>;
+
+    /// Runs a compiled program, killing it after `timeout`.
+    fn run(&self, compiled: &Compiled, timeout: Duration) -> Result<Captured, BackendError>;
+}
+
+/// The backend for `choice`, or why it is not available.
+pub fn select(choice: BackendChoice) -> Result<Box<dyn Backend>, BackendError> {
+    match choice {
+        BackendChoice::Gpu => Ok(Box::new(gpu::GpuBackend::detect()?)),
+        BackendChoice::Auto => match gpu::GpuBackend::detect() {
+            Ok(gpu) => Ok(Box::new(gpu)),
+            Err(why) => Err(why),
+        },
+        BackendChoice::Emulate => {
+            Err(anyhow::anyhow!("CPU emulation is not available in this build").into())
+        }
+    }
+}

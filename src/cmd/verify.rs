@@ -1,0 +1,57 @@
+//! `mdbook-evidence verify`: checks that every program's evidence is current
+//! and, where a backend can run it, that a new run reproduces it.
+
+use crate::backend::{self, BackendChoice};
+use crate::cmd::Status;
+use crate::lesson;
+use crate::verify::{Verdict, verify_programs};
+use std::path::Path;
+
+/// Verify evidence: staleness always, and a re-run compared line by line
+/// (the device line aside) where a backend is available.
+///
+/// Ends with `N passed, N failed`; exits 1 when anything failed.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Programs to verify (default: every lesson program and its starter).
+    #[arg(value_name = "PROGRAM")]
+    pub programs: Vec<String>,
+
+    /// Where to re-run: `auto` uses the GPU when there is one.
+    #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
+    pub backend: BackendChoice,
+}
+
+pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
+    let settings = super::settings(root)?;
+    let programs = lesson::programs(root, &settings, &args.programs)?;
+    let (chosen, why_not) = match backend::select(args.backend) {
+        Ok(backend) => (Some(backend), String::new()),
+        Err(why) if args.backend == BackendChoice::Auto => (None, why.to_string()),
+        Err(why) => return Err(why.into()),
+    };
+    let verdicts = verify_programs(chosen.as_deref(), &why_not, root, &settings, &programs)?;
+    let (mut passed, mut failed) = (0, 0);
+    for (program, verdict) in verdicts {
+        match verdict {
+            Verdict::Reproduced => {
+                passed += 1;
+                println!("ok: {program} reproduces its evidence");
+            }
+            Verdict::NotRerun(why) => {
+                passed += 1;
+                println!("ok: {program} has current evidence (re-run skipped: {why})");
+            }
+            Verdict::Failed(message) => {
+                failed += 1;
+                println!("FAILED: {program}: {message}");
+            }
+        }
+    }
+    println!("{passed} passed, {failed} failed");
+    Ok(if failed == 0 {
+        Status::Success
+    } else {
+        Status::VerificationFailed
+    })
+}

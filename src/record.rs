@@ -1,0 +1,229 @@
+//! Recording: compile every program (concurrently), run each in turn, and
+//! write what it printed as its evidence.
+//!
+//! Evidence is only replaced by a run that completed on its own. A run that
+//! crashed or timed out is refused (the old evidence stays) unless forced; a
+//! program that did not compile ran nothing, so there is nothing to record,
+//! forced or not.
+
+use crate::backend::{Backend, BackendError, Compiled};
+use crate::config::Settings;
+use crate::evidence::{Evidence, FORMAT, RunRecord, SourceRecord, decode};
+use crate::lesson::Program;
+use anyhow::Result;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+/// What happened to one program.
+#[derive(Debug)]
+pub enum Recorded {
+    /// New evidence was written.
+    Written {
+        program: String,
+        path: PathBuf,
+        evidence: Box<Evidence>,
+    },
+    /// Nothing was written; the old evidence, if any, is untouched.
+    Refused { program: String, reason: String },
+}
+
+impl Recorded {
+    pub fn is_written(&self) -> bool {
+        matches!(self, Recorded::Written { .. })
+    }
+}
+
+/// Records `programs` with `backend`.
+pub fn record(
+    backend: &dyn Backend,
+    root: &Path,
+    settings: &Settings,
+    programs: &[Program],
+    force: bool,
+) -> Result<Vec<Recorded>, BackendError> {
+    let machine = backend.machine()?;
+    let compiled: Vec<Result<Compiled, BackendError>> = std::thread::scope(|scope| {
+        let handles: Vec<_> = programs
+            .iter()
+            .map(|p| scope.spawn(move || backend.compile(p)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("compile thread panicked"))
+            .collect()
+    });
+    let timeout = Duration::from_secs(settings.timeout);
+    let mut outcomes = Vec::new();
+    for (program, compiled) in programs.iter().zip(compiled) {
+        let compiled = match compiled {
+            Ok(compiled) => compiled,
+            Err(BackendError::CompileFailed {
+                program: name,
+                command,
+                log,
+            }) => {
+                outcomes.push(Recorded::Refused {
+                    program: name,
+                    reason: format!(
+                        "it did not compile, so nothing ran; `{command}` said:\n{}",
+                        log.trim_end()
+                    ),
+                });
+                continue;
+            }
+            Err(other) => return Err(other),
+        };
+        let captured = backend.run(&compiled, timeout)?;
+        if !captured.termination.completed() && !force {
+            outcomes.push(Recorded::Refused {
+                program: program.path.clone(),
+                reason: format!(
+                    "the run {} (after {:.1} s); the recorded evidence is kept. Fix the program, or pass --force to record this run anyway",
+                    captured.termination,
+                    captured.elapsed.as_secs_f64()
+                ),
+            });
+            continue;
+        }
+        let (stdout, lossy_out) = decode(&captured.stdout);
+        let (stderr, lossy_err) = decode(&captured.stderr);
+        let evidence = Evidence {
+            format: FORMAT,
+            program: program.path.clone(),
+            recorded_at: humantime::format_rfc3339_seconds(std::time::SystemTime::now())
+                .to_string(),
+            rerecord: format!("mdbook-evidence record {}", program.path),
+            source: SourceRecord::of(program),
+            machine: machine.clone(),
+            build: compiled.build.clone(),
+            run: RunRecord {
+                command: program.run_line().unwrap_or("").to_string(),
+                termination: captured.termination,
+                lossy: lossy_out || lossy_err,
+                stdout,
+                stderr,
+            },
+        };
+        let path = Evidence::path_for(root, &settings.evidence_dir, &program.path);
+        evidence.save(&path)?;
+        outcomes.push(Recorded::Written {
+            program: program.path.clone(),
+            path,
+            evidence: Box::new(evidence),
+        });
+    }
+    Ok(outcomes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::fake::{FakeBackend, FakeOutcome};
+    use crate::evidence::Termination;
+
+    fn setup() -> (tempfile::TempDir, Vec<Program>) {
+        let dir = tempfile::tempdir().unwrap();
+        let mut programs = Vec::new();
+        for path in ["kernels/a.cu", "starter/a.cu"] {
+            let file = dir.path().join(path);
+            std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+            std::fs::write(
+                &file,
+                "// Build: nvcc -o a a.cu\n// Run: ./a\nint main() {}\n",
+            )
+            .unwrap();
+            programs.push(Program::load(dir.path(), path).unwrap());
+        }
+        (dir, programs)
+    }
+
+    fn runs(stdout: &str, termination: Termination) -> FakeOutcome {
+        FakeOutcome::Runs {
+            stdout: stdout.into(),
+            stderr: String::new(),
+            termination,
+        }
+    }
+
+    #[test]
+    fn every_program_is_compiled_then_recorded() {
+        let (dir, programs) = setup();
+        let fake = FakeBackend::new()
+            .with(
+                "kernels/a.cu",
+                runs("GPU: Fake\nlesson\n", Termination::Exited(0)),
+            )
+            .with("starter/a.cu", runs("starter\n", Termination::Exited(1)));
+        let outcomes = record(&fake, dir.path(), &Settings::default(), &programs, false).unwrap();
+        assert!(outcomes.iter().all(Recorded::is_written), "{outcomes:?}");
+        let saved = Evidence::load(&dir.path().join("evidence/kernels/a.cu.toml"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(saved.run.stdout, "GPU: Fake\nlesson\n");
+        assert_eq!(saved.machine.device, "Fake GPU");
+        assert_eq!(saved.rerecord, "mdbook-evidence record kernels/a.cu");
+        // A non-zero exit is a valid recording: the book shows a banner.
+        let starter = Evidence::load(&dir.path().join("evidence/starter/a.cu.toml"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(starter.run.termination, Termination::Exited(1));
+        assert_eq!(fake.compiled.lock().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn a_crash_or_timeout_never_replaces_evidence_unless_forced() {
+        let (dir, programs) = setup();
+        let good = FakeBackend::new()
+            .with("kernels/a.cu", runs("good\n", Termination::Exited(0)))
+            .with("starter/a.cu", runs("good\n", Termination::Exited(0)));
+        record(&good, dir.path(), &Settings::default(), &programs, false).unwrap();
+        let path = dir.path().join("evidence/kernels/a.cu.toml");
+        let before = std::fs::read(&path).unwrap();
+
+        let bad = FakeBackend::new()
+            .with("kernels/a.cu", runs("half\n", Termination::Signaled(11)))
+            .with("starter/a.cu", runs("half\n", Termination::TimedOut));
+        let outcomes = record(&bad, dir.path(), &Settings::default(), &programs, false).unwrap();
+        for outcome in &outcomes {
+            let Recorded::Refused { reason, .. } = outcome else {
+                panic!("{outcome:?}")
+            };
+            assert!(
+                reason.contains("--force") && reason.contains("kept"),
+                "{reason}"
+            );
+        }
+        assert_eq!(
+            std::fs::read(&path).unwrap(),
+            before,
+            "refused evidence must stay byte for byte"
+        );
+
+        let outcomes = record(&bad, dir.path(), &Settings::default(), &programs, true).unwrap();
+        assert!(outcomes.iter().all(Recorded::is_written));
+        let forced = Evidence::load(&path).unwrap().unwrap();
+        assert_eq!(forced.run.termination, Termination::Signaled(11));
+    }
+
+    #[test]
+    fn a_compile_failure_records_nothing_even_when_forced() {
+        let (dir, programs) = setup();
+        let fake = FakeBackend::new()
+            .with(
+                "kernels/a.cu",
+                FakeOutcome::FailsToCompile("a.cu(3): error: expected a ;".into()),
+            )
+            .with("starter/a.cu", runs("ok\n", Termination::Exited(0)));
+        let outcomes = record(&fake, dir.path(), &Settings::default(), &programs, true).unwrap();
+        let Recorded::Refused { program, reason } = &outcomes[0] else {
+            panic!("{outcomes:?}")
+        };
+        assert_eq!(program, "kernels/a.cu");
+        assert!(
+            reason.contains("did not compile") && reason.contains("expected a ;"),
+            "{reason}"
+        );
+        assert!(!dir.path().join("evidence/kernels/a.cu.toml").exists());
+        assert!(outcomes[1].is_written());
+    }
+}
