@@ -106,6 +106,28 @@ pub fn lesson_named(root: &Path, settings: &Settings, name: &str) -> Lesson {
     }
 }
 
+/// The programs named on a command line, or, when none is, every lesson
+/// program and every starter of the book.
+pub fn programs(root: &Path, settings: &Settings, named: &[String]) -> Result<Vec<Program>> {
+    if !named.is_empty() {
+        return named.iter().map(|p| Program::load(root, p)).collect();
+    }
+    let mut programs = Vec::new();
+    for lesson in discover(root, settings)? {
+        programs.push(Program::load(root, &lesson.program)?);
+        if let Some(starter) = &lesson.starter {
+            programs.push(Program::load(root, starter)?);
+        }
+    }
+    if programs.is_empty() {
+        anyhow::bail!(
+            "no lesson programs in {}: nothing to do",
+            root.join(&settings.kernels_dir).display()
+        );
+    }
+    Ok(programs)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -158,26 +180,4 @@ mod tests {
             ]
         );
     }
-}
-
-/// The programs named on a command line, or, when none is, every lesson
-/// program and every starter of the book.
-pub fn programs(root: &Path, settings: &Settings, named: &[String]) -> Result<Vec<Program>> {
-    if !named.is_empty() {
-        return named.iter().map(|p| Program::load(root, p)).collect();
-    }
-    let mut programs = Vec::new();
-    for lesson in discover(root, settings)? {
-        programs.push(Program::load(root, &lesson.program)?);
-        if let Some(starter) = &lesson.starter {
-            programs.push(Program::load(root, starter)?);
-        }
-    }
-    if programs.is_empty() {
-        anyhow::bail!(
-            "no lesson programs in {}: nothing to do",
-            root.join(&settings.kernels_dir).display()
-        );
-    }
-    Ok(programs)
 }

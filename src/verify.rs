@@ -67,74 +67,6 @@ pub fn stale_message(evidence: &Evidence, staleness: &Staleness) -> Option<Strin
     staleness.describe(evidence)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::evidence::Termination;
-    use crate::lesson::Program;
-    use std::time::Duration;
-
-    fn evidence() -> Evidence {
-        let program = Program {
-            path: "kernels/t.cu".into(),
-            file: "t.cu".into(),
-            source: String::new(),
-        };
-        let mut e = crate::evidence::tests::sample(&program);
-        e.run.stdout = "GPU: NVIDIA H200 (compute capability 9.0)\na\nb\nc\n".into();
-        e
-    }
-
-    fn run(stdout: &str, stderr: &str, termination: Termination) -> Captured {
-        Captured {
-            stdout: stdout.into(),
-            stderr: stderr.into(),
-            termination,
-            elapsed: Duration::ZERO,
-        }
-    }
-
-    #[test]
-    fn the_device_line_is_not_compared() {
-        let same = run(
-            "GPU: Emulated (compute capability 9.0)\na\nb\nc\n",
-            "",
-            Termination::Exited(0),
-        );
-        assert_eq!(mismatch(&evidence(), &same, "emulate"), None);
-    }
-
-    #[test]
-    fn a_changed_line_gives_a_unified_diff() {
-        let changed = run("GPU: X\na\nB\nc\n", "", Termination::Exited(0));
-        let report = mismatch(&evidence(), &changed, "gpu").unwrap();
-        assert!(
-            report.contains("--- recorded (2026-11-30) stdout"),
-            "{report}"
-        );
-        assert!(report.contains("+++ this run (gpu) stdout"), "{report}");
-        assert!(report.contains("-b\n+B\n"), "{report}");
-    }
-
-    #[test]
-    fn stderr_and_the_ending_are_compared_too() {
-        let changed = run(
-            "GPU: X\na\nb\nc\n",
-            "GATE: broken\n",
-            Termination::Exited(1),
-        );
-        let report = mismatch(&evidence(), &changed, "gpu").unwrap();
-        assert!(
-            report.contains("stderr differs") && report.contains("+GATE: broken"),
-            "{report}"
-        );
-        assert!(
-            report.contains("recorded exit status 0, this run exit status 1"),
-            "{report}"
-        );
-    }
-}
-
 /// Verifies `programs` against their evidence under `root`, re-running them
 /// with `backend` when there is one (`why_not` says why there is none).
 pub fn verify_programs(
@@ -209,4 +141,72 @@ pub fn verify_programs(
     }
     verdicts.sort_by_key(|(path, _)| programs.iter().position(|p| &p.path == path));
     Ok(verdicts)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evidence::Termination;
+    use crate::lesson::Program;
+    use std::time::Duration;
+
+    fn evidence() -> Evidence {
+        let program = Program {
+            path: "kernels/t.cu".into(),
+            file: "t.cu".into(),
+            source: String::new(),
+        };
+        let mut e = crate::evidence::tests::sample(&program);
+        e.run.stdout = "GPU: NVIDIA H200 (compute capability 9.0)\na\nb\nc\n".into();
+        e
+    }
+
+    fn run(stdout: &str, stderr: &str, termination: Termination) -> Captured {
+        Captured {
+            stdout: stdout.into(),
+            stderr: stderr.into(),
+            termination,
+            elapsed: Duration::ZERO,
+        }
+    }
+
+    #[test]
+    fn the_device_line_is_not_compared() {
+        let same = run(
+            "GPU: Emulated (compute capability 9.0)\na\nb\nc\n",
+            "",
+            Termination::Exited(0),
+        );
+        assert_eq!(mismatch(&evidence(), &same, "emulate"), None);
+    }
+
+    #[test]
+    fn a_changed_line_gives_a_unified_diff() {
+        let changed = run("GPU: X\na\nB\nc\n", "", Termination::Exited(0));
+        let report = mismatch(&evidence(), &changed, "gpu").unwrap();
+        assert!(
+            report.contains("--- recorded (2026-11-30) stdout"),
+            "{report}"
+        );
+        assert!(report.contains("+++ this run (gpu) stdout"), "{report}");
+        assert!(report.contains("-b\n+B\n"), "{report}");
+    }
+
+    #[test]
+    fn stderr_and_the_ending_are_compared_too() {
+        let changed = run(
+            "GPU: X\na\nb\nc\n",
+            "GATE: broken\n",
+            Termination::Exited(1),
+        );
+        let report = mismatch(&evidence(), &changed, "gpu").unwrap();
+        assert!(
+            report.contains("stderr differs") && report.contains("+GATE: broken"),
+            "{report}"
+        );
+        assert!(
+            report.contains("recorded exit status 0, this run exit status 1"),
+            "{report}"
+        );
+    }
 }
