@@ -8,27 +8,47 @@
 //! many times.
 
 use crate::config::Settings;
-use crate::directive::{self, Directive};
+use crate::directive::{self, Directive, EvidenceView};
+use crate::evidence::Evidence;
 use crate::files;
+use crate::lesson::Program;
+use crate::render::Templates;
+use crate::render::evidence::{self as evidence_view, Reproduction, Subject};
 use crate::snippet::SnippetSet;
 use std::collections::HashMap;
 use std::path::PathBuf;
 
+/// A program's evidence as this build sees it.
+struct Loaded {
+    evidence: Evidence,
+    stale: Option<String>,
+}
+
 /// Expands directives against one book root.
 pub struct Expander {
     root: PathBuf,
-    #[allow(dead_code)]
     settings: Settings,
+    templates: Templates,
+    reproduced: HashMap<String, Reproduction>,
     snippets: HashMap<String, Result<SnippetSet, String>>,
+    evidence: HashMap<String, Result<Loaded, String>>,
 }
 
 impl Expander {
-    pub fn new(root: PathBuf, settings: Settings) -> Self {
+    pub fn new(root: PathBuf, settings: Settings, templates: Templates) -> Self {
         Expander {
             root,
             settings,
+            templates,
+            reproduced: HashMap::new(),
             snippets: HashMap::new(),
+            evidence: HashMap::new(),
         }
+    }
+
+    /// Notes that this build reproduced `program`'s evidence.
+    pub fn reproduced(&mut self, program: &str, how: Reproduction) {
+        self.reproduced.insert(program.to_string(), how);
     }
 
     /// Expands every directive in `content`. `chapter` names the chapter's
@@ -65,8 +85,69 @@ impl Expander {
                 let text = snippet.text.strip_suffix('\n').unwrap_or(&snippet.text);
                 Ok(text.strip_suffix('\r').unwrap_or(text).to_string())
             }
+            Directive::Evidence { path, view } => {
+                self.load_evidence(path)?;
+                let Some(Ok(loaded)) = self.evidence.get(path) else {
+                    unreachable!("load_evidence cached it")
+                };
+                let subject = Subject {
+                    evidence: &loaded.evidence,
+                    stale: loaded.stale.clone(),
+                    reproduced: self.reproduced.get(path),
+                };
+                let rendered = match view {
+                    EvidenceView::Transcript => {
+                        evidence_view::transcript(&self.templates, &subject)
+                    }
+                    EvidenceView::Checks => evidence_view::checks(&self.templates, &subject),
+                    EvidenceView::Gates => evidence_view::gates(&self.templates, &subject),
+                };
+                rendered.map_err(|e| format!("{e:#}"))
+            }
+            Directive::Drift { lesson } => {
+                let found = crate::lesson::lesson_named(&self.root, &self.settings, lesson);
+                if !self.root.join(&found.program).is_file() {
+                    return Err(format!(
+                        "no lesson `{lesson}`: {} does not exist",
+                        found.program
+                    ));
+                }
+                match found.drift(&self.root) {
+                    Ok(Some(report)) => Ok(crate::drift::render_markdown(&report)),
+                    Ok(None) => Err(format!(
+                        "lesson `{lesson}` has no starter ({}/{lesson}.cu), so there is nothing to mirror",
+                        self.settings.starter_dir.display()
+                    )),
+                    Err(e) => Err(format!("{e:#}")),
+                }
+            }
             other => Err(format!("{other:?} is not supported yet")),
         }
+    }
+
+    /// The evidence of `path` and whether it is stale; a stale program is
+    /// warned about once per build.
+    fn load_evidence(&mut self, path: &str) -> Result<&Loaded, String> {
+        let (root, settings) = (&self.root, &self.settings);
+        self.evidence
+            .entry(path.to_string())
+            .or_insert_with(|| {
+                let program = Program::load(root, path).map_err(|e| format!("{e:#}"))?;
+                let file = Evidence::path_for(root, &settings.evidence_dir, path);
+                let evidence = Evidence::load(&file).map_err(|e| format!("{e:#}"))?.ok_or_else(|| {
+                    format!(
+                        "{path} has no recorded evidence ({} is missing); record it on a GPU with `mdbook-evidence record {path}`",
+                        files::display_relative(root, &file)
+                    )
+                })?;
+                let stale = evidence.staleness(&program).describe(&evidence);
+                if let Some(why) = &stale {
+                    tracing::warn!("stale evidence: {why}");
+                }
+                Ok(Loaded { evidence, stale })
+            })
+            .as_ref()
+            .map_err(Clone::clone)
     }
 
     fn snippet_set(&mut self, path: &str) -> Result<&SnippetSet, String> {
@@ -102,7 +183,11 @@ mod tests {
     #[test]
     fn snippets_expand_in_place_inside_fences() {
         let book = book_with(&[("kernels/k.cu", SOURCE)]);
-        let mut expander = Expander::new(book.path().into(), Settings::default());
+        let mut expander = Expander::new(
+            book.path().into(),
+            Settings::default(),
+            Templates::for_book(book.path()).unwrap(),
+        );
         let out = expander
             .expand(
                 "book/c.md",
@@ -118,7 +203,11 @@ mod tests {
     #[test]
     fn every_failure_is_reported_with_chapter_and_line() {
         let book = book_with(&[("kernels/k.cu", SOURCE)]);
-        let mut expander = Expander::new(book.path().into(), Settings::default());
+        let mut expander = Expander::new(
+            book.path().into(),
+            Settings::default(),
+            Templates::for_book(book.path()).unwrap(),
+        );
         let errors = expander
             .expand(
                 "book/c.md",
@@ -156,7 +245,11 @@ mod tests {
     #[test]
     fn a_broken_source_is_reported_where_it_is_quoted() {
         let book = book_with(&[("kernels/k.cu", "// snippet: a\nx\n")]);
-        let mut expander = Expander::new(book.path().into(), Settings::default());
+        let mut expander = Expander::new(
+            book.path().into(),
+            Settings::default(),
+            Templates::for_book(book.path()).unwrap(),
+        );
         let errors = expander
             .expand("book/c.md", "\n{{#snippet kernels/k.cu:a}}")
             .unwrap_err();

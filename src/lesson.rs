@@ -70,6 +70,17 @@ pub struct Lesson {
     pub starter: Option<String>,
 }
 
+impl Lesson {
+    /// The drift check of this lesson's starter against its program, or
+    /// `None` when the lesson has no starter.
+    pub fn drift(&self, root: &Path) -> Result<Option<crate::drift::DriftReport>> {
+        let Some(starter) = &self.starter else {
+            return Ok(None);
+        };
+        crate::drift::check(&root.join(&self.program), &root.join(starter), root).map(Some)
+    }
+}
+
 /// Every lesson under the kernels folder, sorted by name.
 pub fn discover(root: &Path, settings: &Settings) -> Result<Vec<Lesson>> {
     let kernels = root.join(&settings.kernels_dir);

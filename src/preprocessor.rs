@@ -7,8 +7,9 @@
 //! the build with the chapter's file and line, where mdBook's own
 //! `{{#include}}` only logs and carries on.
 
-use crate::config::Settings;
+use crate::config::{DriftPolicy, Settings};
 use crate::expand::Expander;
+use crate::render::Templates;
 use anyhow::{Result, bail};
 use mdbook_preprocessor::book::Book;
 use mdbook_preprocessor::{MDBOOK_VERSION, Preprocessor, PreprocessorContext};
@@ -47,8 +48,10 @@ impl Preprocessor for EvidencePreprocessor {
             Some(settings) => settings.clone(),
             None => Settings::from_config(&ctx.config)?,
         };
+        check_drift(&ctx.root, &settings)?;
         let src = ctx.config.book.src.clone();
-        let mut expander = Expander::new(ctx.root.clone(), settings);
+        let templates = Templates::for_book(&ctx.root)?;
+        let mut expander = Expander::new(ctx.root.clone(), settings, templates);
         let mut errors = Vec::new();
         book.for_each_chapter_mut(|chapter| {
             let Some(source) = &chapter.source_path else {
@@ -74,6 +77,32 @@ impl Preprocessor for EvidencePreprocessor {
     fn supports_renderer(&self, _renderer: &str) -> Result<bool> {
         // The output is plain Markdown: every renderer can take it.
         Ok(true)
+    }
+}
+
+/// Runs the drift check of every lesson that has a starter: drift fails the
+/// build, or only warns with `drift = "warn"`.
+fn check_drift(root: &std::path::Path, settings: &Settings) -> Result<()> {
+    let mut reports = Vec::new();
+    for lesson in crate::lesson::discover(root, settings)? {
+        if let Some(report) = lesson.drift(root)?
+            && !report.is_clean()
+        {
+            reports.push(report.render_text(false));
+        }
+    }
+    if reports.is_empty() {
+        return Ok(());
+    }
+    let text = reports.join("\n");
+    match settings.drift {
+        DriftPolicy::Error => bail!(
+            "a starter no longer mirrors its lesson (set `drift = \"warn\"` in [preprocessor.evidence] to build anyway):\n{text}"
+        ),
+        DriftPolicy::Warn => {
+            tracing::warn!("a starter no longer mirrors its lesson:\n{text}");
+            Ok(())
+        }
     }
 }
 

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 pub mod build;
+pub mod drift;
 pub mod preprocess;
 pub mod record;
 pub mod supports;
@@ -45,6 +46,7 @@ pub enum Command {
     Build(build::Args),
     Record(record::Args),
     Verify(verify::Args),
+    Drift(drift::Args),
     Supports(supports::Args),
 }
 
@@ -76,6 +78,7 @@ pub fn execute(cli: Cli) -> anyhow::Result<Status> {
         Some(Command::Build(args)) => build::execute(&cli.root, args),
         Some(Command::Record(args)) => record::execute(&cli.root, args),
         Some(Command::Verify(args)) => verify::execute(&cli.root, args),
+        Some(Command::Drift(args)) => drift::execute(&cli.root, args),
         Some(Command::Supports(args)) => supports::execute(args),
     }
 }

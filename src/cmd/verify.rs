@@ -48,6 +48,20 @@ pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
             }
         }
     }
+    if args.programs.is_empty() {
+        for lesson in lesson::discover(root, &settings)? {
+            let Some(report) = lesson.drift(root)? else {
+                continue;
+            };
+            if report.is_clean() {
+                passed += 1;
+                println!("ok: starter of `{}` mirrors its lesson", lesson.name);
+            } else {
+                failed += 1;
+                print!("FAILED: drift: {}", report.render_text(false));
+            }
+        }
+    }
     println!("{passed} passed, {failed} failed");
     Ok(if failed == 0 {
         Status::Success

@@ -1,0 +1,71 @@
+//! `mdbook-evidence drift`: does each starter still mirror its lesson?
+
+use crate::cmd::Status;
+use crate::lesson;
+use anyhow::bail;
+use std::io::IsTerminal;
+use std::path::Path;
+
+/// Compare each starter with its lesson, definition by definition.
+///
+/// Reports every definition that differs (comments and whitespace included)
+/// or that the starter lacks, with a unified diff, and lists the exercise's
+/// definitions (the `// exercise: begin` ... `// exercise: end` region),
+/// which are not compared. Exits 1 on drift.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// Lessons to check, by name (`testing`); default: every lesson that has
+    /// a starter.
+    #[arg(value_name = "LESSON")]
+    pub lessons: Vec<String>,
+
+    /// Color the diffs: auto (on a terminal), always, never.
+    #[arg(long, default_value = "auto", value_parser = ["auto", "always", "never"])]
+    pub color: String,
+}
+
+pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
+    let settings = super::settings(root)?;
+    let lessons = if args.lessons.is_empty() {
+        lesson::discover(root, &settings)?
+            .into_iter()
+            .filter(|l| l.starter.is_some())
+            .collect()
+    } else {
+        let mut named = Vec::new();
+        for name in &args.lessons {
+            let lesson = lesson::lesson_named(root, &settings, name);
+            if !root.join(&lesson.program).is_file() {
+                bail!("no lesson `{name}`: {} does not exist", lesson.program);
+            }
+            if lesson.starter.is_none() {
+                bail!(
+                    "lesson `{name}` has no starter ({}/{name}.cu); nothing to compare",
+                    settings.starter_dir.display()
+                );
+            }
+            named.push(lesson);
+        }
+        named
+    };
+    if lessons.is_empty() {
+        println!("no lesson has a starter: nothing to compare");
+        return Ok(Status::Success);
+    }
+    let color = match args.color.as_str() {
+        "always" => true,
+        "never" => false,
+        _ => std::io::stdout().is_terminal(),
+    };
+    let mut status = Status::Success;
+    for lesson in lessons {
+        let report = lesson
+            .drift(root)?
+            .expect("filtered to lessons with a starter");
+        print!("{}", report.render_text(color));
+        if !report.is_clean() {
+            status = Status::VerificationFailed;
+        }
+    }
+    Ok(status)
+}
