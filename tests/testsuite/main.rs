@@ -3,6 +3,8 @@
 //! comes out.
 
 mod book;
+mod drift;
+mod evidence;
 mod mdbook_cli;
 mod preprocessor_protocol;
 mod snippets;
@@ -19,6 +21,18 @@ pub fn fixture(name: &str) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     copy_tree(&repo_root().join("tests/fixtures").join(name), dir.path());
     dir
+}
+
+/// A copy of the course book (book.toml, book/, kernels/, starter/,
+/// evidence/) in a temporary folder, to edit and build without touching the
+/// working tree.
+pub fn course_copy() -> tempfile::TempDir {
+    let copy = tempfile::tempdir().unwrap();
+    for dir in ["book", "kernels", "starter", "evidence"] {
+        copy_tree(&repo_root().join(dir), &copy.path().join(dir));
+    }
+    std::fs::copy(repo_root().join("book.toml"), copy.path().join("book.toml")).unwrap();
+    copy
 }
 
 pub fn copy_tree(from: &Path, to: &Path) {
