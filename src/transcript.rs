@@ -374,6 +374,34 @@ mod tests {
     }
 
     #[test]
+    fn the_real_h200_transcripts() {
+        let root = env!("CARGO_MANIFEST_DIR");
+        let stdout = std::fs::read_to_string(format!("{root}/tests/fixtures/h200/testing.stdout")).unwrap();
+        let t = Transcript::parse(&stdout, "");
+        assert_eq!(t.device_line.as_deref(), Some("GPU: NVIDIA H200 (compute capability 9.0)"));
+        let counts: Vec<(usize, usize)> = t.phases.iter().map(|p| (p.passed(), p.failed())).collect();
+        assert_eq!(counts, [(4, 0), (2, 3), (5, 0), (0, 1)]);
+        assert_eq!(t.phases[1].expected.as_deref(), Some("exposes the bug, oracle n=611 among the failures"));
+        assert!(t.closing.as_deref().unwrap().starts_with("all four gates hold"));
+        assert!(t.unrecognised.is_empty() && t.gate_failures.is_empty());
+
+        let stdout = std::fs::read_to_string(format!("{root}/tests/fixtures/h200/starter.stdout")).unwrap();
+        let t = Transcript::parse(&stdout, "");
+        assert_eq!(t.phases.len(), 1);
+        assert_eq!(t.phases[0].passed(), 4);
+        assert!(t.closing.as_deref().unwrap().starts_with("phase 1 holds"));
+    }
+
+    #[test]
+    fn non_utf8_bytes_survive_as_replacement_characters() {
+        let (stdout, lossy) = crate::evidence::decode(b"GPU: X\n\nphase\n  caf\xe9 \xff\n");
+        assert!(lossy);
+        let t = Transcript::parse(&stdout, "");
+        assert_eq!(t.phases.len(), 1);
+        assert!(t.phases[0].other_lines[0].contains('\u{FFFD}'));
+    }
+
+    #[test]
     fn a_ten_megabyte_transcript_parses() {
         let line = "  check                              PASS  got 1.000000  want 1.000000  rel 0.000e+00  rtol 1.000e-05\n";
         let mut stdout = String::from("GPU: X\n\nbig phase (expected: all pass)\n");
