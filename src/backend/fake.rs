@@ -82,6 +82,10 @@ impl Backend for FakeBackend {
         }
     }
 
+    fn command(&self, _compiled: &Compiled) -> std::process::Command {
+        std::process::Command::new("false")
+    }
+
     fn run(&self, compiled: &Compiled, _timeout: Duration) -> Result<Captured, BackendError> {
         let key = compiled.executable.display().to_string();
         match self.outcomes.get(&key) {

@@ -8,7 +8,7 @@
 
 use crate::backend::{Backend, BackendError, Compiled};
 use crate::evidence::{BuildRecord, MachineRecord};
-use crate::exec::{self, Captured};
+use crate::exec;
 use crate::lesson::Program;
 use anyhow::{Context, anyhow};
 use std::path::{Path, PathBuf};
@@ -107,14 +107,13 @@ impl Backend for GpuBackend {
         })
     }
 
-    fn run(&self, compiled: &Compiled, timeout: Duration) -> Result<Captured, BackendError> {
-        let dir = compiled.executable.parent().unwrap_or(Path::new("."));
-        Ok(exec::run(
-            Command::new(&compiled.executable)
-                .args(&compiled.args)
-                .current_dir(dir),
-            timeout,
-        )?)
+    fn command(&self, compiled: &Compiled) -> Command {
+        let mut command = Command::new(&compiled.executable);
+        command.args(&compiled.args);
+        if let Some(dir) = compiled.executable.parent() {
+            command.current_dir(dir);
+        }
+        command
     }
 }
 

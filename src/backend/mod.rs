@@ -7,9 +7,10 @@
 //! above this module sees only the [`Backend`] trait.
 
 use crate::evidence::{BuildRecord, MachineRecord};
-use crate::exec::Captured;
+use crate::exec::{self, Captured};
 use crate::lesson::Program;
 use std::path::PathBuf;
+use std::process::Command;
 use std::time::Duration;
 
 pub mod fake;
@@ -75,8 +76,15 @@ pub trait Backend: Sync {
     /// Compiles `program`. Safe to call for several programs at once.
     fn compile(&self, program: &Program) -> Result<Compiled, BackendError>;
 
-    /// Runs a compiled program, killing it after `timeout`.
-    fn run(&self, compiled: &Compiled, timeout: Duration) -> Result<Captured, BackendError>;
+    /// The command that runs a compiled program (its arguments, folder and
+    /// environment set).
+    fn command(&self, compiled: &Compiled) -> Command;
+
+    /// Runs a compiled program, capturing its output, killing it after
+    /// `timeout`.
+    fn run(&self, compiled: &Compiled, timeout: Duration) -> Result<Captured, BackendError> {
+        Ok(exec::run(&mut self.command(compiled), timeout)?)
+    }
 }
 
 /// The backend for `choice`, or why it is not available.
