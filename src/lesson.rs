@@ -35,7 +35,11 @@ impl Program {
     /// Loads a program from any path (a student's file, say), shown as given.
     pub fn from_file(path: &Path) -> Result<Self> {
         let source = files::read_to_string(path)?;
-        Ok(Program { path: path.display().to_string(), file: path.to_path_buf(), source })
+        Ok(Program {
+            path: path.display().to_string(),
+            file: path.to_path_buf(),
+            source,
+        })
     }
 
     /// The lesson's name: the file stem (`testing` for `kernels/testing.cu`).

@@ -11,7 +11,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     cmd::init_logging(cli.verbose);
     match cmd::execute(cli) {
-        Ok(status) => status.into(),
+        Ok(code) => code,
         Err(error) => {
             eprintln!("error: {error:#}");
             cmd::Status::ToolError.into()

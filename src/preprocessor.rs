@@ -8,8 +8,10 @@
 //! `{{#include}}` only logs and carries on.
 
 use crate::config::{DriftPolicy, Settings};
+use crate::directive::{self, Directive};
 use crate::expand::Expander;
 use crate::render::Templates;
+use crate::reproduce;
 use anyhow::{Result, bail};
 use mdbook_preprocessor::book::Book;
 use mdbook_preprocessor::{MDBOOK_VERSION, Preprocessor, PreprocessorContext};
@@ -51,7 +53,17 @@ impl Preprocessor for EvidencePreprocessor {
         check_drift(&ctx.root, &settings)?;
         let src = ctx.config.book.src.clone();
         let templates = Templates::for_book(&ctx.root)?;
+        let embedded = embedded_programs(&book);
+        let reproduced = match reproduce::backend_for(settings.reproduce, &ctx.root, &settings)? {
+            Some(backend) if !embedded.is_empty() => {
+                reproduce::reproduce(backend.as_ref(), &ctx.root, &settings, &embedded)?
+            }
+            _ => Default::default(),
+        };
         let mut expander = Expander::new(ctx.root.clone(), settings, templates);
+        for (program, note) in reproduced {
+            expander.reproduced(&program, note);
+        }
         let mut errors = Vec::new();
         book.for_each_chapter_mut(|chapter| {
             let Some(source) = &chapter.source_path else {
@@ -78,6 +90,21 @@ impl Preprocessor for EvidencePreprocessor {
         // The output is plain Markdown: every renderer can take it.
         Ok(true)
     }
+}
+
+/// The programs whose evidence the book embeds, in order of first use.
+fn embedded_programs(book: &Book) -> Vec<String> {
+    let mut programs = Vec::new();
+    for chapter in book.chapters() {
+        for found in directive::find_all(&chapter.content) {
+            if let Ok(Directive::Evidence { path, .. }) = found.parsed
+                && !programs.contains(&path)
+            {
+                programs.push(path);
+            }
+        }
+    }
+    programs
 }
 
 /// Runs the drift check of every lesson that has a starter: drift fails the

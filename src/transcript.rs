@@ -376,16 +376,30 @@ mod tests {
     #[test]
     fn the_real_h200_transcripts() {
         let root = env!("CARGO_MANIFEST_DIR");
-        let stdout = std::fs::read_to_string(format!("{root}/tests/fixtures/h200/testing.stdout")).unwrap();
+        let stdout =
+            std::fs::read_to_string(format!("{root}/tests/fixtures/h200/testing.stdout")).unwrap();
         let t = Transcript::parse(&stdout, "");
-        assert_eq!(t.device_line.as_deref(), Some("GPU: NVIDIA H200 (compute capability 9.0)"));
-        let counts: Vec<(usize, usize)> = t.phases.iter().map(|p| (p.passed(), p.failed())).collect();
+        assert_eq!(
+            t.device_line.as_deref(),
+            Some("GPU: NVIDIA H200 (compute capability 9.0)")
+        );
+        let counts: Vec<(usize, usize)> =
+            t.phases.iter().map(|p| (p.passed(), p.failed())).collect();
         assert_eq!(counts, [(4, 0), (2, 3), (5, 0), (0, 1)]);
-        assert_eq!(t.phases[1].expected.as_deref(), Some("exposes the bug, oracle n=611 among the failures"));
-        assert!(t.closing.as_deref().unwrap().starts_with("all four gates hold"));
+        assert_eq!(
+            t.phases[1].expected.as_deref(),
+            Some("exposes the bug, oracle n=611 among the failures")
+        );
+        assert!(
+            t.closing
+                .as_deref()
+                .unwrap()
+                .starts_with("all four gates hold")
+        );
         assert!(t.unrecognised.is_empty() && t.gate_failures.is_empty());
 
-        let stdout = std::fs::read_to_string(format!("{root}/tests/fixtures/h200/starter.stdout")).unwrap();
+        let stdout =
+            std::fs::read_to_string(format!("{root}/tests/fixtures/h200/starter.stdout")).unwrap();
         let t = Transcript::parse(&stdout, "");
         assert_eq!(t.phases.len(), 1);
         assert_eq!(t.phases[0].passed(), 4);

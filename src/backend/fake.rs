@@ -74,6 +74,7 @@ impl Backend for FakeBackend {
                     compiler_version: "fake 1.0".into(),
                 },
                 args: Vec::new(),
+                env: Vec::new(),
                 cached: false,
             }),
             None => {

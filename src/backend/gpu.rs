@@ -103,6 +103,7 @@ impl Backend for GpuBackend {
                 compiler_version: self.nvcc_version.clone(),
             },
             args: run_args(program),
+            env: Vec::new(),
             cached: false,
         })
     }
@@ -172,7 +173,7 @@ pub fn build_command(
 }
 
 /// Arguments from the `// Run:` line, after the program itself.
-fn run_args(program: &Program) -> Vec<String> {
+pub fn run_args(program: &Program) -> Vec<String> {
     program
         .run_line()
         .and_then(|line| shell_words::split(line).ok())

@@ -13,6 +13,7 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
+pub mod emulate;
 pub mod fake;
 pub mod gpu;
 
@@ -23,6 +24,8 @@ pub struct Compiled {
     pub build: BuildRecord,
     /// Arguments for the program, from its `// Run:` line.
     pub args: Vec<String>,
+    /// Environment variables for the run.
+    pub env: Vec<(String, String)>,
     /// True when a cached build was reused and nothing was compiled.
     pub cached: bool,
 }
@@ -87,16 +90,47 @@ pub trait Backend: Sync {
     }
 }
 
-/// The backend for `choice`, or why it is not available.
-pub fn select(choice: BackendChoice) -> Result<Box<dyn Backend>, BackendError> {
+/// What a backend is asked for beyond its kind.
+#[derive(Debug, Clone, Default)]
+pub struct Options {
+    /// Emulation only: report out-of-bounds accesses to `cudaMalloc`'d
+    /// buffers the way compute-sanitizer's memcheck does.
+    pub bounds_check: bool,
+}
+
+/// The backend for `choice`, or why it is not available. `auto` takes the
+/// GPU when there is one, else CPU emulation. `book` (root and settings)
+/// lets emulated programs pretend to be the device of their evidence.
+pub fn select(
+    choice: BackendChoice,
+    options: &Options,
+    book: Option<(&std::path::Path, &crate::config::Settings)>,
+) -> Result<Box<dyn Backend>, BackendError> {
+    let emulate = || -> Result<Box<dyn Backend>, BackendError> {
+        let backend = emulate::EmulateBackend::new(options.bounds_check)?;
+        Ok(Box::new(match book {
+            Some((root, settings)) => backend.with_recorded_devices(root, settings)?,
+            None => backend,
+        }))
+    };
     match choice {
-        BackendChoice::Gpu => Ok(Box::new(gpu::GpuBackend::detect()?)),
-        BackendChoice::Auto => match gpu::GpuBackend::detect() {
-            Ok(gpu) => Ok(Box::new(gpu)),
-            Err(why) => Err(why),
-        },
-        BackendChoice::Emulate => {
-            Err(anyhow::anyhow!("CPU emulation is not available in this build").into())
+        BackendChoice::Gpu => {
+            if options.bounds_check {
+                return Err(anyhow::anyhow!(
+                    "--bounds-check is for CPU emulation; on a GPU, run the program under `compute-sanitizer --tool memcheck`"
+                )
+                .into());
+            }
+            Ok(Box::new(gpu::GpuBackend::detect()?))
         }
+        BackendChoice::Emulate => emulate(),
+        BackendChoice::Auto => match gpu::GpuBackend::detect() {
+            Ok(gpu) if !options.bounds_check => Ok(Box::new(gpu)),
+            Ok(_) => emulate(),
+            Err(why) => {
+                tracing::info!("no GPU ({why}); using CPU emulation");
+                emulate()
+            }
+        },
     }
 }

@@ -9,6 +9,7 @@ pub mod build;
 pub mod drift;
 pub mod preprocess;
 pub mod record;
+pub mod run;
 pub mod supports;
 pub mod verify;
 
@@ -47,6 +48,7 @@ pub enum Command {
     Record(record::Args),
     Verify(verify::Args),
     Drift(drift::Args),
+    Run(run::Args),
     Supports(supports::Args),
 }
 
@@ -72,15 +74,17 @@ impl From<Status> for ExitCode {
 }
 
 /// Runs the command the user asked for.
-pub fn execute(cli: Cli) -> anyhow::Result<Status> {
-    match cli.command {
+pub fn execute(cli: Cli) -> anyhow::Result<ExitCode> {
+    let status = match cli.command {
+        Some(Command::Run(args)) => return run::execute(&cli.root, args).map(ExitCode::from),
         None => preprocess::execute(),
         Some(Command::Build(args)) => build::execute(&cli.root, args),
         Some(Command::Record(args)) => record::execute(&cli.root, args),
         Some(Command::Verify(args)) => verify::execute(&cli.root, args),
         Some(Command::Drift(args)) => drift::execute(&cli.root, args),
         Some(Command::Supports(args)) => supports::execute(args),
-    }
+    }?;
+    Ok(status.into())
 }
 
 /// Logs go to stderr, quiet by default (warnings and errors only): in

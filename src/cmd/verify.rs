@@ -25,7 +25,11 @@ pub struct Args {
 pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
     let settings = super::settings(root)?;
     let programs = lesson::programs(root, &settings, &args.programs)?;
-    let (chosen, why_not) = match backend::select(args.backend) {
+    let (chosen, why_not) = match backend::select(
+        args.backend,
+        &backend::Options::default(),
+        Some((root, &settings)),
+    ) {
         Ok(backend) => (Some(backend), String::new()),
         Err(why) if args.backend == BackendChoice::Auto => (None, why.to_string()),
         Err(why) => return Err(why.into()),

@@ -1,0 +1,156 @@
+//! The emulation backend: the system C++ compiler and our CUDA shim
+//! ([`crate::emulate`]), running whole lesson programs on the CPU.
+//!
+//! An emulated program pretends to be the GPU its evidence was recorded on
+//! (name, compute capability, CUDA runtime version, hence launch error
+//! codes), so that its transcript can match the recording byte for byte.
+//! Programs with no evidence pretend to be the course's reference H200.
+
+use crate::backend::{Backend, BackendError, Compiled};
+use crate::config::Settings;
+use crate::emulate::{DeviceProfile, EmulateError, Emulator, EmulatorOptions};
+use crate::evidence::{BuildRecord, Evidence, MachineRecord};
+use crate::lesson::{self, Program};
+use std::collections::HashMap;
+use std::path::Path;
+use std::process::Command;
+
+/// g++ plus the shim, with the device each program was recorded on.
+pub struct EmulateBackend {
+    emulator: Emulator,
+    profiles: HashMap<String, DeviceProfile>,
+}
+
+impl EmulateBackend {
+    /// Finds the C++ compiler; builds go to the emulator's cache.
+    pub fn new(bounds_check: bool) -> Result<Self, BackendError> {
+        let options = EmulatorOptions {
+            bounds_check,
+            ..EmulatorOptions::default()
+        };
+        let emulator =
+            Emulator::new(crate::emulate::default_cache_dir(), options).map_err(emulate_error)?;
+        Ok(EmulateBackend {
+            emulator,
+            profiles: HashMap::new(),
+        })
+    }
+
+    /// Makes each program of the book pretend to be the device its evidence
+    /// was recorded on.
+    pub fn with_recorded_devices(
+        mut self,
+        root: &Path,
+        settings: &Settings,
+    ) -> anyhow::Result<Self> {
+        for lesson in lesson::discover(root, settings)? {
+            for path in std::iter::once(&lesson.program).chain(lesson.starter.as_ref()) {
+                let file = Evidence::path_for(root, &settings.evidence_dir, path);
+                if let Some(evidence) = Evidence::load(&file)? {
+                    self.profiles
+                        .insert(path.clone(), profile_of(&evidence.machine));
+                }
+            }
+        }
+        Ok(self)
+    }
+
+    fn profile(&self, program: &str) -> DeviceProfile {
+        self.profiles
+            .get(program)
+            .cloned()
+            .unwrap_or_else(DeviceProfile::h200)
+    }
+}
+
+/// The device an evidence file was recorded on, as the shim's profile.
+pub fn profile_of(machine: &MachineRecord) -> DeviceProfile {
+    let numbers = |text: &str| {
+        let mut parts = text
+            .split('.')
+            .map(|p| p.trim().parse::<u32>().unwrap_or(0));
+        (parts.next().unwrap_or(0), parts.next().unwrap_or(0))
+    };
+    let (runtime_major, runtime_minor) = numbers(&machine.runtime_version);
+    DeviceProfile {
+        name: machine.device.clone(),
+        compute_capability: numbers(&machine.compute_capability),
+        runtime_version: runtime_major * 1000 + runtime_minor * 10,
+    }
+}
+
+fn emulate_error(error: EmulateError) -> BackendError {
+    BackendError::Other(anyhow::Error::new(error))
+}
+
+impl Backend for EmulateBackend {
+    fn name(&self) -> &'static str {
+        "emulate"
+    }
+
+    fn machine(&self) -> Result<MachineRecord, BackendError> {
+        Ok(MachineRecord {
+            device: self.emulator.compiler_version().to_string(),
+            compute_capability: String::new(),
+            driver_cuda_version: String::new(),
+            driver_release: String::new(),
+            runtime_version: String::new(),
+        })
+    }
+
+    fn compile(&self, program: &Program) -> Result<Compiled, BackendError> {
+        let built = match self.emulator.compile(&program.file) {
+            Ok(built) => built,
+            Err(EmulateError::CompileFailed { stderr, .. }) => {
+                return Err(BackendError::CompileFailed {
+                    program: program.path.clone(),
+                    command: format!("{} (CPU emulation)", self.emulator.compiler_version()),
+                    log: stderr,
+                });
+            }
+            Err(other) => return Err(emulate_error(other)),
+        };
+        Ok(Compiled {
+            executable: built.executable,
+            build: BuildRecord {
+                command: built.command,
+                compiler_version: built.compiler_version,
+            },
+            args: crate::backend::gpu::run_args(program),
+            env: self.emulator.environment(&self.profile(&program.path)),
+            cached: built.cached,
+        })
+    }
+
+    fn command(&self, compiled: &Compiled) -> Command {
+        let mut command = Command::new(&compiled.executable);
+        command
+            .args(&compiled.args)
+            .envs(compiled.env.iter().map(|(k, v)| (k, v)));
+        command
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_recorded_machine_becomes_the_profile() {
+        let machine = MachineRecord {
+            device: "NVIDIA H200".into(),
+            compute_capability: "9.0".into(),
+            driver_cuda_version: "13.0".into(),
+            driver_release: String::new(),
+            runtime_version: "12.9".into(),
+        };
+        assert_eq!(
+            profile_of(&machine),
+            DeviceProfile {
+                name: "NVIDIA H200".into(),
+                compute_capability: (9, 0),
+                runtime_version: 12090
+            }
+        );
+    }
+}

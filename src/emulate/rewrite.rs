@@ -1,0 +1,1470 @@
+//! Turns a CUDA program into C++ that g++ can compile against our CUDA shim.
+//!
+//! Only two CUDA constructs are not plain C++ once the shim's headers define
+//! `__global__`, `threadIdx`, `__syncthreads` and the rest:
+//!
+//! - a kernel launch `kernel<<<grid, block[, shmem[, stream]]>>>(args)`, which
+//!   becomes `::cuda_emu::launch(__FILE__, __LINE__, "kernel", [&](auto&&... a)
+//!   { kernel(a...); }, grid, block[, shmem[, stream]])(args)`: a lambda rather
+//!   than a function pointer, so template kernels deduce their arguments and
+//!   default arguments work as they do with nvcc;
+//! - a dynamic shared-memory array `extern __shared__ T name[];` (alignment
+//!   specifiers anywhere in it are dropped), which inside a function becomes
+//!   `T* const name = reinterpret_cast<T*>(::cuda_emu::dynamic_shared_memory());`
+//!   and at namespace scope an object whose `[]` and conversion to `T*` ask the
+//!   shim on every use (a pointer there would be computed once, before any
+//!   launch).
+//!
+//! Everything else is copied byte for byte, and a rewrite that spans lines is
+//! followed by as many line breaks, so the output has exactly as many lines as
+//! the input: the `#line 1 "<path>"` directive at the top (under a prelude line
+//! `#include <cuda_runtime.h>`, which nvcc implies) is enough for compiler
+//! errors and `__FILE__`/`__LINE__` to name the original `.cu` file and line. The rewriter also refuses, with the file, line and column, the CUDA
+//! features the emulator cannot reproduce (inline PTX, cooperative groups,
+//! textures and surfaces, dynamic parallelism), before g++ produces a page of
+//! confusing errors about them.
+//!
+//! It is hand-written on a small C++ tokenizer (comments, string, raw-string and
+//! character literals, numbers with digit separators, preprocessor lines) rather
+//! than built on a parser such as tree-sitter-cuda: the two rewrites only need
+//! balanced brackets around `<<<` and `>>>`, a parser would add a C toolchain
+//! dependency to the build, and a grammar that fails on a construct it does not
+//! know would reject programs that g++ compiles fine. What it is not: a C++
+//! parser. It does not expand macros or evaluate `#if`, so a refused feature in
+//! a disabled branch is still refused, and a launch written inside a macro body
+//! is rewritten inside that body.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use thiserror::Error;
+
+/// What the emulator puts in place of `<<<`: the callee that takes the kernel
+/// and its launch configuration and returns a callable taking the arguments.
+const LAUNCH_CALLEE: &str = "::cuda_emu::launch";
+/// The parameter pack of the lambda that calls the kernel: a name no CUDA
+/// program uses, since the kernel expression is evaluated inside the lambda.
+const LAUNCH_ARGUMENTS: &str = "cuda_emu_args_";
+/// What a dynamic shared-memory array points at once rewritten.
+const DYNAMIC_SHARED_CALL: &str = "::cuda_emu::dynamic_shared_memory()";
+
+/// A CUDA feature the CPU emulator does not reproduce. The rewriter refuses a
+/// program that uses one instead of letting it compile to something wrong.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UnsupportedFeature {
+    /// `asm(...)`, `asm volatile(...)`, `__asm__(...)`: PTX cannot run on a CPU.
+    InlineAssembly,
+    /// `cooperative_groups` (its header or its namespace).
+    CooperativeGroups,
+    /// `cudaLaunchCooperativeKernel` and its multi-device form.
+    CooperativeLaunch,
+    /// Texture or surface objects, references and fetches, by the name used.
+    TextureOrSurface(String),
+    /// A kernel launch inside a `__global__` or `__device__` function.
+    DynamicParallelism,
+}
+
+impl fmt::Display for UnsupportedFeature {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::InlineAssembly => f.write_str("inline PTX assembly (`asm`)"),
+            Self::CooperativeGroups => f.write_str("cooperative groups (`cooperative_groups`)"),
+            Self::CooperativeLaunch => {
+                f.write_str("cooperative kernel launch (`cudaLaunchCooperativeKernel`)")
+            }
+            Self::TextureOrSurface(name) => write!(f, "textures and surfaces (`{name}`)"),
+            Self::DynamicParallelism => {
+                f.write_str("dynamic parallelism (a kernel launch inside device code)")
+            }
+        }
+    }
+}
+
+/// Why a CUDA source could not be rewritten for the emulator.
+#[derive(Debug, Error, PartialEq, Eq)]
+pub enum RewriteError {
+    /// The program uses a feature the emulator does not reproduce.
+    #[error(
+        "{}:{line}:{column}: {feature} is not supported by the CPU emulator; \
+         run this program on a GPU with `--backend gpu`",
+        path.display()
+    )]
+    Unsupported {
+        path: PathBuf,
+        line: u32,
+        column: u32,
+        feature: UnsupportedFeature,
+    },
+    /// A `<<<` that does not read as `kernel<<<config>>>(args)`.
+    #[error(
+        "{}:{line}:{column}: cannot read this kernel launch: {reason}; \
+         the emulator understands `kernel<<<grid, block[, shared_bytes[, stream]]>>>(args)`",
+        path.display()
+    )]
+    MalformedLaunch {
+        path: PathBuf,
+        line: u32,
+        column: u32,
+        reason: &'static str,
+    },
+    /// An `extern __shared__` declaration that is not `T name[];`.
+    #[error(
+        "{}:{line}:{column}: cannot read this dynamic shared-memory declaration: {reason}; \
+         the emulator understands `extern __shared__ T name[];` inside a function body",
+        path.display()
+    )]
+    MalformedSharedDeclaration {
+        path: PathBuf,
+        line: u32,
+        column: u32,
+        reason: &'static str,
+    },
+}
+
+/// A CUDA source rewritten into C++ for the emulator.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RewrittenSource {
+    /// The C++ text: a prelude line, `#line 1 "<path>"`, then the program with
+    /// its launches and dynamic shared arrays rewritten, line for line.
+    pub cpp: String,
+    /// How many kernel launches were rewritten.
+    pub launches: usize,
+    /// The names in the program's `#include "..."` lines, as written, so the
+    /// caller can find the local headers that the compiled program depends on.
+    pub local_includes: Vec<String>,
+}
+
+/// Rewrites `source`, read from `path`, into C++ for the emulator. `path` is
+/// used as written in the `#line` directive and in errors.
+pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteError> {
+    let tokens = tokenize(source);
+    let mut rewriter = Rewriter {
+        path,
+        source,
+        tokens: &tokens,
+        edits: Vec::new(),
+        launches: 0,
+        local_includes: Vec::new(),
+    };
+    rewriter.run()?;
+    let Rewriter {
+        mut edits,
+        launches,
+        local_includes,
+        ..
+    } = rewriter;
+
+    edits.sort_by_key(|edit| edit.start);
+    let mut cpp = String::with_capacity(source.len() + 256);
+    // nvcc includes the runtime header implicitly; g++ needs to be told. The
+    // prelude sits above the `#line`, so it shifts no line of the program.
+    cpp.push_str("#include <cuda_runtime.h>\n");
+    cpp.push_str(&format!(
+        "#line 1 {}\n",
+        c_string_literal(&path.display().to_string())
+    ));
+    let mut copied = 0;
+    for edit in &edits {
+        debug_assert!(edit.start >= copied, "overlapping rewrites");
+        cpp.push_str(&source[copied..edit.start]);
+        cpp.push_str(&edit.replacement);
+        copied = edit.end;
+    }
+    cpp.push_str(&source[copied..]);
+    Ok(RewrittenSource {
+        cpp,
+        launches,
+        local_includes,
+    })
+}
+
+/// `text` as a C string literal, for the `#line` directive.
+fn c_string_literal(text: &str) -> String {
+    let mut literal = String::with_capacity(text.len() + 2);
+    literal.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => literal.push_str("\\\""),
+            '\\' => literal.push_str("\\\\"),
+            '\n' => literal.push_str("\\n"),
+            c => literal.push(c),
+        }
+    }
+    literal.push('"');
+    literal
+}
+
+// ---------------------------------------------------------------------------
+// Tokenizer
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum TokenKind {
+    Ident,
+    Number,
+    /// A string literal, raw or not, with its prefix.
+    Str,
+    /// A character literal with its prefix.
+    Char,
+    /// One punctuation character; `<<<` is three of them, adjacent.
+    Punct,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Token {
+    kind: TokenKind,
+    /// Byte offsets into the source.
+    start: usize,
+    end: usize,
+    /// 1-based line and column (in characters) of the first byte.
+    line: u32,
+    column: u32,
+    /// Set for tokens on a preprocessor line (`#` included): the index of the
+    /// line's `#` token.
+    directive: Option<usize>,
+}
+
+/// Splits C++ source into tokens, dropping whitespace and comments. Never
+/// fails: an unterminated literal or comment runs to the end of its line or
+/// file, and g++ reports it later with a better message than ours.
+fn tokenize(source: &str) -> Vec<Token> {
+    let bytes = source.as_bytes();
+    let mut tokens = Vec::new();
+    let mut pos = 0;
+    let mut line: u32 = 1;
+    let mut line_start = 0;
+    // True until the first token of a line; a `#` there opens a directive.
+    let mut at_line_start = true;
+    let mut directive: Option<usize> = None;
+
+    // Moves past `bytes[from..to]`, counting the newlines in it.
+    let advance = |from: usize, to: usize, line: &mut u32, line_start: &mut usize| {
+        for (offset, &b) in bytes[from..to].iter().enumerate() {
+            if b == b'\n' {
+                *line += 1;
+                *line_start = from + offset + 1;
+            }
+        }
+    };
+
+    while pos < bytes.len() {
+        let b = bytes[pos];
+        // Whitespace, line splices and comments.
+        if b == b'\n' {
+            line += 1;
+            pos += 1;
+            line_start = pos;
+            at_line_start = true;
+            directive = None;
+            continue;
+        }
+        if b == b' ' || b == b'\t' || b == b'\r' || b == 0x0b || b == 0x0c {
+            pos += 1;
+            continue;
+        }
+        if b == b'\\'
+            && let Some(after) = line_splice_end(bytes, pos)
+        {
+            advance(pos, after, &mut line, &mut line_start);
+            pos = after;
+            continue;
+        }
+        if bytes[pos..].starts_with(b"//") {
+            // A line comment runs to a newline that is not spliced.
+            let mut end = pos + 2;
+            while end < bytes.len() && bytes[end] != b'\n' {
+                if bytes[end] == b'\\'
+                    && let Some(after) = line_splice_end(bytes, end)
+                {
+                    end = after;
+                    continue;
+                }
+                end += 1;
+            }
+            advance(pos, end, &mut line, &mut line_start);
+            pos = end;
+            continue;
+        }
+        if bytes[pos..].starts_with(b"/*") {
+            let end = find(bytes, pos + 2, b"*/").map_or(bytes.len(), |at| at + 2);
+            advance(pos, end, &mut line, &mut line_start);
+            pos = end;
+            continue;
+        }
+
+        let start = pos;
+        let token_line = line;
+        let column = source[line_start..start].chars().count() as u32 + 1;
+        let kind;
+        if is_ident_start(b) {
+            let mut end = pos + 1;
+            while end < bytes.len() && is_ident_continue(bytes[end]) {
+                end += 1;
+            }
+            let word = &bytes[start..end];
+            let next = bytes.get(end).copied();
+            if next == Some(b'"') && matches!(word, b"R" | b"u8R" | b"uR" | b"UR" | b"LR") {
+                end = raw_string_end(bytes, end);
+                kind = TokenKind::Str;
+            } else if next == Some(b'"') && matches!(word, b"u8" | b"u" | b"U" | b"L") {
+                end = quoted_end(bytes, end, b'"');
+                kind = TokenKind::Str;
+            } else if next == Some(b'\'') && matches!(word, b"u8" | b"u" | b"U" | b"L") {
+                end = quoted_end(bytes, end, b'\'');
+                kind = TokenKind::Char;
+            } else {
+                kind = TokenKind::Ident;
+            }
+            pos = end;
+        } else if b.is_ascii_digit()
+            || (b == b'.' && bytes.get(pos + 1).is_some_and(u8::is_ascii_digit))
+        {
+            // A preprocessing number: digits, letters, `.`, `'` digit
+            // separators and signed exponents.
+            let mut end = pos + 1;
+            while end < bytes.len() {
+                let c = bytes[end];
+                let signed_exponent =
+                    (c == b'+' || c == b'-') && matches!(bytes[end - 1], b'e' | b'E' | b'p' | b'P');
+                if c.is_ascii_alphanumeric() || c == b'_' || c == b'.' || signed_exponent {
+                    end += 1;
+                } else if c == b'\''
+                    && bytes
+                        .get(end + 1)
+                        .is_some_and(|&d| d.is_ascii_alphanumeric() || d == b'_')
+                {
+                    end += 2;
+                } else {
+                    break;
+                }
+            }
+            kind = TokenKind::Number;
+            pos = end;
+        } else if b == b'"' {
+            pos = quoted_end(bytes, pos, b'"');
+            kind = TokenKind::Str;
+        } else if b == b'\'' {
+            pos = quoted_end(bytes, pos, b'\'');
+            kind = TokenKind::Char;
+        } else {
+            // ASCII punctuation (anything non-ASCII starts an identifier).
+            pos += 1;
+            kind = TokenKind::Punct;
+        }
+        advance(start, pos, &mut line, &mut line_start);
+
+        if at_line_start && kind == TokenKind::Punct && b == b'#' {
+            directive = Some(tokens.len());
+        }
+        at_line_start = false;
+        tokens.push(Token {
+            kind,
+            start,
+            end: pos,
+            line: token_line,
+            column,
+            directive,
+        });
+    }
+    tokens
+}
+
+/// If `bytes[at]` is a backslash that ends its line (trailing blanks allowed,
+/// as g++ allows them), the offset just past the newline.
+fn line_splice_end(bytes: &[u8], at: usize) -> Option<usize> {
+    let mut end = at + 1;
+    while end < bytes.len() && matches!(bytes[end], b' ' | b'\t' | b'\r') {
+        end += 1;
+    }
+    (end < bytes.len() && bytes[end] == b'\n').then_some(end + 1)
+}
+
+fn is_ident_start(b: u8) -> bool {
+    b.is_ascii_alphabetic() || b == b'_' || b == b'$' || b >= 0x80
+}
+
+fn is_ident_continue(b: u8) -> bool {
+    is_ident_start(b) || b.is_ascii_digit()
+}
+
+fn find(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    bytes
+        .get(from..)?
+        .windows(needle.len())
+        .position(|window| window == needle)
+        .map(|at| from + at)
+}
+
+/// The end of a quoted literal whose opening quote is at `open`: just past
+/// the closing quote, or at the end of the line when it is unterminated.
+fn quoted_end(bytes: &[u8], open: usize, quote: u8) -> usize {
+    let mut end = open + 1;
+    while end < bytes.len() {
+        match bytes[end] {
+            b'\\' => end += 2,
+            b'\n' => return end,
+            c if c == quote => return end + 1,
+            _ => end += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// The end of a raw string literal `R"delim( ... )delim"` whose `"` is at
+/// `open`.
+fn raw_string_end(bytes: &[u8], open: usize) -> usize {
+    let delimiter_start = open + 1;
+    let Some(paren) = bytes[delimiter_start..]
+        .iter()
+        .take(17)
+        .position(|&b| b == b'(')
+        .map(|at| delimiter_start + at)
+    else {
+        // Not a valid raw string; treat it as an ordinary one.
+        return quoted_end(bytes, open, b'"');
+    };
+    let mut closing = Vec::with_capacity(paren - delimiter_start + 2);
+    closing.push(b')');
+    closing.extend_from_slice(&bytes[delimiter_start..paren]);
+    closing.push(b'"');
+    find(bytes, paren + 1, &closing).map_or(bytes.len(), |at| at + closing.len())
+}
+
+// ---------------------------------------------------------------------------
+// Rewriting
+
+/// Replace `source[start..end]` with `replacement`.
+struct Edit {
+    start: usize,
+    end: usize,
+    replacement: String,
+}
+
+/// What an open `{` belongs to, for telling device code and function bodies
+/// apart.
+#[derive(Debug, Clone, Copy)]
+struct Scope {
+    /// A namespace, `extern "C"` block or class body: declarations, not code.
+    declarations: bool,
+    /// Inside a `__global__` or `__device__` (not `__host__ __device__`)
+    /// function, lambda or initializer.
+    device: bool,
+}
+
+/// Texture and surface names that are refused wherever they appear.
+const TEXTURE_NAMES: &[&str] = &[
+    "cudaTextureObject_t",
+    "cudaSurfaceObject_t",
+    "cudaCreateTextureObject",
+    "cudaCreateSurfaceObject",
+    "cudaDestroyTextureObject",
+    "cudaDestroySurfaceObject",
+    "cudaBindTexture",
+    "cudaBindTexture2D",
+    "cudaBindTextureToArray",
+    "cudaBindSurfaceToArray",
+];
+
+struct Rewriter<'a> {
+    path: &'a Path,
+    source: &'a str,
+    tokens: &'a [Token],
+    edits: Vec<Edit>,
+    launches: usize,
+    local_includes: Vec<String>,
+}
+
+impl Rewriter<'_> {
+    fn run(&mut self) -> Result<(), RewriteError> {
+        let tokens = self.tokens;
+        let mut scopes: Vec<Scope> = Vec::new();
+        // Index of the first token of the current declaration or statement
+        // head: everything since the last `;`, `{` or `}` outside directives.
+        let mut head_start = 0;
+        let mut i = 0;
+        while i < tokens.len() {
+            let token = tokens[i];
+            if token.directive == Some(i) {
+                self.check_directive(i);
+            }
+            if token.kind == TokenKind::Ident {
+                self.check_identifier(i)?;
+                if self.text(i) == "extern"
+                    && token.directive.is_none()
+                    && let Some(next) = self.dynamic_shared(i, &scopes)?
+                {
+                    i = next;
+                    head_start = next;
+                    continue;
+                }
+            }
+            if self.is_launch(i) {
+                let in_device_code = token.directive.is_none() && scopes.iter().any(|s| s.device);
+                if in_device_code {
+                    return Err(self.unsupported(i, UnsupportedFeature::DynamicParallelism));
+                }
+                i = self.launch(i)?;
+                continue;
+            }
+            if token.kind == TokenKind::Punct && token.directive.is_none() {
+                match self.text(i) {
+                    "{" => {
+                        scopes.push(self.scope_opened(head_start, i, scopes.last()));
+                        head_start = i + 1;
+                    }
+                    "}" => {
+                        scopes.pop();
+                        head_start = i + 1;
+                    }
+                    ";" => head_start = i + 1,
+                    _ => {}
+                }
+            }
+            i += 1;
+        }
+        Ok(())
+    }
+
+    fn text(&self, index: usize) -> &str {
+        let token = self.tokens[index];
+        &self.source[token.start..token.end]
+    }
+
+    /// The text of token `index`, or "" past either end.
+    fn text_at(&self, index: Option<usize>) -> &str {
+        match index {
+            Some(index) if index < self.tokens.len() => self.text(index),
+            _ => "",
+        }
+    }
+
+    fn is_punct(&self, index: usize, punct: &str) -> bool {
+        index < self.tokens.len()
+            && self.tokens[index].kind == TokenKind::Punct
+            && self.text(index) == punct
+    }
+
+    /// Three tokens from `index` are `c`, `c`, `c` with nothing between them.
+    fn is_triple(&self, index: usize, c: &str) -> bool {
+        index + 2 < self.tokens.len()
+            && (0..3).all(|k| self.is_punct(index + k, c))
+            && self.tokens[index].end == self.tokens[index + 1].start
+            && self.tokens[index + 1].end == self.tokens[index + 2].start
+    }
+
+    fn is_launch(&self, index: usize) -> bool {
+        // `operator<<<T>` is a template operator, not a launch.
+        self.is_triple(index, "<")
+            && !(index > 0 && self.text(index - 1) == "operator")
+            && self.tokens[index].directive.is_none_or(|hash| {
+                // Not in `#include <...>`.
+                self.text_at(Some(hash + 1)) != "include"
+            })
+    }
+
+    fn unsupported(&self, index: usize, feature: UnsupportedFeature) -> RewriteError {
+        let token = self.tokens[index];
+        RewriteError::Unsupported {
+            path: self.path.to_path_buf(),
+            line: token.line,
+            column: token.column,
+            feature,
+        }
+    }
+
+    fn malformed_launch(&self, index: usize, reason: &'static str) -> RewriteError {
+        let token = self.tokens[index];
+        RewriteError::MalformedLaunch {
+            path: self.path.to_path_buf(),
+            line: token.line,
+            column: token.column,
+            reason,
+        }
+    }
+
+    fn malformed_shared(&self, index: usize, reason: &'static str) -> RewriteError {
+        let token = self.tokens[index];
+        RewriteError::MalformedSharedDeclaration {
+            path: self.path.to_path_buf(),
+            line: token.line,
+            column: token.column,
+            reason,
+        }
+    }
+
+    /// Records the header of an `#include "..."` line.
+    fn check_directive(&mut self, hash: usize) {
+        if self.text_at(Some(hash + 1)) != "include" {
+            return;
+        }
+        let Some(&name) = self.tokens.get(hash + 2) else {
+            return;
+        };
+        if name.kind == TokenKind::Str && name.directive == Some(hash) {
+            let quoted = &self.source[name.start..name.end];
+            if let Some(inner) = quoted.strip_prefix('"').and_then(|q| q.strip_suffix('"')) {
+                self.local_includes.push(inner.to_string());
+            }
+        }
+    }
+
+    /// Refuses identifiers that name an unsupported feature.
+    fn check_identifier(&self, index: usize) -> Result<(), RewriteError> {
+        let name = self.text(index);
+        let next = self.text_at(Some(index + 1));
+        let feature = match name {
+            "asm" | "__asm__" | "__asm" => Some(UnsupportedFeature::InlineAssembly),
+            "cooperative_groups" => Some(UnsupportedFeature::CooperativeGroups),
+            "cudaLaunchCooperativeKernel" | "cudaLaunchCooperativeKernelMultiDevice" => {
+                Some(UnsupportedFeature::CooperativeLaunch)
+            }
+            _ if TEXTURE_NAMES.contains(&name) => {
+                Some(UnsupportedFeature::TextureOrSurface(name.to_string()))
+            }
+            "texture" | "surface" if next == "<" => {
+                Some(UnsupportedFeature::TextureOrSurface(name.to_string()))
+            }
+            _ if is_texture_function(name) && (next == "(" || next == "<") => {
+                Some(UnsupportedFeature::TextureOrSurface(name.to_string()))
+            }
+            _ => None,
+        };
+        match feature {
+            Some(feature) => Err(self.unsupported(index, feature)),
+            None => Ok(()),
+        }
+    }
+
+    /// The scope a `{` at `brace` opens, judged from the tokens of its head.
+    fn scope_opened(&self, head_start: usize, brace: usize, parent: Option<&Scope>) -> Scope {
+        let head: Vec<&str> = (head_start..brace)
+            .filter(|&k| self.tokens[k].directive.is_none())
+            .map(|k| self.text(k))
+            .collect();
+        let has = |word: &str| head.contains(&word);
+        let extern_c = head
+            .windows(2)
+            .any(|pair| pair[0] == "extern" && pair[1].starts_with('"'));
+        let class = ["class", "struct", "union"].iter().any(|w| has(w)) && !has("(");
+        let declarations = has("namespace") || extern_c || class;
+        let device = parent.is_some_and(|p| p.device)
+            || has("__global__")
+            || (has("__device__") && !has("__host__"));
+        Scope {
+            declarations,
+            device,
+        }
+    }
+
+    /// Rewrites the launch whose `<<<` starts at token `open`; returns the
+    /// index of the token after its `>>>`.
+    fn launch(&mut self, open: usize) -> Result<usize, RewriteError> {
+        let kernel = self
+            .kernel_start(open)
+            .ok_or_else(|| self.malformed_launch(open, "no kernel name before `<<<`"))?;
+
+        // Find the `>>>` that closes the configuration, at bracket depth 0.
+        let mut depth = 0usize;
+        let mut close = None;
+        let mut k = open + 3;
+        while k < self.tokens.len() {
+            let token = self.tokens[k];
+            if token.directive != self.tokens[open].directive {
+                break;
+            }
+            if token.kind == TokenKind::Punct {
+                match self.text(k) {
+                    "(" | "[" | "{" => depth += 1,
+                    ")" | "]" | "}" => {
+                        if depth == 0 {
+                            break;
+                        }
+                        depth -= 1;
+                    }
+                    ";" if depth == 0 => break,
+                    ">" if depth == 0 && self.is_triple(k, ">") => {
+                        close = Some(k);
+                        break;
+                    }
+                    "<" if self.is_launch(k) => {
+                        return Err(
+                            self.malformed_launch(k, "a `<<<` inside a launch configuration")
+                        );
+                    }
+                    _ => {}
+                }
+            }
+            k += 1;
+        }
+        let close =
+            close.ok_or_else(|| self.malformed_launch(open, "no `>>>` closes this `<<<`"))?;
+        if close == open + 3 {
+            return Err(self.malformed_launch(open, "the launch configuration is empty"));
+        }
+        let in_directive = self.tokens[open].directive.is_some();
+        if !in_directive && !self.is_punct(close + 3, "(") {
+            return Err(self.malformed_launch(close, "no argument list `(...)` after `>>>`"));
+        }
+
+        // The kernel is called from a generic lambda rather than passed as a
+        // function pointer, so that template kernels deduce their arguments
+        // and default arguments work, as with nvcc. The kernel expression is
+        // joined onto one line; the newlines it spanned follow it, so the
+        // lines below stay where they were.
+        let kernel_text = self.join(&(kernel..open).collect::<Vec<_>>());
+        let span_start = self.tokens[kernel].start;
+        let span_end = self.tokens[open + 2].end;
+        let newlines = self.source[span_start..span_end].matches('\n').count();
+        let line_break = if in_directive { "\\\n" } else { "\n" };
+        self.edits.push(Edit {
+            start: span_start,
+            end: span_end,
+            replacement: format!(
+                "{LAUNCH_CALLEE}(__FILE__, __LINE__, {name}, \
+                 [&](auto&&... {ARGS}) {{ {kernel_text}({ARGS}...); }}, {breaks}",
+                name = c_string_literal(&kernel_text),
+                ARGS = LAUNCH_ARGUMENTS,
+                breaks = line_break.repeat(newlines),
+            ),
+        });
+        self.edits.push(Edit {
+            start: self.tokens[close].start,
+            end: self.tokens[close + 2].end,
+            replacement: ")".to_string(),
+        });
+        self.launches += 1;
+        Ok(close + 3)
+    }
+
+    /// The first token of the kernel expression before the `<<<` at `open`:
+    /// a possibly qualified name with template arguments (`k`, `ns::k`,
+    /// `::k`, `k<float, 4>`, `ns::k<T>`) or a parenthesized expression.
+    fn kernel_start(&self, open: usize) -> Option<usize> {
+        let mut end = open.checked_sub(1)?;
+        if self.is_punct(end, ")") {
+            return self.matching_open(end, "(", ")");
+        }
+        loop {
+            // One name component, with its template arguments.
+            if self.is_punct(end, ">") {
+                let angle = self.matching_angle(end)?;
+                end = angle.checked_sub(1)?;
+            }
+            if self.tokens[end].kind != TokenKind::Ident || is_statement_keyword(self.text(end)) {
+                return None;
+            }
+            let mut start = end;
+            if start > 0 && self.text(start - 1) == "template" {
+                start -= 1;
+            }
+            // A `::` before it continues the name.
+            let is_scope = start >= 2
+                && self.is_punct(start - 1, ":")
+                && self.is_punct(start - 2, ":")
+                && self.tokens[start - 2].end == self.tokens[start - 1].start;
+            if !is_scope {
+                return Some(start);
+            }
+            let before = start.checked_sub(3);
+            match before {
+                Some(b)
+                    if self.tokens[b].kind == TokenKind::Ident
+                        && !is_statement_keyword(self.text(b))
+                        || self.is_punct(b, ">") =>
+                {
+                    end = b;
+                }
+                // `::k`: a name from the global namespace.
+                _ => return Some(start - 2),
+            }
+        }
+    }
+
+    /// The `<` matching the `>` at `close`, skipping bracketed groups.
+    fn matching_angle(&self, close: usize) -> Option<usize> {
+        let mut depth = 0usize;
+        let mut k = close;
+        loop {
+            match self.text(k) {
+                ">" => depth += 1,
+                "<" => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(k);
+                    }
+                }
+                ")" => k = self.matching_open(k, "(", ")")?,
+                "]" => k = self.matching_open(k, "[", "]")?,
+                ";" | "{" | "}" => return None,
+                _ => {}
+            }
+            k = k.checked_sub(1)?;
+        }
+    }
+
+    /// The opening bracket matching the closing one at `close`.
+    fn matching_open(&self, close: usize, open: &str, shut: &str) -> Option<usize> {
+        let mut depth = 0usize;
+        let mut k = close;
+        loop {
+            if self.tokens[k].kind == TokenKind::Punct {
+                let text = self.text(k);
+                if text == shut {
+                    depth += 1;
+                } else if text == open {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(k);
+                    }
+                }
+            }
+            k = k.checked_sub(1)?;
+        }
+    }
+
+    /// If the `extern` at `index` begins `extern __shared__ T name[];`,
+    /// records its rewrite and returns the index after its `;`.
+    fn dynamic_shared(
+        &mut self,
+        index: usize,
+        scopes: &[Scope],
+    ) -> Result<Option<usize>, RewriteError> {
+        // The declaration runs to the next `;`, within one statement.
+        let mut semicolon = None;
+        for k in index + 1..self.tokens.len() {
+            match self.text(k) {
+                ";" => {
+                    semicolon = Some(k);
+                    break;
+                }
+                "{" | "}" => return Ok(None),
+                _ => {}
+            }
+        }
+        let Some(semicolon) = semicolon else {
+            return Ok(None);
+        };
+        // `__shared__` and alignment specifiers may come before `extern` too.
+        let mut start = index;
+        loop {
+            if start >= 1 && self.text(start - 1) == "__shared__" {
+                start -= 1;
+                continue;
+            }
+            if start >= 1
+                && self.is_punct(start - 1, ")")
+                && let Some(paren) = self.matching_open(start - 1, "(", ")")
+                && paren >= 1
+                && matches!(self.text(paren - 1), "alignas" | "__align__")
+            {
+                start = paren - 1;
+                continue;
+            }
+            break;
+        }
+        if !(start..semicolon).any(|k| self.text(k) == "__shared__") {
+            return Ok(None);
+        }
+        let in_function = scopes.iter().any(|scope| !scope.declarations);
+
+        // Split the declaration into specifiers (dropped), the type, and
+        // the declarators `name[]`.
+        let mut type_tokens = Vec::new();
+        let mut k = start;
+        let mut declarators_start = None;
+        while k < semicolon {
+            let text = self.text(k);
+            match text {
+                "extern" | "__shared__" => k += 1,
+                "alignas" | "__align__" => {
+                    if !self.is_punct(k + 1, "(") {
+                        return Err(self.malformed_shared(k, "an alignment without `(N)`"));
+                    }
+                    let close = self
+                        .matching_close(k + 1)
+                        .filter(|&c| c < semicolon)
+                        .ok_or_else(|| self.malformed_shared(k, "an unclosed alignment"))?;
+                    k = close + 1;
+                }
+                _ if self.tokens[k].kind == TokenKind::Ident && self.is_punct(k + 1, "[") => {
+                    declarators_start = Some(k);
+                    break;
+                }
+                _ => {
+                    type_tokens.push(k);
+                    k += 1;
+                }
+            }
+        }
+        let Some(declarators_start) = declarators_start else {
+            return Err(self.malformed_shared(index, "no array `name[]`"));
+        };
+        if type_tokens.is_empty() {
+            return Err(self.malformed_shared(index, "no element type"));
+        }
+        let element_type = self.join(&type_tokens);
+
+        let mut names = Vec::new();
+        let mut k = declarators_start;
+        loop {
+            // Alignment may also follow the declarator in GNU style.
+            if self.tokens[k].kind != TokenKind::Ident
+                || !self.is_punct(k + 1, "[")
+                || !self.is_punct(k + 2, "]")
+            {
+                return Err(self.malformed_shared(
+                    k,
+                    "a declarator other than `name[]` (a sized array is not dynamic)",
+                ));
+            }
+            names.push(self.text(k).to_string());
+            k += 3;
+            while k < semicolon && matches!(self.text(k), "alignas" | "__align__") {
+                let close = self
+                    .matching_close(k + 1)
+                    .filter(|&c| c < semicolon)
+                    .ok_or_else(|| self.malformed_shared(k, "an unclosed alignment"))?;
+                k = close + 1;
+            }
+            if k == semicolon {
+                break;
+            }
+            if !self.is_punct(k, ",") {
+                return Err(self.malformed_shared(k, "unexpected text after `[]`"));
+            }
+            k += 1;
+            if k >= semicolon {
+                return Err(self.malformed_shared(k, "a trailing comma"));
+            }
+        }
+
+        // Every `extern __shared__` array starts at the same address, as on
+        // the GPU. Newlines of the original keep the lines below in place.
+        let mut replacement = String::new();
+        for name in &names {
+            if !replacement.is_empty() {
+                replacement.push(' ');
+            }
+            let pointer = format!("reinterpret_cast<{element_type}*>({DYNAMIC_SHARED_CALL})");
+            if in_function {
+                replacement.push_str(&format!("{element_type}* const {name} = {pointer};"));
+            } else {
+                // At namespace scope a pointer would be computed once, before
+                // any launch: an object that asks on every use stands in.
+                replacement.push_str(&format!(
+                    "struct {{ template <class I> {element_type}& operator[](I i) const \
+                     {{ return {pointer}[i]; }} operator {element_type}*() const \
+                     {{ return {pointer}; }} }} const {name}{{}};"
+                ));
+            }
+        }
+        let span_start = self.tokens[start].start;
+        let span_end = self.tokens[semicolon].end;
+        let newlines = self.source[span_start..span_end].matches('\n').count();
+        replacement.push_str(&"\n".repeat(newlines));
+        self.edits.push(Edit {
+            start: span_start,
+            end: span_end,
+            replacement,
+        });
+        Ok(Some(semicolon + 1))
+    }
+
+    /// The `)` matching the `(` at `open`.
+    fn matching_close(&self, open: usize) -> Option<usize> {
+        let mut depth = 0usize;
+        for k in open..self.tokens.len() {
+            if self.tokens[k].kind != TokenKind::Punct {
+                continue;
+            }
+            match self.text(k) {
+                "(" => depth += 1,
+                ")" => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(k);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// The text of `indices`, with a space where the source had any gap.
+    fn join(&self, indices: &[usize]) -> String {
+        let mut text = String::new();
+        for (n, &k) in indices.iter().enumerate() {
+            if n > 0 && self.tokens[indices[n - 1]].end != self.tokens[k].start {
+                text.push(' ');
+            }
+            text.push_str(self.text(k));
+        }
+        text
+    }
+}
+
+/// Texture fetches and surface reads and writes: `tex1Dfetch`, `tex2D`,
+/// `tex2DLayered`, `texCubemap`, `surf2Dwrite`, ...
+fn is_texture_function(name: &str) -> bool {
+    [
+        "tex1D",
+        "tex2D",
+        "tex3D",
+        "texCubemap",
+        "surf1D",
+        "surf2D",
+        "surf3D",
+        "surfCubemap",
+    ]
+    .iter()
+    .any(|prefix| name.starts_with(prefix))
+}
+
+/// Keywords that can sit right before `<<<`-like text but never name a kernel.
+fn is_statement_keyword(word: &str) -> bool {
+    matches!(
+        word,
+        "return" | "case" | "goto" | "else" | "do" | "throw" | "co_return" | "co_yield" | "sizeof"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PATH: &str = "lesson/k.cu";
+
+    /// The rewritten program without the two prelude lines.
+    fn body(source: &str) -> String {
+        let rewritten = rewrite(Path::new(PATH), source).expect("rewrites");
+        let mut lines = rewritten.cpp.splitn(3, '\n');
+        assert_eq!(lines.next(), Some("#include <cuda_runtime.h>"));
+        assert_eq!(lines.next(), Some("#line 1 \"lesson/k.cu\""));
+        lines.next().unwrap_or("").to_string()
+    }
+
+    fn refusal(source: &str) -> (u32, u32, UnsupportedFeature) {
+        match rewrite(Path::new(PATH), source) {
+            Err(RewriteError::Unsupported {
+                line,
+                column,
+                feature,
+                ..
+            }) => (line, column, feature),
+            other => panic!("expected a refusal, got {other:?}"),
+        }
+    }
+
+    /// What a launch of `kernel` becomes, up to and including the comma
+    /// before its configuration, followed by `rest`.
+    fn launch(kernel: &str, rest: &str) -> String {
+        format!(
+            "::cuda_emu::launch(__FILE__, __LINE__, \"{kernel}\", \
+             [&](auto&&... cuda_emu_args_) {{ {kernel}(cuda_emu_args_...); }}, {rest}"
+        )
+    }
+
+    #[test]
+    fn rewrites_a_two_argument_launch() {
+        assert_eq!(
+            body("k<<<g, b>>>(x, n);\n"),
+            format!("{}\n", launch("k", "g, b)(x, n);"))
+        );
+    }
+
+    #[test]
+    fn rewrites_launches_with_shared_memory_and_stream() {
+        assert_eq!(body("k<<<g, b, 64>>>(x);"), launch("k", "g, b, 64)(x);"));
+        assert_eq!(
+            body("k<<<g, b, bytes, stream>>>(x);"),
+            launch("k", "g, b, bytes, stream)(x);")
+        );
+    }
+
+    #[test]
+    fn reads_the_lesson_launch_with_a_cast_in_the_grid() {
+        assert_eq!(
+            body("blockSum<<<static_cast<unsigned>(blocks), kBlock>>>(dX, n, dPartials);"),
+            launch(
+                "blockSum",
+                "static_cast<unsigned>(blocks), kBlock)(dX, n, dPartials);"
+            )
+        );
+    }
+
+    #[test]
+    fn reads_qualified_and_templated_kernel_names() {
+        assert_eq!(body("ns::k<<<1, 2>>>();"), launch("ns::k", "1, 2)();"));
+        assert_eq!(body("::k<<<1, 2>>>();"), launch("::k", "1, 2)();"));
+        assert_eq!(body("a::b::k<<<1, 2>>>();"), launch("a::b::k", "1, 2)();"));
+        assert_eq!(
+            body("k<float, 4><<<1, 2>>>(p);"),
+            launch("k<float, 4>", "1, 2)(p);")
+        );
+        assert_eq!(
+            body("f(); k<T><<<1, 2>>>(p);"),
+            format!("f(); {}", launch("k<T>", "1, 2)(p);"))
+        );
+        assert_eq!(
+            body("ns::k<std::pair<int, int>, (N > 2)><<<1, 2>>>();"),
+            launch("ns::k<std::pair<int, int>, (N > 2)>", "1, 2)();")
+        );
+        assert_eq!(
+            body("outer<A>::k<B><<<1, 2>>>();"),
+            launch("outer<A>::k<B>", "1, 2)();")
+        );
+        assert_eq!(body("(*fp)<<<1, 2>>>();"), launch("(*fp)", "1, 2)();"));
+        assert_eq!(
+            body("if (x) k<<<1, 2>>>();"),
+            format!("if (x) {}", launch("k", "1, 2)();"))
+        );
+    }
+
+    #[test]
+    fn reads_configurations_with_nested_brackets() {
+        assert_eq!(
+            body("k<<<dim3((n + 255) / 256, f(a, b)), dim3{16, 16}, s[i]>>>(x);"),
+            launch(
+                "k",
+                "dim3((n + 255) / 256, f(a, b)), dim3{16, 16}, s[i])(x);"
+            )
+        );
+        assert_eq!(
+            body("k<<<(n >> 8), std::max<int>(1, m), sizeof(std::vector<std::vector<int>>)>>>(x);"),
+            launch(
+                "k",
+                "(n >> 8), std::max<int>(1, m), sizeof(std::vector<std::vector<int>>))(x);"
+            )
+        );
+        assert_eq!(
+            body("k<<<n >> 8, 256>>>(x);"),
+            launch("k", "n >> 8, 256)(x);")
+        );
+        assert_eq!(body("k<<<a<b, c>>>(x);"), launch("k", "a<b, c)(x);"));
+    }
+
+    #[test]
+    fn keeps_lines_of_a_launch_split_across_lines() {
+        let source = "int a;\nk<<<\n  grid,\n  block\n>>>(\n  x);\nint b;\n";
+        let out = body(source);
+        assert_eq!(out.lines().count(), source.lines().count());
+        assert_eq!(
+            out,
+            format!(
+                "int a;\n{}\n  grid,\n  block\n)(\n  x);\nint b;\n",
+                launch("k", "")
+            )
+        );
+    }
+
+    #[test]
+    fn keeps_lines_of_a_kernel_name_split_across_lines() {
+        let source = "k<float,\n  4><<<1, 2>>>(x);\nint b;\n";
+        assert_eq!(
+            body(source),
+            format!("{}\n1, 2)(x);\nint b;\n", launch("k<float, 4>", ""))
+        );
+        // In a macro body the line break is spliced so the macro goes on.
+        let source = "#define RUN k \\\n  <<<1, 2>>>(x)\nint b;\n";
+        assert_eq!(
+            body(source),
+            format!("#define RUN {}\\\n1, 2)(x)\nint b;\n", launch("k", ""))
+        );
+    }
+
+    #[test]
+    fn counts_launches() {
+        let rewritten = rewrite(Path::new(PATH), "a<<<1,1>>>(); b<<<1,1>>>();").unwrap();
+        assert_eq!(rewritten.launches, 2);
+    }
+
+    #[test]
+    fn leaves_launch_lookalikes_in_comments_strings_and_characters() {
+        let source = concat!(
+            "// k<<<1, 1>>>();\n",
+            "/* k<<<1, 1>>>();\n   still a comment */\n",
+            "const char* s = \"k<<<1, 1>>>()\";\n",
+            "const char* r = R\"x(k<<<1, 1>>>() \" )\" )x\";\n",
+            "char c = '<'; char d = '\\''; char e = '\"';\n",
+            "const char* t = u8\"<<<\";\n",
+            "int big = 1'000'000;\n",
+        );
+        assert_eq!(body(source), source);
+    }
+
+    #[test]
+    fn leaves_shifts_and_nested_templates_alone() {
+        let source = concat!(
+            "int a = x << 2; int b = x >> 2; std::cout << v << '\\n';\n",
+            "std::vector<std::vector<int>> vv; std::map<int, std::vector<std::vector<int>>> m;\n",
+            "template <class T> bool operator<(const T&, const T&);\n",
+            "friend std::ostream& operator<<<T>(std::ostream&, const V<T>&);\n",
+        );
+        assert_eq!(body(source), source);
+    }
+
+    #[test]
+    fn rewrites_a_launch_in_a_macro_body() {
+        assert_eq!(
+            body("#define RUN(k, n) k<<<n, 256>>>(x)\nRUN(f, 4);\n"),
+            format!(
+                "#define RUN(k, n) {}\nRUN(f, 4);\n",
+                launch("k", "n, 256)(x)")
+            )
+        );
+    }
+
+    #[test]
+    fn leaves_include_lines_alone_and_records_local_headers() {
+        let source = "#include <vector>\n#include \"common.cuh\"\n  #  include \"b.h\"\n";
+        let rewritten = rewrite(Path::new(PATH), source).unwrap();
+        assert!(rewritten.cpp.ends_with(source));
+        assert_eq!(rewritten.local_includes, vec!["common.cuh", "b.h"]);
+    }
+
+    #[test]
+    fn refuses_launches_it_cannot_read() {
+        for (source, reason) in [
+            ("x = <<<1, 1>>>();", "no kernel name before `<<<`"),
+            ("k<<<1, 1();\n", "no `>>>` closes this `<<<`"),
+            ("k<<<>>>();", "the launch configuration is empty"),
+            ("k<<<1, 1>>>;", "no argument list `(...)` after `>>>`"),
+        ] {
+            match rewrite(Path::new(PATH), source) {
+                Err(RewriteError::MalformedLaunch {
+                    reason: got,
+                    line: 1,
+                    ..
+                }) => {
+                    assert_eq!(got, reason, "{source}")
+                }
+                other => panic!("{source}: {other:?}"),
+            }
+        }
+    }
+
+    #[test]
+    fn rewrites_dynamic_shared_memory() {
+        let expected =
+            "float* const s = reinterpret_cast<float*>(::cuda_emu::dynamic_shared_memory());";
+        for declaration in [
+            "extern __shared__ float s[];",
+            "extern __shared__ alignas(16) float s[];",
+            "extern __shared__ __align__(16) float s[];",
+            "alignas(16) extern __shared__ float s[];",
+            "__shared__ extern float s[];",
+            "extern __shared__ float s[] __align__(8);",
+        ] {
+            let source = format!("__global__ void k() {{ {declaration} s[0] = 1; }}");
+            assert_eq!(
+                body(&source),
+                format!("__global__ void k() {{ {expected} s[0] = 1; }}"),
+                "{declaration}"
+            );
+        }
+        assert_eq!(
+            body("void f() { extern __shared__ unsigned char raw[], more[]; }"),
+            "void f() { unsigned char* const raw = reinterpret_cast<unsigned char*>(::cuda_emu::dynamic_shared_memory()); \
+             unsigned char* const more = reinterpret_cast<unsigned char*>(::cuda_emu::dynamic_shared_memory()); }"
+        );
+        assert_eq!(
+            body("template <class T> __global__ void k() { extern __shared__ volatile T s[]; }"),
+            "template <class T> __global__ void k() { volatile T* const s = reinterpret_cast<volatile T*>(::cuda_emu::dynamic_shared_memory()); }"
+        );
+    }
+
+    #[test]
+    fn rewrites_dynamic_shared_memory_at_namespace_scope() {
+        let out = body("extern __shared__ float s[];\n__global__ void k() { s[1] = s[0]; }\n");
+        assert!(
+            out.starts_with("struct { template <class I> float& operator[](I i) const "),
+            "{out}"
+        );
+        assert!(out.contains("operator float*() const"), "{out}");
+        assert!(
+            out.ends_with(" const s{};\n__global__ void k() { s[1] = s[0]; }\n"),
+            "{out}"
+        );
+        assert!(body("namespace a { extern __shared__ int s[]; }").contains(" const s{}; }"));
+    }
+
+    #[test]
+    fn keeps_lines_of_a_shared_declaration_split_across_lines() {
+        let source = "__global__ void k() {\n  extern __shared__\n    float s[];\n  s[0] = 1;\n}\n";
+        let out = body(source);
+        assert_eq!(out.lines().count(), source.lines().count());
+        assert_eq!(out.lines().nth(3), Some("  s[0] = 1;"));
+    }
+
+    #[test]
+    fn leaves_other_externs_and_static_shared_arrays_alone() {
+        let source = "extern int n; extern \"C\" { void f(); }\n__global__ void k() { __shared__ float t[256]; }\n";
+        assert_eq!(body(source), source);
+    }
+
+    #[test]
+    fn refuses_shared_declarations_it_cannot_rewrite() {
+        for source in [
+            "void f() { extern __shared__ float s[4]; }",
+            "void f() { extern __shared__ s[]; }",
+        ] {
+            assert!(
+                matches!(
+                    rewrite(Path::new(PATH), source),
+                    Err(RewriteError::MalformedSharedDeclaration { .. })
+                ),
+                "{source}"
+            );
+        }
+    }
+
+    #[test]
+    fn refuses_inline_assembly() {
+        assert_eq!(
+            refusal(
+                "__device__ int f() {\n  int r; asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(r));\n}"
+            ),
+            (2, 10, UnsupportedFeature::InlineAssembly)
+        );
+        assert_eq!(
+            refusal("asm volatile(\"\");").2,
+            UnsupportedFeature::InlineAssembly
+        );
+        assert_eq!(refusal("  __asm__(\"\");").1, 3);
+    }
+
+    #[test]
+    fn refuses_cooperative_groups() {
+        assert_eq!(
+            refusal("#include <cuda_runtime.h>\n#include <cooperative_groups.h>\n"),
+            (2, 11, UnsupportedFeature::CooperativeGroups)
+        );
+        assert_eq!(
+            refusal("namespace cg = cooperative_groups;"),
+            (1, 16, UnsupportedFeature::CooperativeGroups)
+        );
+        assert_eq!(
+            refusal("cudaLaunchCooperativeKernel((void*)k, g, b, args);").2,
+            UnsupportedFeature::CooperativeLaunch
+        );
+    }
+
+    #[test]
+    fn passes_warp_functions_to_the_shim() {
+        // The shim emulates shuffles, votes, matches and reductions in lock
+        // step; the rewriter leaves them alone.
+        let source = "v = __shfl_down_sync(~0u, v, 1); m = __match_any_sync(~0u, v); \
+                      r = __reduce_add_sync(~0u, v); __nanosleep(100);";
+        assert_eq!(body(source), source);
+    }
+
+    #[test]
+    fn refuses_textures_and_surfaces() {
+        for (source, name) in [
+            ("texture<float, 1> tex;", "texture"),
+            ("surface<void, 2> surf;", "surface"),
+            ("cudaTextureObject_t t;", "cudaTextureObject_t"),
+            ("float v = tex1Dfetch<float>(t, i);", "tex1Dfetch"),
+            ("float v = tex2D(t, x, y);", "tex2D"),
+            ("surf2Dwrite(v, s, x, y);", "surf2Dwrite"),
+        ] {
+            assert_eq!(
+                refusal(source).2,
+                UnsupportedFeature::TextureOrSurface(name.to_string()),
+                "{source}"
+            );
+        }
+        // A variable that happens to be called `texture` is fine.
+        body("int texture = 3; float tex2D_scale = 1;");
+    }
+
+    #[test]
+    fn refuses_launches_in_device_code() {
+        let source = "__global__ void child() {}\n\
+                      __global__ void parent() {\n  if (true) {\n    child<<<1, 1>>>();\n  }\n}\n";
+        assert_eq!(
+            refusal(source),
+            (4, 10, UnsupportedFeature::DynamicParallelism)
+        );
+        let device_function = "template <class T>\n__device__ void f(T x) { k<<<1, 1>>>(); }";
+        assert_eq!(
+            refusal(device_function).2,
+            UnsupportedFeature::DynamicParallelism
+        );
+        let device_lambda = "void h() { auto l = [] __device__ () { k<<<1, 1>>>(); }; }";
+        assert_eq!(
+            refusal(device_lambda).2,
+            UnsupportedFeature::DynamicParallelism
+        );
+    }
+
+    #[test]
+    fn accepts_launches_in_host_code_next_to_device_code() {
+        let source = concat!(
+            "__global__ void k(int* x) { if (x) { x[0] = 1; } }\n",
+            "struct S { __device__ int f() { return 1; } void run() { k<<<1, 1>>>(p); } int* p; };\n",
+            "__host__ __device__ int both() { return 2; }\n",
+            "namespace n { void h() { k<<<1, 1>>>(nullptr); } }\n",
+            "int main() { for (int i = 0; i < 3; ++i) { k<<<1, 1>>>(nullptr); } }\n",
+        );
+        assert_eq!(rewrite(Path::new(PATH), source).unwrap().launches, 3);
+    }
+
+    #[test]
+    fn refusal_columns_count_characters() {
+        assert_eq!(refusal("// é\n/* ü */ asm(\"\");").0, 2);
+        assert_eq!(refusal("/* ü */ asm(\"\");").1, 9);
+    }
+
+    #[test]
+    fn maps_every_line_back_to_the_source() {
+        let source =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/kernels/testing.cu"))
+                .expect("kernels/testing.cu");
+        let rewritten = rewrite(Path::new("kernels/testing.cu"), &source).unwrap();
+        assert_eq!(rewritten.launches, 1);
+        let lines: Vec<&str> = rewritten.cpp.lines().skip(2).collect();
+        let original: Vec<&str> = source.lines().collect();
+        assert_eq!(lines.len(), original.len());
+        for (n, (got, want)) in lines.iter().zip(&original).enumerate() {
+            if want.contains("<<<") {
+                assert!(
+                    got.contains("::cuda_emu::launch(__FILE__, __LINE__, \"blockSum\", "),
+                    "line {}",
+                    n + 1
+                );
+            } else {
+                assert_eq!(got, want, "line {}", n + 1);
+            }
+        }
+    }
+
+    #[test]
+    fn escapes_the_path_in_the_line_directive() {
+        let rewritten = rewrite(Path::new("dir \"q\"\\k.cu"), "").unwrap();
+        assert_eq!(
+            rewritten.cpp,
+            "#include <cuda_runtime.h>\n#line 1 \"dir \\\"q\\\"\\\\k.cu\"\n"
+        );
+    }
+
+    #[test]
+    fn error_messages_name_the_place_and_the_way_out() {
+        let error = rewrite(Path::new(PATH), "\n  asm(\"trap;\");").unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "lesson/k.cu:2:3: inline PTX assembly (`asm`) is not supported by the CPU emulator; \
+             run this program on a GPU with `--backend gpu`"
+        );
+    }
+
+    #[test]
+    fn tokenizer_handles_splices_and_unterminated_text() {
+        // A spliced line comment swallows the next line.
+        assert_eq!(body("// a \\\nk<<<1,1>>>();\n"), "// a \\\nk<<<1,1>>>();\n");
+        // Unterminated literals and comments do not panic.
+        body("char c = '\n\"abc\n/* open");
+        body("R\"abc");
+        body("R\"x(never closed");
+    }
+}

@@ -1,0 +1,1629 @@
+// cuda_emu.cpp: the runtime half of the CPU emulation shim (see cuda_runtime.h).
+//
+// Build once:  g++ -std=gnu++17 -O2 -c cuda_emu.cpp -o cuda_emu.o
+//
+// Threads of a block are fibers with a hand-written context switch (x86-64
+// assembly; ucontext elsewhere). Fibers and their stacks are created once and
+// reused by every block of every launch. A block starts as a plain loop: one
+// fiber runs thread 0, 1, 2, ... to completion, one after another. Only when a
+// thread stops at a barrier or a warp operation does the next thread get a
+// fiber of its own; a thread that arrives at a barrier switches straight to the
+// next runnable thread, with no scheduler in between. Blocks run in order on
+// the calling OS thread.
+#include "cuda_runtime.h"
+
+#include <csignal>
+#include <cstdarg>
+#include <ctime>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#if !defined(__x86_64__) || defined(CUDA_EMU_FORCE_UCONTEXT)
+#define CUDA_EMU_UCONTEXT 1
+#endif
+
+uint3 threadIdx = {0, 0, 0};
+uint3 blockIdx = {0, 0, 0};
+dim3 blockDim = dim3(1, 1, 1);
+dim3 gridDim = dim3(1, 1, 1);
+
+namespace cuda_emu {
+namespace {
+
+// ---- Settings ------------------------------------------------------------------
+struct Settings {
+  std::string device_name = "NVIDIA H200";
+  int major = 9;
+  int minor = 0;
+  int runtime_version = 13000;
+  bool bounds_check = false;
+};
+
+Settings& settings() {
+  static Settings s = [] {
+    Settings r;
+    if (const char* v = getenv("CUDA_EMU_DEVICE_NAME")) r.device_name = v;
+    if (const char* v = getenv("CUDA_EMU_CC")) {
+      int a = 0, b = 0;
+      if (sscanf(v, "%d.%d", &a, &b) >= 1) {
+        r.major = a;
+        r.minor = b;
+      }
+    }
+    if (const char* v = getenv("CUDA_EMU_RUNTIME_VERSION")) r.runtime_version = atoi(v);
+    if (const char* v = getenv("CUDA_EMU_BOUNDS_CHECK")) r.bounds_check = v[0] != 0 && strcmp(v, "0") != 0;
+    return r;
+  }();
+  return s;
+}
+
+// ---- Errors ----------------------------------------------------------------------
+cudaError_t g_last_error = cudaSuccess;
+
+cudaError_t record(cudaError_t e) {
+  if (e != cudaSuccess) g_last_error = e;
+  return e;
+}
+
+struct ErrorText {
+  int code;
+  const char* name;
+  const char* text;
+};
+const ErrorText kErrors[] = {
+    {0, "cudaSuccess", "no error"},
+    {1, "cudaErrorInvalidValue", "invalid argument"},
+    {2, "cudaErrorMemoryAllocation", "out of memory"},
+    {3, "cudaErrorInitializationError", "initialization error"},
+    {4, "cudaErrorCudartUnloading", "driver shutting down"},
+    {9, "cudaErrorInvalidConfiguration", "invalid configuration argument"},
+    {13, "cudaErrorInvalidSymbol", "invalid device symbol"},
+    {17, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
+    {21, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
+    {98, "cudaErrorInvalidDeviceFunction", "invalid device function"},
+    {100, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
+    {101, "cudaErrorInvalidDevice", "invalid device ordinal"},
+    {200, "cudaErrorInvalidKernelImage", "device kernel image is invalid"},
+    {209, "cudaErrorNoKernelImageForDevice",
+     "no kernel image is available for execution on the device"},
+    {400, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
+    {600, "cudaErrorNotReady", "device not ready"},
+    {700, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
+    {701, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
+    {710, "cudaErrorAssert", "device-side assert triggered"},
+    {719, "cudaErrorLaunchFailure", "unspecified launch failure"},
+    {801, "cudaErrorNotSupported", "operation not supported"},
+    {999, "cudaErrorUnknown", "unknown error"},
+};
+
+const ErrorText* find_error(int code) {
+  for (const ErrorText& e : kErrors)
+    if (e.code == code) return &e;
+  return nullptr;
+}
+
+// ---- Device printf -------------------------------------------------------------
+// Output of printf in a kernel is held back and written at the points where
+// the CUDA runtime writes it: a launch, a synchronize, a blocking copy, a
+// reset. Never at exit: a program that does not synchronize loses it, as on
+// the GPU.
+bool g_in_kernel = false;
+std::string g_device_out;
+
+void flush_device_printf() {
+  if (g_device_out.empty()) return;
+  fwrite(g_device_out.data(), 1, g_device_out.size(), stdout);
+  g_device_out.clear();
+}
+
+int device_vprintf(const char* fmt, va_list ap) {
+  va_list copy;
+  va_copy(copy, ap);
+  char small[512];
+  int n = vsnprintf(small, sizeof small, fmt, copy);
+  va_end(copy);
+  if (n < 0) return n;
+  if (static_cast<size_t>(n) < sizeof small) {
+    g_device_out.append(small, static_cast<size_t>(n));
+  } else {
+    std::string big(static_cast<size_t>(n) + 1, '\0');
+    vsnprintf(&big[0], big.size(), fmt, ap);
+    g_device_out.append(big.data(), static_cast<size_t>(n));
+  }
+  return n;
+}
+
+// ---- Memory ----------------------------------------------------------------------
+enum AllocKind { kDevice, kManaged, kPinned, kSymbol };
+struct Alloc {
+  size_t size;
+  char* map;      // mmap'd region (bounds check) or the malloc'd block
+  size_t maplen;  // 0 when malloc'd
+  AllocKind kind;
+};
+std::map<uintptr_t, Alloc> g_allocs;
+size_t g_device_bytes = 0;
+const size_t kTotalGlobalMem = 150109716480ull;  // to be confirmed: tests/cuda/device_props.cu
+const size_t kPage = 4096;
+
+// The allocation holding [p, p + n), or null.
+const std::pair<const uintptr_t, Alloc>* find_alloc(const void* p, size_t n) {
+  uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  auto it = g_allocs.upper_bound(a);
+  if (it == g_allocs.begin()) return nullptr;
+  --it;
+  if (a - it->first + n <= it->second.size || (n == 0 && a - it->first <= it->second.size))
+    return &*it;
+  return nullptr;
+}
+
+cudaError_t allocate(void** ptr, size_t size, AllocKind kind) {
+  if (ptr == nullptr) return record(cudaErrorInvalidValue);
+  *ptr = nullptr;
+  if (size == 0) return cudaSuccess;
+  if (kind != kPinned && (size > kTotalGlobalMem || g_device_bytes + size > kTotalGlobalMem))
+    return record(cudaErrorMemoryAllocation);
+  Alloc a{size, nullptr, 0, kind};
+  char* p = nullptr;
+  if (settings().bounds_check && kind != kPinned) {
+    // [guard page][data pages][guard page]; the buffer ends where the second
+    // guard page starts, aligned to the largest power of two (up to 256) that
+    // divides its size, so the first byte past its end faults.
+    size_t data = (size + kPage - 1) / kPage * kPage;
+    size_t len = data + 2 * kPage;
+    void* m = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    if (m == MAP_FAILED) return record(cudaErrorMemoryAllocation);
+    char* base = static_cast<char*>(m);
+    mprotect(base, kPage, PROT_NONE);
+    mprotect(base + kPage + data, kPage, PROT_NONE);
+    size_t align = size & (~size + 1);
+    if (align > 256) align = 256;
+    p = base + kPage + data - size;
+    p = reinterpret_cast<char*>(reinterpret_cast<uintptr_t>(p) / align * align);
+    a.map = base;
+    a.maplen = len;
+    // Device memory is out of the host's reach between launches, as on a GPU.
+    if (kind == kDevice) mprotect(base + kPage, data, PROT_NONE);
+  } else {
+    void* m = nullptr;
+    if (posix_memalign(&m, 256, size) != 0) return record(cudaErrorMemoryAllocation);
+    p = static_cast<char*>(m);
+    a.map = p;
+  }
+  g_allocs[reinterpret_cast<uintptr_t>(p)] = a;
+  if (kind != kPinned) g_device_bytes += size;
+  *ptr = p;
+  return cudaSuccess;
+}
+
+cudaError_t release(void* ptr, bool pinned) {
+  if (ptr == nullptr) return cudaSuccess;
+  auto it = g_allocs.find(reinterpret_cast<uintptr_t>(ptr));
+  if (it == g_allocs.end() || it->second.kind == kSymbol || (it->second.kind == kPinned) != pinned)
+    return record(cudaErrorInvalidValue);
+  Alloc a = it->second;
+  g_allocs.erase(it);
+  if (a.kind != kPinned) g_device_bytes -= a.size;
+  if (a.maplen != 0) {
+    munmap(a.map, a.maplen);
+  } else {
+    free(a.map);
+  }
+  return cudaSuccess;
+}
+
+// With bounds checking, device allocations are PROT_NONE except while a
+// kernel runs or the runtime copies: host code that dereferences a device
+// pointer faults, as it does with a GPU.
+void protect_device(bool accessible) {
+  if (!settings().bounds_check) return;
+  for (auto& kv : g_allocs)
+    if (kv.second.kind == kDevice && kv.second.maplen)
+      mprotect(kv.second.map + kPage, kv.second.maplen - 2 * kPage,
+               accessible ? PROT_READ | PROT_WRITE : PROT_NONE);
+}
+
+struct Unlock {
+  const Alloc* a = nullptr;
+  Unlock(const void* p) {
+    if (!settings().bounds_check || g_in_kernel) return;
+    const std::pair<const uintptr_t, Alloc>* kv = find_alloc(p, 0);
+    if (kv && kv->second.kind == kDevice && kv->second.maplen) {
+      a = &kv->second;
+      mprotect(a->map + kPage, a->maplen - 2 * kPage, PROT_READ | PROT_WRITE);
+    }
+  }
+  ~Unlock() {
+    if (a) mprotect(a->map + kPage, a->maplen - 2 * kPage, PROT_NONE);
+  }
+};
+
+// The device side of a copy must lie inside one allocation (device, managed,
+// pinned host: all addressable with unified addressing).
+bool device_range(const void* p, size_t n) { return n == 0 || find_alloc(p, n) != nullptr; }
+
+cudaError_t copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+  switch (kind) {
+    case cudaMemcpyHostToHost:
+    case cudaMemcpyDefault:
+      break;
+    case cudaMemcpyHostToDevice:
+      if (!device_range(dst, count)) return record(cudaErrorInvalidValue);
+      break;
+    case cudaMemcpyDeviceToHost:
+      if (!device_range(src, count)) return record(cudaErrorInvalidValue);
+      break;
+    case cudaMemcpyDeviceToDevice:
+      if (!device_range(dst, count) || !device_range(src, count)) return record(cudaErrorInvalidValue);
+      break;
+    default:
+      return record(cudaErrorInvalidMemcpyDirection);
+  }
+  if (count != 0) {
+    Unlock d(dst), s(src);
+    memmove(dst, src, count);
+  }
+  return cudaSuccess;
+}
+
+// ---- Streams and events -----------------------------------------------------------
+}  // namespace
+}  // namespace cuda_emu
+
+struct CUstream_st {
+  unsigned flags;
+};
+struct CUevent_st {
+  double ms;
+  bool recorded;
+  unsigned flags;
+};
+
+namespace cuda_emu {
+namespace {
+
+double now_ms() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+// ---- Fibers ------------------------------------------------------------------------
+const size_t kStackBytes = 1024 * 1024;  // reserved, committed as touched; a guard page below
+
+struct Fiber {
+  void* sp = nullptr;
+#ifdef CUDA_EMU_UCONTEXT
+  ucontext_t uc;
+#endif
+  char* map = nullptr;
+  int tid = 0;  // linear index of the thread it runs, within the block
+  uint3 tidx = {0, 0, 0};
+  int wait = 0;  // 0 running or runnable, 1 __syncthreads, 2 warp op, 3 __activemask
+  const char* file = nullptr;
+  int line = 0;
+  int sync_kind = 0;
+};
+
+Fiber g_main;          // the host's own stack
+Fiber* g_cur = &g_main;
+std::vector<Fiber*> g_free;  // fibers with no thread
+std::vector<Fiber*> g_all;
+
+extern "C" void cuda_emu_switch(void** save_sp, void* load_sp);
+#ifndef CUDA_EMU_UCONTEXT
+// Saves the callee-saved registers on the current stack, stores the stack
+// pointer in *save_sp, loads load_sp and pops the other fiber's registers.
+asm(R"(
+  .text
+  .p2align 4
+  .globl cuda_emu_switch
+  .hidden cuda_emu_switch
+  .type cuda_emu_switch, @function
+cuda_emu_switch:
+  pushq %rbp
+  pushq %rbx
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  movq %rsp, (%rdi)
+  movq %rsi, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbx
+  popq %rbp
+  ret
+  .size cuda_emu_switch, .-cuda_emu_switch
+)");
+#endif
+
+inline void switch_to(Fiber* from, Fiber* to) {
+  g_cur = to;
+  threadIdx = to->tidx;
+#ifdef CUDA_EMU_UCONTEXT
+  swapcontext(&from->uc, &to->uc);
+#else
+  cuda_emu_switch(&from->sp, to->sp);
+#endif
+}
+
+[[noreturn]] void fiber_start();
+void start_frame(Fiber* f);
+
+Fiber* new_fiber() {
+  Fiber* f = new Fiber;
+  size_t len = kStackBytes + kPage;
+  void* m = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                 -1, 0);
+  if (m == MAP_FAILED) {
+    fprintf(stderr, "cuda_emu: cannot map a thread stack\n");
+    _exit(1);
+  }
+  f->map = static_cast<char*>(m);
+  mprotect(f->map, kPage, PROT_NONE);
+  start_frame(f);
+  g_all.push_back(f);
+  return f;
+}
+
+// Makes f start at fiber_start when next switched to.
+void start_frame(Fiber* f) {
+#ifdef CUDA_EMU_UCONTEXT
+  getcontext(&f->uc);
+  f->uc.uc_stack.ss_sp = f->map + kPage;
+  f->uc.uc_stack.ss_size = kStackBytes;
+  f->uc.uc_link = nullptr;
+  makecontext(&f->uc, reinterpret_cast<void (*)()>(&fiber_start), 0);
+#else
+  void** sp = reinterpret_cast<void**>(f->map + kStackBytes + kPage);
+  *--sp = nullptr;                                        // fiber_start's return address
+  *--sp = reinterpret_cast<void*>(&fiber_start);          // popped by ret
+  for (int i = 0; i < 6; ++i) *--sp = nullptr;            // rbp rbx r12 r13 r14 r15
+  f->sp = sp;
+#endif
+}
+
+Fiber* get_fiber() {
+  if (!g_free.empty()) {
+    Fiber* f = g_free.back();
+    g_free.pop_back();
+    return f;
+  }
+  return new_fiber();
+}
+
+// ---- Block state -------------------------------------------------------------------
+struct Warp {
+  unsigned pending;     // lanes waiting in a warp operation
+  unsigned am_pending;  // lanes waiting in __activemask
+  unsigned exited;      // lanes that returned
+  unsigned exists;      // lanes the block has
+  Fiber* fiber[32];
+  unsigned mask[32];
+  int op[32];
+  unsigned long long val[32];
+  int operand[32];
+  int width[32];
+  unsigned long long result[32];
+  int pred[32];
+};
+
+struct Block {
+  int n = 0;     // threads per block
+  int next = 0;  // next thread not yet started
+  int exited = 0;
+  int nwarps = 0;
+  int bar_count = 0;
+  int bar_pred = 0;
+  int bar_last = 0;  // predicate count of the last completed barrier
+  Fiber* bar[1024];
+  Fiber* rq[2048];  // runnable threads, a ring
+  unsigned rq_head = 0, rq_tail = 0;
+  Warp warps[32];
+};
+Block B;
+
+// A kernel that hit a device assert or __trap() stops, and the error sticks:
+// every later call that needs the device returns it, as on a GPU.
+cudaError_t g_sticky = cudaSuccess;
+bool g_abort = false;
+
+[[noreturn]] void abort_kernel(cudaError_t error) {
+  // Like an asynchronous launch, the launch itself reports no error; the next
+  // call that waits for the device does, and every call after it.
+  g_sticky = error;
+  g_abort = true;
+  Fiber* cur = g_cur;
+  switch_to(cur, &g_main);
+  __builtin_unreachable();
+}
+
+void (*g_body)(void*) = nullptr;
+void* g_body_ctx = nullptr;
+const LaunchConfig* g_launch = nullptr;
+
+inline bool rq_empty() { return B.rq_head == B.rq_tail; }
+inline void rq_push(Fiber* f) { B.rq[B.rq_tail++ & 2047] = f; }
+inline Fiber* rq_pop() { return B.rq[B.rq_head++ & 2047]; }
+
+inline void assign(Fiber* f, int t) {
+  f->tid = t;
+  unsigned bx = blockDim.x, by = blockDim.y;
+  unsigned u = static_cast<unsigned>(t);
+  f->tidx = uint3{u % bx, (u / bx) % by, u / (bx * by)};
+  f->wait = 0;
+  B.warps[t >> 5].fiber[t & 31] = f;
+}
+
+const char* kOpNames[] = {"__shfl_sync", "__shfl_up_sync", "__shfl_down_sync", "__shfl_xor_sync",
+                          "__ballot_sync", "__any_sync", "__all_sync", "__syncwarp",
+                          "__match_any_sync", "__match_all_sync", "__reduce_add_sync",
+                          "__reduce_min_sync", "__reduce_max_sync", "__reduce_min_sync",
+                          "__reduce_max_sync", "__reduce_and_sync", "__reduce_or_sync",
+                          "__reduce_xor_sync"};
+
+const char* kernel_name() {
+  return g_launch && g_launch->name ? g_launch->name : "(kernel)";
+}
+
+void where(FILE* out) {
+  if (g_launch)
+    fprintf(out, "  in kernel %s launched at %s:%d\n", kernel_name(), g_launch->file,
+            g_launch->line);
+}
+
+[[noreturn]] void die() {
+  flush_device_printf();
+  fflush(stdout);
+  fflush(stderr);
+  _exit(1);
+}
+
+// Resolves every lane waiting in __activemask: its result is the set of lanes
+// of its warp waiting there too.
+bool resolve_activemask() {
+  bool any = false;
+  for (int w = 0; w < B.nwarps; ++w) {
+    Warp& W = B.warps[w];
+    unsigned m = W.am_pending;
+    if (m == 0) continue;
+    W.am_pending = 0;
+    for (unsigned r = m; r; r &= r - 1) {
+      int l = __builtin_ctz(r);
+      W.result[l] = m;
+      W.fiber[l]->wait = 0;
+      rq_push(W.fiber[l]);
+    }
+    any = true;
+  }
+  return any;
+}
+
+// Nothing can run: report why and stop.
+[[noreturn]] void deadlock() {
+  fflush(stdout);
+  int wait_bar = B.bar_count;
+  int first_warp = -1;
+  for (int w = 0; w < B.nwarps; ++w)
+    if (B.warps[w].pending) {
+      first_warp = w;
+      break;
+    }
+  if (first_warp < 0 && wait_bar > 0) {
+    Fiber* f = B.bar[0];
+    fprintf(stderr,
+            "divergent __syncthreads at %s:%d: %d of %d threads of block (%u,%u,%u) reached it\n",
+            f->file, f->line, wait_bar, B.n, blockIdx.x, blockIdx.y, blockIdx.z);
+    fprintf(stderr, "  %d other thread%s returned without reaching it (undefined behaviour on a "
+            "GPU)\n", B.n - wait_bar, B.n - wait_bar == 1 ? "" : "s");
+    where(stderr);
+    die();
+  }
+  if (first_warp >= 0) {
+    Warp& W = B.warps[first_warp];
+    int l = __builtin_ctz(W.pending);
+    Fiber* f = W.fiber[l];
+    unsigned mask = W.mask[l];
+    unsigned missing = mask & ~W.pending;
+    fprintf(stderr,
+            "divergent warp operation %s at %s:%d: lanes 0x%08x of warp %d of block (%u,%u,%u) "
+            "wait there with mask 0x%08x; lanes 0x%08x never arrive\n",
+            kOpNames[W.op[l]], f->file, f->line, W.pending & mask, first_warp, blockIdx.x,
+            blockIdx.y, blockIdx.z, mask, missing);
+    if (missing & W.exited) fprintf(stderr, "  lanes 0x%08x returned\n", missing & W.exited);
+    // The lanes that never arrive, grouped by where they wait.
+    unsigned left = missing & ~W.exited;
+    while (left) {
+      int k = __builtin_ctz(left);
+      Fiber* g = W.fiber[k];
+      unsigned same = 0;
+      for (unsigned r = left; r; r &= r - 1) {
+        Fiber* h = W.fiber[__builtin_ctz(r)];
+        if (h->wait == g->wait && h->line == g->line && h->file == g->file &&
+            (g->wait != 2 || (W.op[__builtin_ctz(r)] == W.op[k] && W.mask[__builtin_ctz(r)] == W.mask[k])))
+          same |= 1u << __builtin_ctz(r);
+      }
+      left &= ~same;
+      if (g->wait == 1) {
+        fprintf(stderr, "  lanes 0x%08x wait at __syncthreads at %s:%d\n", same, g->file, g->line);
+      } else if (g->wait == 2) {
+        fprintf(stderr, "  lanes 0x%08x wait at %s at %s:%d with mask 0x%08x\n", same,
+                kOpNames[W.op[k]], g->file, g->line, W.mask[k]);
+      } else if (g->wait == 3) {
+        fprintf(stderr, "  lanes 0x%08x wait at __activemask at %s:%d\n", same, g->file, g->line);
+      }
+    }
+    where(stderr);
+    die();
+  }
+  fprintf(stderr, "cuda_emu: internal error: block (%u,%u,%u) cannot make progress\n", blockIdx.x,
+          blockIdx.y, blockIdx.z);
+  die();
+}
+
+// The next thread to run once the current one stops.
+Fiber* next_runnable() {
+  if (!rq_empty()) return rq_pop();
+  if (B.next < B.n) {
+    Fiber* f = get_fiber();
+    assign(f, B.next++);
+    return f;
+  }
+  if (resolve_activemask()) return rq_pop();
+  deadlock();
+}
+
+// The current thread waits (its state already recorded): run another.
+inline void park(Fiber* cur) {
+  Fiber* next = next_runnable();
+  if (next != cur) switch_to(cur, next);
+}
+
+void fiber_loop(Fiber* self) {
+  for (;;) {
+    g_body(g_body_ctx);
+    // The thread returned.
+    int t = self->tid;
+    ++B.exited;
+    B.warps[t >> 5].exited |= 1u << (t & 31);
+    if (!rq_empty() || B.next >= B.n) return;
+    // The plain loop: the next thread on the same fiber. Threads start in
+    // order, so its index follows from this one's without a division.
+    int u = B.next++;
+    if (self->tid != u - 1) {
+      assign(self, u);
+      threadIdx = self->tidx;
+      continue;
+    }
+    uint3 i = self->tidx;
+    if (++i.x == blockDim.x) {
+      i.x = 0;
+      if (++i.y == blockDim.y) {
+        i.y = 0;
+        ++i.z;
+      }
+    }
+    self->tid = u;
+    self->tidx = i;
+    B.warps[u >> 5].fiber[u & 31] = self;
+    threadIdx = i;
+  }
+}
+
+[[noreturn]] void fiber_start() {
+  for (;;) {
+    Fiber* self = g_cur;
+    fiber_loop(self);
+    Fiber* next;
+    if (!rq_empty()) {
+      next = rq_pop();
+    } else if (B.exited == B.n) {
+      next = &g_main;
+    } else {
+      if (!resolve_activemask()) deadlock();
+      next = rq_pop();
+    }
+    g_free.push_back(self);
+    switch_to(self, next);
+  }
+}
+
+void run_block() {
+  B.next = 1;
+  B.exited = 0;
+  B.bar_count = 0;
+  B.bar_pred = 0;
+  B.rq_head = B.rq_tail = 0;
+  for (int w = 0; w < B.nwarps; ++w) {
+    Warp& W = B.warps[w];
+    W.pending = W.am_pending = W.exited = 0;
+  }
+  Fiber* f = get_fiber();
+  assign(f, 0);
+  switch_to(&g_main, f);
+}
+
+// Shared memory of the launch (`extern __shared__`).
+std::vector<unsigned char> g_dynamic_shared;
+void* g_dynamic_shared_ptr = nullptr;
+std::map<const void*, int> g_max_dynamic_shared;  // cudaFuncSetAttribute opt-ins
+int g_max_dynamic_shared_any = 49152;
+
+// ---- Faults inside kernels ------------------------------------------------------------
+char g_altstack[64 * 1024];
+
+// Best-effort size of the memory operand of a common x86-64 load or store.
+int access_size(const unsigned char* p) {
+  bool opsize = false, rexw = false;
+  int rep = 0;
+  for (int i = 0; i < 6; ++i) {
+    unsigned char b = *p;
+    if (b == 0x66) opsize = true;
+    else if (b == 0xf2 || b == 0xf3) rep = b;
+    else if (b == 0xf0 || b == 0x2e || b == 0x3e || b == 0x26 || b == 0x64 || b == 0x65 || b == 0x36) {}
+    else break;
+    ++p;
+  }
+  if ((*p & 0xf0) == 0x40) {
+    rexw = (*p & 8) != 0;
+    ++p;
+  }
+  unsigned char op = *p;
+  int word = rexw ? 8 : opsize ? 2 : 4;
+  switch (op) {
+    case 0x88: case 0x8a: case 0xc6: case 0x80: case 0x00: case 0x02: case 0x08: case 0x0a:
+    case 0x20: case 0x22: case 0x28: case 0x2a: case 0x30: case 0x32: case 0x38: case 0x3a:
+    case 0x84: case 0x86: case 0xfe:
+      return 1;
+    case 0x89: case 0x8b: case 0xc7: case 0x81: case 0x83: case 0x01: case 0x03: case 0x09:
+    case 0x0b: case 0x21: case 0x23: case 0x29: case 0x2b: case 0x31: case 0x33: case 0x39:
+    case 0x3b: case 0x85: case 0x87: case 0xff: case 0xf7:
+      return word;
+    case 0x0f: {
+      unsigned char o2 = p[1];
+      if (o2 == 0xb6 || o2 == 0xbe || o2 == 0xb0 || o2 == 0xc0) return 1;
+      if (o2 == 0xb7 || o2 == 0xbf) return 2;
+      if (o2 == 0xb1 || o2 == 0xc1) return word;
+      if (o2 == 0x10 || o2 == 0x11) return rep == 0xf3 ? 4 : rep == 0xf2 ? 8 : 16;
+      if (o2 == 0x28 || o2 == 0x29 || o2 == 0x6f || o2 == 0x7f || o2 == 0xe7) return 16;
+      if (o2 == 0x6e || o2 == 0x7e) return rexw ? 8 : 4;
+      if (o2 == 0xd6) return 8;
+      if (o2 == 0x58 || o2 == 0x59 || o2 == 0x5c || o2 == 0x5e || o2 == 0x5d || o2 == 0x5f ||
+          o2 == 0x2e || o2 == 0x2f || o2 == 0x2a || o2 == 0x2c || o2 == 0x2d || o2 == 0x5a)
+        return rep == 0xf3 ? 4 : rep == 0xf2 ? 8 : 16;
+      return 0;
+    }
+    case 0xc5:
+    case 0xc4: {
+      // VEX: pp selects the implied prefix (1: 66, 2: F3, 3: F2), L the length.
+      int pp, L, map = 1;
+      const unsigned char* q;
+      if (op == 0xc5) {
+        pp = p[1] & 3;
+        L = (p[1] >> 2) & 1;
+        q = p + 2;
+      } else {
+        map = p[1] & 0x1f;
+        pp = p[2] & 3;
+        L = (p[2] >> 2) & 1;
+        q = p + 3;
+      }
+      unsigned char o = *q;
+      int vec = L ? 32 : 16;
+      int scalar = pp == 2 ? 4 : pp == 3 ? 8 : vec;
+      if (map == 1) {
+        if (o == 0x10 || o == 0x11) return scalar;
+        if (o == 0x28 || o == 0x29 || o == 0x6f || o == 0x7f || o == 0xe7 || o == 0x2b) return vec;
+        if (o == 0x58 || o == 0x59 || o == 0x5c || o == 0x5e || o == 0x5d || o == 0x5f ||
+            o == 0x51 || o == 0x5a)
+          return scalar;
+        if (o == 0x2e || o == 0x2f) return pp == 1 ? 8 : 4;
+        if (o == 0x6e || o == 0x7e) return 4;
+        if (o == 0xd6) return 8;
+      }
+      if (map == 2 && (o == 0x18)) return 4;  // vbroadcastss
+      if (map == 2 && ((o >= 0x98 && o <= 0xbf))) return (p[op == 0xc4 ? 2 : 1] & 0x80) ? 8 : 4;
+      return 0;
+    }
+    default:
+      return 0;
+  }
+}
+
+void on_fault(int sig, siginfo_t* si, void* ucv) {
+  if (!g_in_kernel) {
+    // A host fault: die as the program would without the emulator, after
+    // naming the device allocation the host touched, if that is what it did.
+    if (sig == SIGSEGV && settings().bounds_check) {
+      const std::pair<const uintptr_t, Alloc>* kv = find_alloc(si->si_addr, 1);
+      if (kv && kv->second.kind == kDevice) {
+        char buf[512];
+        int n = snprintf(buf, sizeof buf,
+                         "host code dereferenced device memory: address %p is inside a "
+                         "cudaMalloc allocation of %zu bytes at 0x%lx (on a GPU this is a "
+                         "segmentation fault too; copy with cudaMemcpy)\n",
+                         si->si_addr, kv->second.size, static_cast<unsigned long>(kv->first));
+        fflush(stdout);
+        if (write(2, buf, static_cast<size_t>(n))) {}
+      }
+    }
+    signal(sig, SIG_DFL);
+    return;
+  }
+  uintptr_t a = reinterpret_cast<uintptr_t>(si->si_addr);
+  const char* name = kernel_name();
+  Fiber* f = g_cur;
+  char buf[1024];
+  int n;
+  if (sig == SIGFPE) {
+    n = snprintf(buf, sizeof buf,
+                 "integer division by zero (or INT_MIN / -1) in kernel %s by thread (%u,%u,%u) in "
+                 "block (%u,%u,%u): a GPU gives -1 (x %% 0 gives x) and goes on; the emulator "
+                 "stops\n",
+                 name, f->tidx.x, f->tidx.y, f->tidx.z, blockIdx.x, blockIdx.y, blockIdx.z);
+    fflush(stdout);
+    if (write(2, buf, static_cast<size_t>(n))) {}
+    where(stderr);
+    die();
+  }
+  uintptr_t sp = 0;
+#if defined(__x86_64__) && defined(REG_RSP)
+  sp = static_cast<uintptr_t>(static_cast<ucontext_t*>(ucv)->uc_mcontext.gregs[REG_RSP]);
+#endif
+  for (Fiber* g : g_all) {
+    uintptr_t lo = reinterpret_cast<uintptr_t>(g->map);
+    bool in_guard = a >= lo && a < lo + kPage;
+    bool sp_below = g == f && sp != 0 && sp < lo + kPage;  // a frame larger than the guard
+    if (in_guard || sp_below) {
+      n = snprintf(buf, sizeof buf,
+                   "stack overflow in kernel %s, thread (%u,%u,%u) of block (%u,%u,%u): the "
+                   "emulator gives each thread %zu KiB of stack\n",
+                   name, f->tidx.x, f->tidx.y, f->tidx.z, blockIdx.x, blockIdx.y, blockIdx.z,
+                   kStackBytes / 1024);
+      fflush(stdout);
+      if (write(2, buf, static_cast<size_t>(n))) {}
+      die();
+    }
+  }
+  const char* kind = "access";
+  int size = 0;
+#if defined(__x86_64__) && defined(REG_ERR)
+  ucontext_t* uc = static_cast<ucontext_t*>(ucv);
+  kind = (uc->uc_mcontext.gregs[REG_ERR] & 2) ? "write" : "read";
+  size = access_size(reinterpret_cast<const unsigned char*>(uc->uc_mcontext.gregs[REG_RIP]));
+#else
+  (void)ucv;
+#endif
+  fflush(stdout);
+  std::string out;
+  if (size > 0) {
+    n = snprintf(buf, sizeof buf, "========= Invalid __global__ %s of size %d bytes\n", kind, size);
+  } else {
+    n = snprintf(buf, sizeof buf, "========= Invalid __global__ %s\n", kind);
+  }
+  out.append(buf, static_cast<size_t>(n));
+  n = snprintf(buf, sizeof buf, "=========     at %s launched at %s:%d\n", name,
+               g_launch ? g_launch->file : "?", g_launch ? g_launch->line : 0);
+  out.append(buf, static_cast<size_t>(n));
+  n = snprintf(buf, sizeof buf, "=========     by thread (%u,%u,%u) in block (%u,%u,%u)\n",
+               f->tidx.x, f->tidx.y, f->tidx.z, blockIdx.x, blockIdx.y, blockIdx.z);
+  out.append(buf, static_cast<size_t>(n));
+  // The nearest allocation, before or after the address.
+  const std::pair<const uintptr_t, Alloc>* best = nullptr;
+  uintptr_t best_dist = ~uintptr_t(0);
+  for (const auto& kv : g_allocs) {
+    uintptr_t lo = kv.first, hi = kv.first + kv.second.size;
+    uintptr_t d = a >= hi ? a - hi : a < lo ? lo - a : 0;
+    if (d < best_dist) {
+      best_dist = d;
+      best = &kv;
+    }
+  }
+  if (best && best_dist < (1u << 20)) {
+    uintptr_t lo = best->first, hi = lo + best->second.size;
+    if (a >= hi) {
+      n = snprintf(buf, sizeof buf,
+                   "=========     Address 0x%lx is %lu bytes after the end of an allocation of "
+                   "%zu bytes at 0x%lx\n",
+                   static_cast<unsigned long>(a), static_cast<unsigned long>(a - hi),
+                   best->second.size, static_cast<unsigned long>(lo));
+    } else if (a < lo) {
+      n = snprintf(buf, sizeof buf,
+                   "=========     Address 0x%lx is %lu bytes before the start of an allocation of "
+                   "%zu bytes at 0x%lx\n",
+                   static_cast<unsigned long>(a), static_cast<unsigned long>(lo - a),
+                   best->second.size, static_cast<unsigned long>(lo));
+    } else {
+      n = snprintf(buf, sizeof buf, "=========     Address 0x%lx is inside an allocation of %zu "
+                   "bytes at 0x%lx\n", static_cast<unsigned long>(a), best->second.size,
+                   static_cast<unsigned long>(lo));
+    }
+  } else {
+    n = snprintf(buf, sizeof buf, "=========     Address 0x%lx is out of bounds%s\n",
+                 static_cast<unsigned long>(a), a < 4096 ? " (a null pointer)" : "");
+  }
+  out.append(buf, static_cast<size_t>(n));
+  if (!settings().bounds_check)
+    out += "=========     (set CUDA_EMU_BOUNDS_CHECK=1 to catch accesses just past a buffer)\n";
+  if (write(2, out.data(), out.size())) {}
+  die();
+}
+
+struct Init {
+  Init() {
+    settings();
+    stack_t ss;
+    ss.ss_sp = g_altstack;
+    ss.ss_size = sizeof g_altstack;
+    ss.ss_flags = 0;
+    sigaltstack(&ss, nullptr);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fault;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGSEGV, &sa, nullptr);
+    sigaction(SIGBUS, &sa, nullptr);
+    sigaction(SIGFPE, &sa, nullptr);
+  }
+};
+Init g_init;
+
+}  // namespace
+
+// ---- Exported to the header ------------------------------------------------------------
+void* dynamic_shared_memory() { return g_dynamic_shared_ptr; }
+
+void unsupported_asm(const char* file, int line) {
+  fflush(stdout);
+  fprintf(stderr, "%s:%d: inline PTX asm is not emulated; this program needs a GPU\n", file, line);
+  where(stderr);
+  die();
+}
+
+void trap(const char* file, int line, const char* what) {
+  Fiber* f = g_cur;
+  fprintf(stderr, "%s:%d: %s in thread (%u,%u,%u) of block (%u,%u,%u) stops the kernel: "
+          "\"unspecified launch failure\" from now on\n", file, line, what, f->tidx.x, f->tidx.y,
+          f->tidx.z, blockIdx.x, blockIdx.y, blockIdx.z);
+  if (!g_in_kernel) die();
+  abort_kernel(cudaErrorLaunchFailure);
+}
+
+long long clock64() {
+  timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<long long>(ts.tv_sec) * 1000000000ll + ts.tv_nsec;
+}
+
+// A thread that sleeps lets the other threads of its block run (spin waits on
+// a flag set by another thread need it: the emulator never preempts).
+void nanosleep(unsigned) {
+  if (!g_in_kernel) return;
+  Fiber* cur = g_cur;
+  if (rq_empty() && B.next >= B.n) return;
+  rq_push(cur);
+  Fiber* next = next_runnable();
+  if (next != cur) switch_to(cur, next);
+}
+
+int syncthreads(const char* file, int line, int kind, int predicate) {
+  if (!g_in_kernel) return predicate;
+  Fiber* cur = g_cur;
+  cur->wait = 1;
+  cur->file = file;
+  cur->line = line;
+  B.bar[B.bar_count++] = cur;
+  B.bar_pred += predicate;
+  if (B.bar_count == B.n) {
+    // Everyone is here: release them all, in arrival order.
+    B.bar_last = B.bar_pred;
+    B.bar_pred = 0;
+    int n = B.bar_count;
+    B.bar_count = 0;
+    for (int i = 0; i < n; ++i) {
+      B.bar[i]->wait = 0;
+      rq_push(B.bar[i]);
+    }
+    Fiber* next = rq_pop();
+    if (next != cur) switch_to(cur, next);
+  } else {
+    park(cur);
+  }
+  int c = B.bar_last;
+  switch (kind) {
+    case kSyncCount: return c;
+    case kSyncAnd: return c == B.n;
+    case kSyncOr: return c != 0;
+    default: return 0;
+  }
+}
+
+namespace {
+[[noreturn]] void warp_misuse(Fiber* f, const char* what) {
+  fflush(stdout);
+  fprintf(stderr, "%s:%d: %s (thread (%u,%u,%u) of block (%u,%u,%u))\n", f->file, f->line, what,
+          f->tidx.x, f->tidx.y, f->tidx.z, blockIdx.x, blockIdx.y, blockIdx.z);
+  where(stderr);
+  die();
+}
+
+void complete_group(Warp& W, unsigned mask, int self_lane) {
+  int op = W.op[self_lane];
+  for (unsigned r = mask; r; r &= r - 1) {
+    int l = __builtin_ctz(r);
+    if (W.mask[l] != mask || W.op[l] != op) {
+      char what[256];
+      snprintf(what, sizeof what,
+               "lanes of warp %d meet with different warp operations or masks: lane %d calls %s "
+               "with mask 0x%08x, lane %d calls %s with mask 0x%08x",
+               W.fiber[self_lane]->tid >> 5, self_lane, kOpNames[op], mask, l, kOpNames[W.op[l]],
+               W.mask[l]);
+      warp_misuse(W.fiber[self_lane], what);
+    }
+  }
+  unsigned ballot = 0;
+  for (unsigned r = mask; r; r &= r - 1) {
+    int l = __builtin_ctz(r);
+    if (W.val[l]) ballot |= 1u << l;
+  }
+  for (unsigned r = mask; r; r &= r - 1) {
+    int l = __builtin_ctz(r);
+    unsigned long long res = 0;
+    switch (op) {
+      case kShflIdx:
+      case kShflUp:
+      case kShflDown:
+      case kShflXor: {
+        // PTX shfl.sync: c = ((32 - width) << 8) | clamp; b and c use 5 bits.
+        int segmask = (32 - W.width[l]) & 31;
+        int clamp = op == kShflUp ? 0 : 31;
+        int b = W.operand[l] & 31;
+        int max_lane = (l & segmask) | (clamp & ~segmask);
+        int min_lane = l & segmask;
+        int j;
+        bool ok;
+        switch (op) {
+          case kShflUp: j = l - b; ok = j >= max_lane; break;
+          case kShflDown: j = l + b; ok = j <= max_lane; break;
+          case kShflXor: j = l ^ b; ok = j <= max_lane; break;
+          default: j = min_lane | (b & ~segmask); ok = j <= max_lane; break;
+        }
+        if (!ok || j < 0 || j > 31 || !((mask >> j) & 1)) j = l;
+        res = W.val[j];
+        break;
+      }
+      case kBallot: res = ballot; break;
+      case kAny: res = ballot != 0; break;
+      case kAll: res = ballot == mask; break;
+      case kSyncwarp: res = 0; break;
+      case kMatchAny: {
+        unsigned m = 0;
+        for (unsigned q = mask; q; q &= q - 1)
+          if (W.val[__builtin_ctz(q)] == W.val[l]) m |= 1u << __builtin_ctz(q);
+        res = m;
+        break;
+      }
+      case kMatchAll: {
+        bool all = true;
+        for (unsigned q = mask; q; q &= q - 1)
+          if (W.val[__builtin_ctz(q)] != W.val[l]) all = false;
+        res = all ? mask : 0;
+        W.pred[l] = all;
+        break;
+      }
+      default: {
+        unsigned acc = static_cast<unsigned>(W.val[__builtin_ctz(mask)]);
+        for (unsigned q = mask & (mask - 1); q; q &= q - 1) {
+          unsigned v = static_cast<unsigned>(W.val[__builtin_ctz(q)]);
+          switch (op) {
+            case kReduceAdd: acc += v; break;
+            case kReduceMin: acc = static_cast<int>(v) < static_cast<int>(acc) ? v : acc; break;
+            case kReduceMax: acc = static_cast<int>(v) > static_cast<int>(acc) ? v : acc; break;
+            case kReduceUMin: acc = v < acc ? v : acc; break;
+            case kReduceUMax: acc = v > acc ? v : acc; break;
+            case kReduceAnd: acc &= v; break;
+            case kReduceOr: acc |= v; break;
+            case kReduceXor: acc ^= v; break;
+          }
+        }
+        res = acc;
+        break;
+      }
+    }
+    W.result[l] = res;
+  }
+  W.pending &= ~mask;
+  for (unsigned r = mask; r; r &= r - 1) {
+    int l = __builtin_ctz(r);
+    if (l == self_lane) continue;
+    W.fiber[l]->wait = 0;
+    rq_push(W.fiber[l]);
+  }
+}
+}  // namespace
+
+unsigned long long warp_op(const char* file, int line, int op, unsigned mask,
+                           unsigned long long value, int operand, int width, int* predicate) {
+  if (!g_in_kernel) {
+    fprintf(stderr, "%s:%d: %s called outside a kernel\n", file, line, kOpNames[op]);
+    die();
+  }
+  Fiber* cur = g_cur;
+  int t = cur->tid;
+  int lane = t & 31;
+  Warp& W = B.warps[t >> 5];
+  unsigned bit = 1u << lane;
+  cur->file = file;
+  cur->line = line;
+  W.op[lane] = op;
+  if (!(mask & bit)) {
+    char what[160];
+    snprintf(what, sizeof what, "lane %d calls %s with mask 0x%08x, which leaves it out", lane,
+             kOpNames[op], mask);
+    warp_misuse(cur, what);
+  }
+  mask &= W.exists;  // lanes past the end of the block do not exist
+  if (mask & W.exited) {
+    char what[200];
+    snprintf(what, sizeof what,
+             "divergent warp operation: %s with mask 0x%08x, but lanes 0x%08x of warp %d have "
+             "returned", kOpNames[op], mask, mask & W.exited, t >> 5);
+    warp_misuse(cur, what);
+  }
+  W.mask[lane] = mask;
+  W.val[lane] = value;
+  W.operand[lane] = operand;
+  W.width[lane] = width;
+  cur->wait = 2;
+  W.pending |= bit;
+  if ((W.pending & mask) == mask) {
+    complete_group(W, mask, lane);
+    cur->wait = 0;
+  } else {
+    park(cur);
+  }
+  if (predicate) *predicate = W.pred[lane];
+  return W.result[lane];
+}
+
+unsigned activemask(const char* file, int line) {
+  if (!g_in_kernel) return 1;
+  Fiber* cur = g_cur;
+  int t = cur->tid;
+  int lane = t & 31;
+  Warp& W = B.warps[t >> 5];
+  cur->file = file;
+  cur->line = line;
+  cur->wait = 3;
+  W.am_pending |= 1u << lane;
+  if (W.am_pending == (W.exists & ~W.exited)) {
+    unsigned m = W.am_pending;
+    W.am_pending = 0;
+    for (unsigned r = m; r; r &= r - 1) {
+      int l = __builtin_ctz(r);
+      W.result[l] = m;
+      if (l != lane) {
+        W.fiber[l]->wait = 0;
+        rq_push(W.fiber[l]);
+      }
+    }
+    cur->wait = 0;
+  } else {
+    park(cur);
+  }
+  return static_cast<unsigned>(W.result[lane]);
+}
+
+bool launch_check(const LaunchConfig& c) {
+  flush_device_printf();
+  if (g_sticky != cudaSuccess) {
+    record(g_sticky);
+    return false;
+  }
+  const cudaError_t config_error =
+      settings().runtime_version >= 13000 ? cudaErrorInvalidValue : cudaErrorInvalidConfiguration;
+  const unsigned long long threads =
+      static_cast<unsigned long long>(c.block.x) * c.block.y * c.block.z;
+  if (c.grid.x == 0 || c.grid.y == 0 || c.grid.z == 0 || threads == 0 || c.block.x > 1024 ||
+      c.block.y > 1024 || c.block.z > 64 || threads > 1024 || c.grid.x > 2147483647u ||
+      c.grid.y > 65535 || c.grid.z > 65535) {
+    record(config_error);
+    return false;
+  }
+  int limit = g_max_dynamic_shared_any;
+  if (c.kernel) {
+    auto it = g_max_dynamic_shared.find(c.kernel);
+    limit = it == g_max_dynamic_shared.end() ? 49152 : it->second;
+  }
+  if (c.shmem > static_cast<size_t>(limit)) {
+    record(cudaErrorInvalidValue);
+    return false;
+  }
+  return true;
+}
+
+void launch_run(const LaunchConfig& c, void (*body)(void*), void* context) {
+  if (g_in_kernel) {
+    fprintf(stderr, "%s:%d: a kernel launch from inside a kernel (dynamic parallelism) is not "
+            "emulated\n", c.file, c.line);
+    die();
+  }
+  // Dynamic shared memory: one buffer, 128-byte aligned, kept across launches.
+  if (g_dynamic_shared.size() < c.shmem + 128) g_dynamic_shared.resize(c.shmem + 128);
+  g_dynamic_shared_ptr = reinterpret_cast<void*>(
+      (reinterpret_cast<uintptr_t>(g_dynamic_shared.data()) + 127) / 128 * 128);
+  g_launch = &c;
+  g_body = body;
+  g_body_ctx = context;
+  gridDim = c.grid;
+  blockDim = c.block;
+  B.n = static_cast<int>(c.block.x * c.block.y * c.block.z);
+  B.nwarps = (B.n + 31) / 32;
+  for (int w = 0; w < B.nwarps; ++w) {
+    int lanes = B.n - w * 32;
+    B.warps[w].exists = lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1;
+  }
+  protect_device(true);
+  g_in_kernel = true;
+  for (unsigned z = 0; z < c.grid.z && !g_abort; ++z)
+    for (unsigned y = 0; y < c.grid.y && !g_abort; ++y)
+      for (unsigned x = 0; x < c.grid.x && !g_abort; ++x) {
+        blockIdx = uint3{x, y, z};
+        run_block();
+      }
+  if (g_abort) {
+    // A thread stopped the kernel (device assert, __trap): every fiber is
+    // abandoned where it stood and starts afresh next time.
+    g_abort = false;
+    g_free.clear();
+    for (Fiber* f : g_all) {
+      start_frame(f);
+      g_free.push_back(f);
+    }
+  }
+  g_in_kernel = false;
+  protect_device(false);
+  g_launch = nullptr;
+  threadIdx = uint3{0, 0, 0};
+  blockIdx = uint3{0, 0, 0};
+}
+
+cudaError_t memcpy_symbol(void* symbol, size_t size, const void* src, size_t count, size_t offset,
+                          bool to_symbol, const char*) {
+  flush_device_printf();
+  if (g_sticky != cudaSuccess) return record(g_sticky);
+  if (offset > size || count > size - offset) return record(cudaErrorInvalidValue);
+  if (count == 0) return cudaSuccess;
+  if (to_symbol) {
+    memmove(static_cast<char*>(symbol) + offset, src, count);
+  } else {
+    memmove(const_cast<void*>(src), static_cast<char*>(symbol) + offset, count);
+  }
+  return cudaSuccess;
+}
+
+void register_symbol(const void* p, size_t size) {
+  uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  if (g_allocs.count(a) == 0) g_allocs[a] = Alloc{size, nullptr, 0, kSymbol};
+}
+
+cudaError_t func_set_attribute(const void* func, int attr, int value) {
+  if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+    if (value < 0 || value > 232448) return record(cudaErrorInvalidValue);
+    g_max_dynamic_shared[func] = value;
+    if (value > g_max_dynamic_shared_any) g_max_dynamic_shared_any = value;
+    return cudaSuccess;
+  }
+  if (attr == cudaFuncAttributePreferredSharedMemoryCarveout) {
+    if (value < -1 || value > 100) return record(cudaErrorInvalidValue);
+    return cudaSuccess;
+  }
+  return record(cudaErrorInvalidValue);
+}
+
+}  // namespace cuda_emu
+
+using cuda_emu::record;
+
+// ---- printf: device output is buffered, host output goes straight through ---------
+extern "C" {
+int vprintf(const char* fmt, va_list ap) {
+  if (cuda_emu::g_in_kernel) return cuda_emu::device_vprintf(fmt, ap);
+  return vfprintf(stdout, fmt, ap);
+}
+int printf(const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int r = vprintf(fmt, ap);
+  va_end(ap);
+  return r;
+}
+int __printf_chk(int, const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int r = vprintf(fmt, ap);
+  va_end(ap);
+  return r;
+}
+int puts(const char* s) {
+  if (cuda_emu::g_in_kernel) {
+    cuda_emu::g_device_out += s;
+    cuda_emu::g_device_out += '\n';
+    return 1;
+  }
+  if (fputs(s, stdout) < 0) return EOF;
+  return fputc('\n', stdout) == EOF ? EOF : 1;
+}
+int putchar(int c) {
+  if (cuda_emu::g_in_kernel) {
+    cuda_emu::g_device_out += static_cast<char>(c);
+    return static_cast<unsigned char>(c);
+  }
+  return fputc(c, stdout);
+}
+}
+
+// ---- assert(): in a kernel, CUDA's message and a sticky cudaErrorAssert -------------
+extern "C" void __assert_fail(const char* assertion, const char* file, unsigned int line,
+                              const char* function) noexcept {
+  using namespace cuda_emu;
+  if (!g_in_kernel) {
+    fflush(stdout);
+    fprintf(stderr, "%s: %s:%u: %s%sAssertion `%s' failed.\n", program_invocation_short_name,
+            file, line, function ? function : "", function ? ": " : "", assertion);
+    abort();
+  }
+  Fiber* f = g_cur;
+  fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n",
+          file, line, function ? function : "", blockIdx.x, blockIdx.y, blockIdx.z, f->tidx.x,
+          f->tidx.y, f->tidx.z, assertion);
+  abort_kernel(cudaErrorAssert);
+}
+
+// ---- Runtime API ------------------------------------------------------------------------
+const char* cudaGetErrorString(cudaError_t error) {
+  const cuda_emu::ErrorText* e = cuda_emu::find_error(error);
+  return e ? e->text : "unrecognized error code";
+}
+const char* cudaGetErrorName(cudaError_t error) {
+  const cuda_emu::ErrorText* e = cuda_emu::find_error(error);
+  return e ? e->name : "unrecognized error code";
+}
+cudaError_t cudaGetLastError() {
+  cudaError_t e = cuda_emu::g_last_error;
+  cuda_emu::g_last_error = cuda_emu::g_sticky;
+  return e;
+}
+cudaError_t cudaPeekAtLastError() { return cuda_emu::g_last_error; }
+cudaError_t cudaGetDeviceCount(int* count) {
+  if (!count) return record(cudaErrorInvalidValue);
+  *count = 1;
+  return cudaSuccess;
+}
+cudaError_t cudaGetDevice(int* device) {
+  if (!device) return record(cudaErrorInvalidValue);
+  *device = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaSetDevice(int device) {
+  return device == 0 ? cudaSuccess : record(cudaErrorInvalidDevice);
+}
+cudaError_t cudaSetDeviceFlags(unsigned int) { return cudaSuccess; }
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return cudaSuccess; }
+
+// Values of the H200 (CUDA 13.0, driver 580). Checked against the device:
+// name, cc, warpSize, SM count, block/grid limits, shared memory, registers,
+// L2, constant memory. The rest: tests/cuda/device_props.cu prints them all.
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
+  if (!p) return record(cudaErrorInvalidValue);
+  if (device != 0) return record(cudaErrorInvalidDevice);
+  memset(p, 0, sizeof *p);
+  const cuda_emu::Settings& s = cuda_emu::settings();
+  snprintf(p->name, sizeof p->name, "%s", s.device_name.c_str());
+  p->totalGlobalMem = cuda_emu::kTotalGlobalMem;
+  p->sharedMemPerBlock = 49152;
+  p->regsPerBlock = 65536;
+  p->warpSize = 32;
+  p->memPitch = 2147483647;
+  p->maxThreadsPerBlock = 1024;
+  p->maxThreadsDim[0] = 1024;
+  p->maxThreadsDim[1] = 1024;
+  p->maxThreadsDim[2] = 64;
+  p->maxGridSize[0] = 2147483647;
+  p->maxGridSize[1] = 65535;
+  p->maxGridSize[2] = 65535;
+  p->totalConstMem = 65536;
+  p->major = s.major;
+  p->minor = s.minor;
+  p->textureAlignment = 512;
+  p->texturePitchAlignment = 32;
+  p->multiProcessorCount = 132;
+  p->canMapHostMemory = 1;
+  p->maxTexture1D = 131072;
+  p->maxTexture1DMipmap = 32768;
+  p->maxTexture2D[0] = 131072;
+  p->maxTexture2D[1] = 65536;
+  p->maxTexture3D[0] = p->maxTexture3D[1] = p->maxTexture3D[2] = 16384;
+  p->surfaceAlignment = 512;
+  p->concurrentKernels = 1;
+  p->ECCEnabled = 1;
+  p->asyncEngineCount = 3;
+  p->unifiedAddressing = 1;
+  p->memoryBusWidth = 6144;
+  p->l2CacheSize = 62914560;
+  p->persistingL2CacheMaxSize = 82837504;
+  p->maxThreadsPerMultiProcessor = 2048;
+  p->streamPrioritiesSupported = 1;
+  p->globalL1CacheSupported = 1;
+  p->localL1CacheSupported = 1;
+  p->sharedMemPerMultiprocessor = 233472;
+  p->regsPerMultiprocessor = 65536;
+  p->managedMemory = 1;
+  p->hostNativeAtomicSupported = 0;
+  p->concurrentManagedAccess = 1;
+  p->computePreemptionSupported = 1;
+  p->canUseHostPointerForRegisteredMem = 1;
+  p->cooperativeLaunch = 1;
+  p->sharedMemPerBlockOptin = 232448;
+  p->maxBlocksPerMultiProcessor = 32;
+  p->accessPolicyMaxWindowSize = 134213632;
+  p->reservedSharedMemPerBlock = 1024;
+  p->hostRegisterSupported = 1;
+  p->sparseCudaArraySupported = 1;
+  p->timelineSemaphoreInteropSupported = 1;
+  p->memoryPoolsSupported = 1;
+  p->gpuDirectRDMASupported = 1;
+  p->deferredMappingCudaArraySupported = 1;
+  p->ipcEventSupported = 1;
+  p->clusterLaunch = 1;
+  p->unifiedFunctionPointers = 1;
+  p->deviceNumaId = -1;
+  p->hostNumaId = -1;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
+  if (!value) return record(cudaErrorInvalidValue);
+  if (device != 0) return record(cudaErrorInvalidDevice);
+  cudaDeviceProp p;
+  cudaGetDeviceProperties(&p, 0);
+  int v;
+  switch (attr) {
+    case cudaDevAttrMaxThreadsPerBlock: v = p.maxThreadsPerBlock; break;
+    case cudaDevAttrMaxBlockDimX: v = p.maxThreadsDim[0]; break;
+    case cudaDevAttrMaxBlockDimY: v = p.maxThreadsDim[1]; break;
+    case cudaDevAttrMaxBlockDimZ: v = p.maxThreadsDim[2]; break;
+    case cudaDevAttrMaxGridDimX: v = p.maxGridSize[0]; break;
+    case cudaDevAttrMaxGridDimY: v = p.maxGridSize[1]; break;
+    case cudaDevAttrMaxGridDimZ: v = p.maxGridSize[2]; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: v = static_cast<int>(p.sharedMemPerBlock); break;
+    case cudaDevAttrTotalConstantMemory: v = static_cast<int>(p.totalConstMem); break;
+    case cudaDevAttrWarpSize: v = 32; break;
+    case cudaDevAttrMaxPitch: v = static_cast<int>(p.memPitch); break;
+    case cudaDevAttrMaxRegistersPerBlock: v = p.regsPerBlock; break;
+    case cudaDevAttrClockRate: v = 1980000; break;
+    case cudaDevAttrTextureAlignment: v = static_cast<int>(p.textureAlignment); break;
+    case cudaDevAttrGpuOverlap: v = 1; break;
+    case cudaDevAttrMultiProcessorCount: v = p.multiProcessorCount; break;
+    case cudaDevAttrKernelExecTimeout: v = 0; break;
+    case cudaDevAttrIntegrated: v = 0; break;
+    case cudaDevAttrCanMapHostMemory: v = 1; break;
+    case cudaDevAttrComputeMode: v = 0; break;
+    case cudaDevAttrConcurrentKernels: v = 1; break;
+    case cudaDevAttrEccEnabled: v = p.ECCEnabled; break;
+    case cudaDevAttrPciBusId: v = p.pciBusID; break;
+    case cudaDevAttrPciDeviceId: v = p.pciDeviceID; break;
+    case cudaDevAttrTccDriver: v = 0; break;
+    case cudaDevAttrMemoryClockRate: v = 3201000; break;
+    case cudaDevAttrGlobalMemoryBusWidth: v = p.memoryBusWidth; break;
+    case cudaDevAttrL2CacheSize: v = p.l2CacheSize; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: v = p.maxThreadsPerMultiProcessor; break;
+    case cudaDevAttrAsyncEngineCount: v = p.asyncEngineCount; break;
+    case cudaDevAttrUnifiedAddressing: v = 1; break;
+    case cudaDevAttrPciDomainId: v = p.pciDomainID; break;
+    case cudaDevAttrComputeCapabilityMajor: v = p.major; break;
+    case cudaDevAttrComputeCapabilityMinor: v = p.minor; break;
+    case cudaDevAttrStreamPrioritiesSupported: v = 1; break;
+    case cudaDevAttrGlobalL1CacheSupported: v = 1; break;
+    case cudaDevAttrLocalL1CacheSupported: v = 1; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: v = static_cast<int>(p.sharedMemPerMultiprocessor); break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: v = p.regsPerMultiprocessor; break;
+    case cudaDevAttrManagedMemory: v = 1; break;
+    case cudaDevAttrIsMultiGpuBoard: v = 0; break;
+    case cudaDevAttrMultiGpuBoardGroupID: v = 0; break;
+    case cudaDevAttrHostNativeAtomicSupported: v = p.hostNativeAtomicSupported; break;
+    case cudaDevAttrSingleToDoublePrecisionPerfRatio: v = 2; break;
+    case cudaDevAttrPageableMemoryAccess: v = p.pageableMemoryAccess; break;
+    case cudaDevAttrConcurrentManagedAccess: v = p.concurrentManagedAccess; break;
+    case cudaDevAttrComputePreemptionSupported: v = 1; break;
+    case cudaDevAttrCanUseHostPointerForRegisteredMem: v = 1; break;
+    case cudaDevAttrCooperativeLaunch: v = 1; break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: v = static_cast<int>(p.sharedMemPerBlockOptin); break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: v = p.maxBlocksPerMultiProcessor; break;
+    case cudaDevAttrReservedSharedMemoryPerBlock: v = static_cast<int>(p.reservedSharedMemPerBlock); break;
+    case cudaDevAttrMemoryPoolsSupported: v = 1; break;
+    case cudaDevAttrClusterLaunch: v = 1; break;
+    default: return record(cudaErrorInvalidValue);
+  }
+  *value = v;
+  return cudaSuccess;
+}
+
+cudaError_t cudaRuntimeGetVersion(int* version) {
+  if (!version) return record(cudaErrorInvalidValue);
+  *version = cuda_emu::settings().runtime_version;
+  return cudaSuccess;
+}
+cudaError_t cudaDriverGetVersion(int* version) {
+  if (!version) return record(cudaErrorInvalidValue);
+  *version = 13000;
+  return cudaSuccess;
+}
+#define CUDA_EMU_STICKY() \
+  if (cuda_emu::g_sticky != cudaSuccess) return record(cuda_emu::g_sticky)
+cudaError_t cudaDeviceSynchronize() {
+  cuda_emu::flush_device_printf();
+  CUDA_EMU_STICKY();
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceReset() {
+  cuda_emu::flush_device_printf();
+  while (!cuda_emu::g_allocs.empty()) {
+    auto it = cuda_emu::g_allocs.begin();
+    if (it->second.kind == cuda_emu::kSymbol) {
+      cuda_emu::g_allocs.erase(it);
+      continue;
+    }
+    cuda_emu::release(reinterpret_cast<void*>(it->first), it->second.kind == cuda_emu::kPinned);
+  }
+  cuda_emu::g_last_error = cudaSuccess;
+  cuda_emu::g_sticky = cudaSuccess;
+  cuda_emu::g_max_dynamic_shared.clear();
+  cuda_emu::g_max_dynamic_shared_any = 49152;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceSetLimit(cudaLimit, size_t) { return cudaSuccess; }
+cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit) {
+  if (!value) return record(cudaErrorInvalidValue);
+  switch (limit) {
+    case cudaLimitStackSize: *value = 1024; break;
+    case cudaLimitPrintfFifoSize: *value = 1048576; break;
+    case cudaLimitMallocHeapSize: *value = 8388608; break;
+    default: return record(cudaErrorInvalidValue);
+  }
+  return cudaSuccess;
+}
+cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total) {
+  if (!free_bytes || !total) return record(cudaErrorInvalidValue);
+  *total = cuda_emu::kTotalGlobalMem;
+  *free_bytes = cuda_emu::kTotalGlobalMem - cuda_emu::g_device_bytes;
+  return cudaSuccess;
+}
+
+cudaError_t cudaMalloc(void** ptr, size_t size) {
+  CUDA_EMU_STICKY();
+  return cuda_emu::allocate(ptr, size, cuda_emu::kDevice);
+}
+cudaError_t cudaMallocManaged(void** ptr, size_t size, unsigned int) {
+  CUDA_EMU_STICKY();
+  return cuda_emu::allocate(ptr, size, cuda_emu::kManaged);
+}
+cudaError_t cudaMallocHost(void** ptr, size_t size) {
+  CUDA_EMU_STICKY();
+  return cuda_emu::allocate(ptr, size, cuda_emu::kPinned);
+}
+cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int) {
+  return cuda_emu::allocate(ptr, size, cuda_emu::kPinned);
+}
+cudaError_t cudaMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height) {
+  if (!pitch) return record(cudaErrorInvalidValue);
+  size_t p = (width + 511) / 512 * 512;
+  *pitch = p;
+  return cuda_emu::allocate(ptr, p * height, cuda_emu::kDevice);
+}
+cudaError_t cudaFree(void* ptr) {
+  CUDA_EMU_STICKY();
+  return cuda_emu::release(ptr, false);
+}
+cudaError_t cudaFreeHost(void* ptr) { return cuda_emu::release(ptr, true); }
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+  cuda_emu::flush_device_printf();
+  CUDA_EMU_STICKY();
+  return cuda_emu::copy(dst, src, count, kind);
+}
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
+                            cudaStream_t) {
+  CUDA_EMU_STICKY();
+  return cuda_emu::copy(dst, src, count, kind);
+}
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                         size_t height, cudaMemcpyKind kind) {
+  cuda_emu::flush_device_printf();
+  if (width > dpitch || width > spitch) return record(cudaErrorInvalidValue);
+  for (size_t r = 0; r < height; ++r) {
+    cudaError_t e = cuda_emu::copy(static_cast<char*>(dst) + r * dpitch,
+                                   static_cast<const char*>(src) + r * spitch, width, kind);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+cudaError_t cudaMemset(void* ptr, int value, size_t count) {
+  CUDA_EMU_STICKY();
+  if (!cuda_emu::device_range(ptr, count)) return record(cudaErrorInvalidValue);
+  if (count) {
+    cuda_emu::Unlock u(ptr);
+    memset(ptr, value, count);
+  }
+  return cudaSuccess;
+}
+cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t) {
+  return cudaMemset(ptr, value, count);
+}
+cudaError_t cudaMemPrefetchAsync(const void*, size_t, int, cudaStream_t) { return cudaSuccess; }
+
+cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithFlags(stream, 0); }
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) {
+  CUDA_EMU_STICKY();
+  if (!stream) return record(cudaErrorInvalidValue);
+  *stream = new CUstream_st{flags};
+  return cudaSuccess;
+}
+cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  if (reinterpret_cast<uintptr_t>(stream) <= 2) return record(cudaErrorInvalidResourceHandle);
+  delete stream;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamSynchronize(cudaStream_t) {
+  CUDA_EMU_STICKY();
+  cuda_emu::flush_device_printf();
+  return cudaSuccess;
+}
+cudaError_t cudaStreamQuery(cudaStream_t) { return cudaSuccess; }
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int) { return cudaSuccess; }
+cudaError_t cudaEventCreate(cudaEvent_t* event) { return cudaEventCreateWithFlags(event, 0); }
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
+  CUDA_EMU_STICKY();
+  if (!event) return record(cudaErrorInvalidValue);
+  *event = new CUevent_st{0.0, false, flags};
+  return cudaSuccess;
+}
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t) {
+  CUDA_EMU_STICKY();
+  if (!event) return record(cudaErrorInvalidResourceHandle);
+  event->ms = cuda_emu::now_ms();
+  event->recorded = true;
+  return cudaSuccess;
+}
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+  if (!event) return record(cudaErrorInvalidResourceHandle);
+  cuda_emu::flush_device_printf();
+  CUDA_EMU_STICKY();
+  return cudaSuccess;
+}
+cudaError_t cudaEventQuery(cudaEvent_t event) {
+  if (!event) return record(cudaErrorInvalidResourceHandle);
+  return cudaSuccess;
+}
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
+  if (!ms) return record(cudaErrorInvalidValue);
+  if (!start || !end) return record(cudaErrorInvalidResourceHandle);
+  if (!start->recorded || !end->recorded) return record(cudaErrorInvalidResourceHandle);
+  if ((start->flags | end->flags) & cudaEventDisableTiming) return record(cudaErrorInvalidResourceHandle);
+  *ms = static_cast<float>(end->ms - start->ms);
+  return cudaSuccess;
+}
+cudaError_t cudaEventDestroy(cudaEvent_t event) {
+  if (!event) return record(cudaErrorInvalidResourceHandle);
+  delete event;
+  return cudaSuccess;
+}

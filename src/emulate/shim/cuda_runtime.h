@@ -1,0 +1,1005 @@
+// cuda_runtime.h: the CPU emulation shim of mdbook-evidence.
+//
+// Lets a whole CUDA program (.cu, host main included) compile with g++ and run
+// on the CPU. The threads of a block run as fibers on one OS thread (blocks one
+// after another); barriers and warp intrinsics switch between them. The
+// runtime half lives in cuda_emu.cpp, compiled once into cuda_emu.o.
+//
+// Files of the shim (all in this directory, a fixed list):
+//   cuda_runtime.h  cuda_runtime_api.h  cuda.h  device_launch_parameters.h
+//   cuda_emu.cpp    (the runtime, compiled once)
+//   cooperative_groups.h  cuda_fp16.h  cuda_bf16.h  mma.h  (refused: #error)
+//
+// Build commands (SHIM = this directory; ARCH = -march=x86-64-v3 when
+// /proc/cpuinfo lists both fma and avx2, else nothing):
+//   runtime object, once:
+//     g++ -std=gnu++17 -O2 -c SHIM/cuda_emu.cpp -o cuda_emu.o
+//   program:
+//     g++ -std=gnu++17 -O2 ARCH -fno-builtin-printf -I SHIM -include cuda_runtime.h
+//         rewritten.cpp cuda_emu.o -o exe -lpthread
+// gnu++17 (not c++17) keeps -ffp-contract=fast: a*b+c becomes an FMA as nvcc
+// does. Never -ffast-math. -fno-builtin-printf keeps device printf("...\n")
+// from becoming puts (which is caught too, but printf("%c") is not).
+// -include mirrors nvcc, which includes cuda_runtime.h implicitly.
+//
+// What the source rewriter produces (see the report / docs):
+//   K<<<G, B[, S[, T]]>>>(ARGS)  ->
+//     ::cuda_emu::launch(__FILE__, __LINE__, "K", [&](auto&&... a) { K(a...); },
+//                        G, B[, S[, T]])(ARGS)
+//   (the older form ::cuda_emu::launch(__FILE__, __LINE__, K, G, B[, S[, T]])(ARGS)
+//   with K a function pointer works too, without template deduction or
+//   default arguments);
+//   extern __shared__ T name[];  ->
+//     T* const name = reinterpret_cast<T*>(::cuda_emu::dynamic_shared_memory());
+//   asm [volatile] (...)  ->  ::cuda_emu::unsupported_asm(__FILE__, __LINE__)
+//
+// Run-time settings, read once at start: CUDA_EMU_DEVICE_NAME ("NVIDIA H200"),
+// CUDA_EMU_CC ("9.0"), CUDA_EMU_RUNTIME_VERSION (13000), CUDA_EMU_BOUNDS_CHECK
+// (0; 1 puts every cudaMalloc buffer against a PROT_NONE guard page).
+//
+// Known differences from a GPU: threads of a block run one after another
+// between synchronisation points, so races never show and warp-synchronous code
+// without __syncwarp (the old volatile warp reduction) gives a different
+// answer; __shared__ contents carry over from block to block; float atomics add
+// in a fixed order; math functions come from glibc (an ulp apart at times);
+// float-to-int casts and integer division by zero behave as on x86; device
+// assert() aborts the program.
+#ifndef CUDA_EMU_CUDA_RUNTIME_H
+#define CUDA_EMU_CUDA_RUNTIME_H
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <climits>
+#include <limits>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+// shared_ptr_base.h spells __attribute__((__noinline__)); include it before
+// __noinline__ becomes a macro.
+#include <memory>
+
+#define CUDA_EMU 1
+#define __CUDACC__ 1
+#define CUDART_VERSION 13000
+#define __CUDART_API_VERSION 13000
+
+// ---- Qualifiers ------------------------------------------------------------
+#define __global__
+#define __device__
+#define __host__
+#define __constant__
+#define __managed__
+#define __grid_constant__
+// One OS thread runs every block in turn: a static (here thread_local, which
+// also accepts `static __shared__`) is one copy per block, as on the GPU.
+#define __shared__ thread_local
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __launch_bounds__(...)
+#define __align__(n) __attribute__((aligned(n)))
+#define __builtin_align__(n) __attribute__((aligned(n)))
+#define __device_builtin__
+#define __cudart_builtin__
+#define CUDARTAPI
+#define __CUDA_ALIGN__(n) __attribute__((aligned(n)))
+
+// ---- Vector types ------------------------------------------------------------
+#define CUDA_EMU_VEC2(T, N, A) \
+  struct __attribute__((aligned(A))) N##2 { T x, y; }; \
+  inline N##2 make_##N##2(T x, T y) { return N##2{x, y}; }
+#define CUDA_EMU_VEC3(T, N) \
+  struct N##3 { T x, y, z; }; \
+  inline N##3 make_##N##3(T x, T y, T z) { return N##3{x, y, z}; }
+#define CUDA_EMU_VEC4(T, N, A) \
+  struct __attribute__((aligned(A))) N##4 { T x, y, z, w; }; \
+  inline N##4 make_##N##4(T x, T y, T z, T w) { return N##4{x, y, z, w}; }
+#define CUDA_EMU_VEC1(T, N) \
+  struct N##1 { T x; }; \
+  inline N##1 make_##N##1(T x) { return N##1{x}; }
+#define CUDA_EMU_VECS(T, N, A2, A4) \
+  CUDA_EMU_VEC1(T, N) CUDA_EMU_VEC2(T, N, A2) CUDA_EMU_VEC3(T, N) CUDA_EMU_VEC4(T, N, A4)
+CUDA_EMU_VECS(signed char, char, 2, 4)
+CUDA_EMU_VECS(unsigned char, uchar, 2, 4)
+CUDA_EMU_VECS(short, short, 4, 8)
+CUDA_EMU_VECS(unsigned short, ushort, 4, 8)
+CUDA_EMU_VECS(int, int, 8, 16)
+CUDA_EMU_VEC1(unsigned int, uint)
+CUDA_EMU_VEC2(unsigned int, uint, 8)
+CUDA_EMU_VEC4(unsigned int, uint, 16)
+CUDA_EMU_VECS(long, long, 16, 16)
+CUDA_EMU_VECS(unsigned long, ulong, 16, 16)
+CUDA_EMU_VECS(long long, longlong, 16, 16)
+CUDA_EMU_VECS(unsigned long long, ulonglong, 16, 16)
+CUDA_EMU_VECS(float, float, 8, 16)
+CUDA_EMU_VECS(double, double, 16, 16)
+#undef CUDA_EMU_VECS
+#undef CUDA_EMU_VEC1
+#undef CUDA_EMU_VEC2
+#undef CUDA_EMU_VEC3
+#undef CUDA_EMU_VEC4
+
+struct uint3 {
+  unsigned int x, y, z;
+};
+inline uint3 make_uint3(unsigned x, unsigned y, unsigned z) { return uint3{x, y, z}; }
+
+struct dim3 {
+  unsigned int x, y, z;
+  constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1)
+      : x(vx), y(vy), z(vz) {}
+  constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+  constexpr operator uint3() const { return uint3{x, y, z}; }
+};
+
+// ---- Built-in variables ----------------------------------------------------------
+// Plain globals, rewritten by the runtime at every switch between threads.
+extern uint3 threadIdx;
+extern uint3 blockIdx;
+extern dim3 blockDim;
+extern dim3 gridDim;
+static constexpr int warpSize = 32;
+
+// ---- Runtime API types ---------------------------------------------------------
+enum cudaError {
+  cudaSuccess = 0,
+  cudaErrorInvalidValue = 1,
+  cudaErrorMemoryAllocation = 2,
+  cudaErrorInitializationError = 3,
+  cudaErrorCudartUnloading = 4,
+  cudaErrorInvalidConfiguration = 9,
+  cudaErrorInvalidSymbol = 13,
+  cudaErrorInvalidDevicePointer = 17,
+  cudaErrorInvalidMemcpyDirection = 21,
+  cudaErrorInvalidDeviceFunction = 98,
+  cudaErrorNoDevice = 100,
+  cudaErrorInvalidDevice = 101,
+  cudaErrorInvalidKernelImage = 200,
+  cudaErrorNoKernelImageForDevice = 209,
+  cudaErrorInvalidResourceHandle = 400,
+  cudaErrorNotReady = 600,
+  cudaErrorIllegalAddress = 700,
+  cudaErrorLaunchOutOfResources = 701,
+  cudaErrorAssert = 710,
+  cudaErrorLaunchFailure = 719,
+  cudaErrorNotSupported = 801,
+  cudaErrorUnknown = 999
+};
+typedef enum cudaError cudaError_t;
+
+enum cudaMemcpyKind {
+  cudaMemcpyHostToHost = 0,
+  cudaMemcpyHostToDevice = 1,
+  cudaMemcpyDeviceToHost = 2,
+  cudaMemcpyDeviceToDevice = 3,
+  cudaMemcpyDefault = 4
+};
+
+struct CUstream_st;
+struct CUevent_st;
+typedef CUstream_st* cudaStream_t;
+typedef CUevent_st* cudaEvent_t;
+#define cudaStreamDefault 0x00
+#define cudaStreamNonBlocking 0x01
+#define cudaStreamLegacy ((cudaStream_t)0x1)
+#define cudaStreamPerThread ((cudaStream_t)0x2)
+#define cudaEventDefault 0x00
+#define cudaEventBlockingSync 0x01
+#define cudaEventDisableTiming 0x02
+#define cudaHostAllocDefault 0x00
+#define cudaHostAllocPortable 0x01
+#define cudaHostAllocMapped 0x02
+#define cudaHostAllocWriteCombined 0x04
+#define cudaMemAttachGlobal 0x01
+#define cudaMemAttachHost 0x02
+#define cudaDeviceScheduleAuto 0x00
+#define cudaDeviceMapHost 0x08
+
+struct cudaUUID_t {
+  char bytes[16];
+};
+
+// The fields of CUDA 13's cudaDeviceProp; those CUDA 13 removed (clockRate,
+// memoryClockRate, computeMode, deviceOverlap, kernelExecTimeoutEnabled,
+// cooperativeMultiDeviceLaunch, maxTexture1DLinear,
+// singleToDoublePrecisionPerfRatio) are absent, so code reading them fails to
+// compile as it does with CUDA 13.
+struct cudaDeviceProp {
+  char name[256];
+  cudaUUID_t uuid;
+  char luid[8];
+  unsigned int luidDeviceNodeMask;
+  size_t totalGlobalMem;
+  size_t sharedMemPerBlock;
+  int regsPerBlock;
+  int warpSize;
+  size_t memPitch;
+  int maxThreadsPerBlock;
+  int maxThreadsDim[3];
+  int maxGridSize[3];
+  size_t totalConstMem;
+  int major;
+  int minor;
+  size_t textureAlignment;
+  size_t texturePitchAlignment;
+  int multiProcessorCount;
+  int integrated;
+  int canMapHostMemory;
+  int maxTexture1D;
+  int maxTexture1DMipmap;
+  int maxTexture2D[2];
+  int maxTexture2DMipmap[2];
+  int maxTexture2DLinear[3];
+  int maxTexture2DGather[2];
+  int maxTexture3D[3];
+  int maxTexture3DAlt[3];
+  int maxTextureCubemap;
+  int maxTexture1DLayered[2];
+  int maxTexture2DLayered[3];
+  int maxTextureCubemapLayered[2];
+  int maxSurface1D;
+  int maxSurface2D[2];
+  int maxSurface3D[3];
+  int maxSurface1DLayered[2];
+  int maxSurface2DLayered[3];
+  int maxSurfaceCubemap;
+  int maxSurfaceCubemapLayered[2];
+  size_t surfaceAlignment;
+  int concurrentKernels;
+  int ECCEnabled;
+  int pciBusID;
+  int pciDeviceID;
+  int pciDomainID;
+  int tccDriver;
+  int asyncEngineCount;
+  int unifiedAddressing;
+  int memoryBusWidth;
+  int l2CacheSize;
+  int persistingL2CacheMaxSize;
+  int maxThreadsPerMultiProcessor;
+  int streamPrioritiesSupported;
+  int globalL1CacheSupported;
+  int localL1CacheSupported;
+  size_t sharedMemPerMultiprocessor;
+  int regsPerMultiprocessor;
+  int managedMemory;
+  int isMultiGpuBoard;
+  int multiGpuBoardGroupID;
+  int hostNativeAtomicSupported;
+  int pageableMemoryAccess;
+  int concurrentManagedAccess;
+  int computePreemptionSupported;
+  int canUseHostPointerForRegisteredMem;
+  int cooperativeLaunch;
+  size_t sharedMemPerBlockOptin;
+  int pageableMemoryAccessUsesHostPageTables;
+  int directManagedMemAccessFromHost;
+  int maxBlocksPerMultiProcessor;
+  int accessPolicyMaxWindowSize;
+  size_t reservedSharedMemPerBlock;
+  int hostRegisterSupported;
+  int sparseCudaArraySupported;
+  int hostRegisterReadOnlySupported;
+  int timelineSemaphoreInteropSupported;
+  int memoryPoolsSupported;
+  int gpuDirectRDMASupported;
+  unsigned int gpuDirectRDMAFlushWritesOptions;
+  int gpuDirectRDMAWritesOrdering;
+  unsigned int memoryPoolSupportedHandleTypes;
+  int deferredMappingCudaArraySupported;
+  int ipcEventSupported;
+  int clusterLaunch;
+  int unifiedFunctionPointers;
+  int deviceNumaConfig;
+  int deviceNumaId;
+  int mpsEnabled;
+  int hostNumaId;
+  unsigned int gpuPciDeviceID;
+  unsigned int gpuPciSubsystemID;
+  int hostNumaMultinodeIpcSupported;
+  int reserved[56];
+};
+
+enum cudaDeviceAttr {
+  cudaDevAttrMaxThreadsPerBlock = 1,
+  cudaDevAttrMaxBlockDimX = 2,
+  cudaDevAttrMaxBlockDimY = 3,
+  cudaDevAttrMaxBlockDimZ = 4,
+  cudaDevAttrMaxGridDimX = 5,
+  cudaDevAttrMaxGridDimY = 6,
+  cudaDevAttrMaxGridDimZ = 7,
+  cudaDevAttrMaxSharedMemoryPerBlock = 8,
+  cudaDevAttrTotalConstantMemory = 9,
+  cudaDevAttrWarpSize = 10,
+  cudaDevAttrMaxPitch = 11,
+  cudaDevAttrMaxRegistersPerBlock = 12,
+  cudaDevAttrClockRate = 13,
+  cudaDevAttrTextureAlignment = 14,
+  cudaDevAttrGpuOverlap = 15,
+  cudaDevAttrMultiProcessorCount = 16,
+  cudaDevAttrKernelExecTimeout = 17,
+  cudaDevAttrIntegrated = 18,
+  cudaDevAttrCanMapHostMemory = 19,
+  cudaDevAttrComputeMode = 20,
+  cudaDevAttrConcurrentKernels = 31,
+  cudaDevAttrEccEnabled = 32,
+  cudaDevAttrPciBusId = 33,
+  cudaDevAttrPciDeviceId = 34,
+  cudaDevAttrTccDriver = 35,
+  cudaDevAttrMemoryClockRate = 36,
+  cudaDevAttrGlobalMemoryBusWidth = 37,
+  cudaDevAttrL2CacheSize = 38,
+  cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+  cudaDevAttrAsyncEngineCount = 40,
+  cudaDevAttrUnifiedAddressing = 41,
+  cudaDevAttrPciDomainId = 50,
+  cudaDevAttrComputeCapabilityMajor = 75,
+  cudaDevAttrComputeCapabilityMinor = 76,
+  cudaDevAttrStreamPrioritiesSupported = 78,
+  cudaDevAttrGlobalL1CacheSupported = 79,
+  cudaDevAttrLocalL1CacheSupported = 80,
+  cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+  cudaDevAttrMaxRegistersPerMultiprocessor = 82,
+  cudaDevAttrManagedMemory = 83,
+  cudaDevAttrIsMultiGpuBoard = 84,
+  cudaDevAttrMultiGpuBoardGroupID = 85,
+  cudaDevAttrHostNativeAtomicSupported = 86,
+  cudaDevAttrSingleToDoublePrecisionPerfRatio = 87,
+  cudaDevAttrPageableMemoryAccess = 88,
+  cudaDevAttrConcurrentManagedAccess = 89,
+  cudaDevAttrComputePreemptionSupported = 90,
+  cudaDevAttrCanUseHostPointerForRegisteredMem = 91,
+  cudaDevAttrCooperativeLaunch = 95,
+  cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+  cudaDevAttrMaxBlocksPerMultiprocessor = 106,
+  cudaDevAttrReservedSharedMemoryPerBlock = 111,
+  cudaDevAttrMemoryPoolsSupported = 115,
+  cudaDevAttrClusterLaunch = 120
+};
+
+enum cudaFuncAttribute {
+  cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+  cudaFuncAttributePreferredSharedMemoryCarveout = 9
+};
+enum cudaFuncCache {
+  cudaFuncCachePreferNone = 0,
+  cudaFuncCachePreferShared = 1,
+  cudaFuncCachePreferL1 = 2,
+  cudaFuncCachePreferEqual = 3
+};
+enum cudaSharedMemConfig {
+  cudaSharedMemBankSizeDefault = 0,
+  cudaSharedMemBankSizeFourByte = 1,
+  cudaSharedMemBankSizeEightByte = 2
+};
+enum cudaLimit {
+  cudaLimitStackSize = 0,
+  cudaLimitPrintfFifoSize = 1,
+  cudaLimitMallocHeapSize = 2
+};
+
+// ---- Runtime API ---------------------------------------------------------------
+// Implemented in cuda_emu.cpp. Device memory is host memory; streams run in
+// order on the host; every launch completes before it returns.
+const char* cudaGetErrorString(cudaError_t error);
+const char* cudaGetErrorName(cudaError_t error);
+cudaError_t cudaGetLastError();
+cudaError_t cudaPeekAtLastError();
+cudaError_t cudaGetDeviceCount(int* count);
+cudaError_t cudaGetDevice(int* device);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device);
+cudaError_t cudaRuntimeGetVersion(int* version);
+cudaError_t cudaDriverGetVersion(int* version);
+cudaError_t cudaDeviceSynchronize();
+cudaError_t cudaDeviceReset();
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
+cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit);
+cudaError_t cudaSetDeviceFlags(unsigned int flags);
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache config);
+cudaError_t cudaMemGetInfo(size_t* free, size_t* total);
+
+cudaError_t cudaMalloc(void** ptr, size_t size);
+cudaError_t cudaMallocManaged(void** ptr, size_t size, unsigned int flags = cudaMemAttachGlobal);
+cudaError_t cudaMallocHost(void** ptr, size_t size);
+cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int flags);
+cudaError_t cudaMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height);
+cudaError_t cudaFree(void* ptr);
+cudaError_t cudaFreeHost(void* ptr);
+cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind);
+cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
+                            cudaStream_t stream = 0);
+cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                         size_t height, cudaMemcpyKind kind);
+cudaError_t cudaMemset(void* ptr, int value, size_t count);
+cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t stream = 0);
+cudaError_t cudaMemPrefetchAsync(const void* ptr, size_t count, int device, cudaStream_t stream = 0);
+
+cudaError_t cudaStreamCreate(cudaStream_t* stream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags = 0);
+cudaError_t cudaEventCreate(cudaEvent_t* event);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = 0);
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventQuery(cudaEvent_t event);
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+
+namespace cuda_emu {
+cudaError_t memcpy_symbol(void* symbol, size_t size, const void* src, size_t count, size_t offset,
+                          bool to_symbol, const char* api);
+cudaError_t func_set_attribute(const void* func, int attr, int value);
+void register_symbol(const void* p, size_t size);
+}  // namespace cuda_emu
+
+template <class T>
+inline cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* src, size_t count,
+                                      size_t offset = 0,
+                                      cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+  (void)kind;
+  return ::cuda_emu::memcpy_symbol(const_cast<void*>(static_cast<const void*>(&symbol)),
+                                   sizeof(T), src, count, offset, true, "cudaMemcpyToSymbol");
+}
+template <class T>
+inline cudaError_t cudaMemcpyFromSymbol(void* dst, const T& symbol, size_t count,
+                                        size_t offset = 0,
+                                        cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
+  (void)kind;
+  return ::cuda_emu::memcpy_symbol(const_cast<void*>(static_cast<const void*>(&symbol)),
+                                   sizeof(T), dst, count, offset, false, "cudaMemcpyFromSymbol");
+}
+template <class T>
+inline cudaError_t cudaMemcpyToSymbolAsync(const T& symbol, const void* src, size_t count,
+                                           size_t offset = 0,
+                                           cudaMemcpyKind kind = cudaMemcpyHostToDevice,
+                                           cudaStream_t stream = 0) {
+  (void)stream;
+  return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+}
+template <class T>
+inline cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const T& symbol, size_t count,
+                                             size_t offset = 0,
+                                             cudaMemcpyKind kind = cudaMemcpyDeviceToHost,
+                                             cudaStream_t stream = 0) {
+  (void)stream;
+  return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+}
+template <class T>
+inline cudaError_t cudaGetSymbolAddress(void** ptr, const T& symbol) {
+  *ptr = const_cast<void*>(static_cast<const void*>(&symbol));
+  ::cuda_emu::register_symbol(*ptr, sizeof(T));
+  return cudaSuccess;
+}
+template <class T>
+inline cudaError_t cudaGetSymbolSize(size_t* size, const T&) {
+  *size = sizeof(T);
+  return cudaSuccess;
+}
+template <class T>
+inline cudaError_t cudaMalloc(T** ptr, size_t size) {
+  return cudaMalloc(reinterpret_cast<void**>(ptr), size);
+}
+template <class T>
+inline cudaError_t cudaMallocManaged(T** ptr, size_t size,
+                                     unsigned int flags = cudaMemAttachGlobal) {
+  return cudaMallocManaged(reinterpret_cast<void**>(ptr), size, flags);
+}
+template <class T>
+inline cudaError_t cudaMallocHost(T** ptr, size_t size) {
+  return cudaMallocHost(reinterpret_cast<void**>(ptr), size);
+}
+template <class T>
+inline cudaError_t cudaHostAlloc(T** ptr, size_t size, unsigned int flags) {
+  return cudaHostAlloc(reinterpret_cast<void**>(ptr), size, flags);
+}
+template <class T>
+inline cudaError_t cudaMallocPitch(T** ptr, size_t* pitch, size_t width, size_t height) {
+  return cudaMallocPitch(reinterpret_cast<void**>(ptr), pitch, width, height);
+}
+template <class T>
+inline cudaError_t cudaFuncSetAttribute(T* func, cudaFuncAttribute attr, int value) {
+  return ::cuda_emu::func_set_attribute(reinterpret_cast<const void*>(func), attr, value);
+}
+template <class T>
+inline cudaError_t cudaFuncSetCacheConfig(T*, cudaFuncCache) {
+  return cudaSuccess;
+}
+inline cudaError_t cudaThreadSynchronize() { return cudaDeviceSynchronize(); }
+
+// ---- Kernel launch ---------------------------------------------------------------
+namespace cuda_emu {
+
+void* dynamic_shared_memory();
+[[noreturn]] void unsupported_asm(const char* file, int line);
+[[noreturn]] void trap(const char* file, int line, const char* what);
+
+struct LaunchConfig {
+  const char* file;
+  int line;
+  const char* name;
+  const void* kernel;  // the kernel's address where known, else null
+  dim3 grid;
+  dim3 block;
+  size_t shmem;
+  cudaStream_t stream;
+};
+
+// Validates the configuration as the CUDA runtime does; on failure sets the
+// last error and returns false.
+bool launch_check(const LaunchConfig& config);
+// Runs every block of the grid; `body` runs one thread.
+void launch_run(const LaunchConfig& config, void (*body)(void*), void* context);
+
+template <class F, class Tuple>
+struct LaunchContext {
+  F* fn;
+  Tuple* args;
+  static void body(void* p) {
+    LaunchContext* c = static_cast<LaunchContext*>(p);
+    std::apply(*c->fn, *c->args);
+  }
+};
+
+// Form used by the rewriter: `fn` is a lambda calling the kernel, so template
+// kernels deduce their arguments and default arguments work.
+template <class F>
+struct Launcher {
+  LaunchConfig config;
+  F fn;
+  template <class... A>
+  void operator()(A&&... a) {
+    std::tuple<std::decay_t<A>...> args(std::forward<A>(a)...);
+    if (!launch_check(config)) return;
+    LaunchContext<F, std::tuple<std::decay_t<A>...>> context{&fn, &args};
+    launch_run(config, &LaunchContext<F, std::tuple<std::decay_t<A>...>>::body, &context);
+  }
+};
+
+template <class F>
+inline Launcher<std::decay_t<F>> launch(const char* file, int line, const char* name, F&& fn,
+                                        dim3 grid, dim3 block, size_t shmem = 0,
+                                        cudaStream_t stream = 0) {
+  return Launcher<std::decay_t<F>>{LaunchConfig{file, line, name, nullptr, grid, block, shmem,
+                                                stream},
+                                   std::forward<F>(fn)};
+}
+
+// Form with a kernel pointer: arguments convert to the kernel's parameters.
+template <class... P>
+struct PointerLauncher {
+  LaunchConfig config;
+  void (*kernel)(P...);
+  template <class... A>
+  void operator()(A&&... a) {
+    static_assert(sizeof...(A) == sizeof...(P),
+                  "kernel launched with the wrong number of arguments");
+    std::tuple<P...> args(static_cast<P>(std::forward<A>(a))...);
+    if (!launch_check(config)) return;
+    LaunchContext<void(P...), std::tuple<P...>> context{kernel, &args};
+    launch_run(config, &LaunchContext<void(P...), std::tuple<P...>>::body, &context);
+  }
+};
+
+template <class... P>
+inline PointerLauncher<P...> launch(const char* file, int line, void (*kernel)(P...), dim3 grid,
+                                    dim3 block, size_t shmem = 0, cudaStream_t stream = 0) {
+  return PointerLauncher<P...>{
+      LaunchConfig{file, line, nullptr, reinterpret_cast<const void*>(kernel), grid, block,
+                   shmem, stream},
+      kernel};
+}
+template <class... P>
+inline PointerLauncher<P...> launch(const char* file, int line, const char* name,
+                                    void (*kernel)(P...), dim3 grid, dim3 block,
+                                    size_t shmem = 0, cudaStream_t stream = 0) {
+  return PointerLauncher<P...>{
+      LaunchConfig{file, line, name, reinterpret_cast<const void*>(kernel), grid, block, shmem,
+                   stream},
+      kernel};
+}
+
+// ---- Block and warp synchronisation (cuda_emu.cpp) ------------------------------
+enum SyncKind { kSync = 0, kSyncCount = 1, kSyncAnd = 2, kSyncOr = 3 };
+int syncthreads(const char* file, int line, int kind, int predicate);
+
+enum WarpOp {
+  kShflIdx, kShflUp, kShflDown, kShflXor, kBallot, kAny, kAll, kSyncwarp, kMatchAny,
+  kMatchAll, kReduceAdd, kReduceMin, kReduceMax, kReduceUMin, kReduceUMax, kReduceAnd,
+  kReduceOr, kReduceXor
+};
+// One lane's part in a warp-wide operation: every lane of `mask` meets here.
+unsigned long long warp_op(const char* file, int line, int op, unsigned mask,
+                           unsigned long long value, int operand, int width, int* predicate);
+unsigned activemask(const char* file, int line);
+
+template <class T>
+inline unsigned long long to_bits(T v) {
+  static_assert(sizeof(T) <= 8 && std::is_trivially_copyable<T>::value,
+                "warp shuffles move values of at most 8 bytes");
+  unsigned long long b = 0;
+  std::memcpy(&b, &v, sizeof(T));
+  return b;
+}
+template <class T>
+inline T from_bits(unsigned long long b) {
+  T v;
+  std::memcpy(&v, &b, sizeof(T));
+  return v;
+}
+template <class T>
+inline T shfl(const char* f, int l, int op, unsigned mask, T var, int operand, int width = 32) {
+  return from_bits<T>(warp_op(f, l, op, mask, to_bits(var), operand, width, nullptr));
+}
+}  // namespace cuda_emu
+
+#define __syncthreads() ::cuda_emu::syncthreads(__FILE__, __LINE__, ::cuda_emu::kSync, 1)
+#define __syncthreads_count(p) \
+  ::cuda_emu::syncthreads(__FILE__, __LINE__, ::cuda_emu::kSyncCount, (p) ? 1 : 0)
+#define __syncthreads_and(p) \
+  ::cuda_emu::syncthreads(__FILE__, __LINE__, ::cuda_emu::kSyncAnd, (p) ? 1 : 0)
+#define __syncthreads_or(p) \
+  ::cuda_emu::syncthreads(__FILE__, __LINE__, ::cuda_emu::kSyncOr, (p) ? 1 : 0)
+#define __shfl_sync(mask, ...) \
+  ::cuda_emu::shfl(__FILE__, __LINE__, ::cuda_emu::kShflIdx, mask, __VA_ARGS__)
+#define __shfl_up_sync(mask, ...) \
+  ::cuda_emu::shfl(__FILE__, __LINE__, ::cuda_emu::kShflUp, mask, __VA_ARGS__)
+#define __shfl_down_sync(mask, ...) \
+  ::cuda_emu::shfl(__FILE__, __LINE__, ::cuda_emu::kShflDown, mask, __VA_ARGS__)
+#define __shfl_xor_sync(mask, ...) \
+  ::cuda_emu::shfl(__FILE__, __LINE__, ::cuda_emu::kShflXor, mask, __VA_ARGS__)
+#define __ballot_sync(mask, p)                                                               \
+  static_cast<unsigned>(::cuda_emu::warp_op(__FILE__, __LINE__, ::cuda_emu::kBallot, mask, \
+                                            (p) ? 1 : 0, 0, 32, nullptr))
+#define __any_sync(mask, p) \
+  static_cast<int>(::cuda_emu::warp_op(__FILE__, __LINE__, ::cuda_emu::kAny, mask, (p) ? 1 : 0, 0, 32, nullptr))
+#define __all_sync(mask, p) \
+  static_cast<int>(::cuda_emu::warp_op(__FILE__, __LINE__, ::cuda_emu::kAll, mask, (p) ? 1 : 0, 0, 32, nullptr))
+#define __syncwarp(...) ::cuda_emu::syncwarp(__FILE__, __LINE__, ##__VA_ARGS__)
+#define __activemask() ::cuda_emu::activemask(__FILE__, __LINE__)
+#define __match_any_sync(mask, v)                                                              \
+  static_cast<unsigned>(::cuda_emu::warp_op(__FILE__, __LINE__, ::cuda_emu::kMatchAny, mask, \
+                                            ::cuda_emu::to_bits(v), 0, 32, nullptr))
+#define __match_all_sync(mask, v, pred)                                                        \
+  static_cast<unsigned>(::cuda_emu::warp_op(__FILE__, __LINE__, ::cuda_emu::kMatchAll, mask, \
+                                            ::cuda_emu::to_bits(v), 0, 32, pred))
+#define __reduce_add_sync(mask, v) ::cuda_emu::reduce(__FILE__, __LINE__, ::cuda_emu::kReduceAdd, mask, v)
+#define __reduce_min_sync(mask, v) ::cuda_emu::reduce(__FILE__, __LINE__, ::cuda_emu::kReduceMin, mask, v)
+#define __reduce_max_sync(mask, v) ::cuda_emu::reduce(__FILE__, __LINE__, ::cuda_emu::kReduceMax, mask, v)
+#define __reduce_and_sync(mask, v) ::cuda_emu::reduce(__FILE__, __LINE__, ::cuda_emu::kReduceAnd, mask, v)
+#define __reduce_or_sync(mask, v) ::cuda_emu::reduce(__FILE__, __LINE__, ::cuda_emu::kReduceOr, mask, v)
+#define __reduce_xor_sync(mask, v) ::cuda_emu::reduce(__FILE__, __LINE__, ::cuda_emu::kReduceXor, mask, v)
+
+namespace cuda_emu {
+inline void syncwarp(const char* f, int l, unsigned mask = 0xffffffffu) {
+  warp_op(f, l, kSyncwarp, mask, 0, 0, 32, nullptr);
+}
+inline unsigned reduce(const char* f, int l, int op, unsigned mask, unsigned v) {
+  if (op == kReduceMin) op = kReduceUMin;
+  if (op == kReduceMax) op = kReduceUMax;
+  return static_cast<unsigned>(warp_op(f, l, op, mask, v, 0, 32, nullptr));
+}
+inline int reduce(const char* f, int l, int op, unsigned mask, int v) {
+  return static_cast<int>(
+      warp_op(f, l, op, mask, static_cast<unsigned>(v), 0, 32, nullptr));
+}
+}  // namespace cuda_emu
+
+// ---- Memory fences, timing, traps ------------------------------------------------
+inline void __threadfence() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+namespace cuda_emu {
+long long clock64();
+void nanosleep(unsigned ns);
+}  // namespace cuda_emu
+inline long long clock64() { return ::cuda_emu::clock64(); }
+inline long long __clock64() { return ::cuda_emu::clock64(); }
+inline void __nanosleep(unsigned ns) { ::cuda_emu::nanosleep(ns); }
+#define __trap() ::cuda_emu::trap(__FILE__, __LINE__, "__trap()")
+#define __brkpt() ::cuda_emu::trap(__FILE__, __LINE__, "__brkpt()")
+// clock() keeps its <ctime> meaning in host code; kernels that call it get the
+// process CPU time, which also grows.
+
+// ---- Atomics ---------------------------------------------------------------------
+// The threads of a block never run at the same time, and an atomic never
+// switches, so a plain read-modify-write is atomic. Overloads are those CUDA
+// declares, so code using one it lacks fails to compile as with nvcc.
+#define CUDA_EMU_RMW(NAME, T, EXPR)          \
+  inline T NAME(T* address, T val) {         \
+    T old = *address;                        \
+    *address = (EXPR);                       \
+    return old;                              \
+  }
+CUDA_EMU_RMW(atomicAdd, int, static_cast<int>(static_cast<unsigned>(old) + static_cast<unsigned>(val)))
+CUDA_EMU_RMW(atomicAdd, unsigned int, old + val)
+CUDA_EMU_RMW(atomicAdd, unsigned long long, old + val)
+CUDA_EMU_RMW(atomicAdd, float, old + val)
+CUDA_EMU_RMW(atomicAdd, double, old + val)
+CUDA_EMU_RMW(atomicSub, int, static_cast<int>(static_cast<unsigned>(old) - static_cast<unsigned>(val)))
+CUDA_EMU_RMW(atomicSub, unsigned int, old - val)
+CUDA_EMU_RMW(atomicExch, int, val)
+CUDA_EMU_RMW(atomicExch, unsigned int, val)
+CUDA_EMU_RMW(atomicExch, unsigned long long, val)
+CUDA_EMU_RMW(atomicExch, float, val)
+CUDA_EMU_RMW(atomicMin, int, val < old ? val : old)
+CUDA_EMU_RMW(atomicMin, unsigned int, val < old ? val : old)
+CUDA_EMU_RMW(atomicMin, unsigned long long, val < old ? val : old)
+CUDA_EMU_RMW(atomicMin, long long, val < old ? val : old)
+CUDA_EMU_RMW(atomicMax, int, val > old ? val : old)
+CUDA_EMU_RMW(atomicMax, unsigned int, val > old ? val : old)
+CUDA_EMU_RMW(atomicMax, unsigned long long, val > old ? val : old)
+CUDA_EMU_RMW(atomicMax, long long, val > old ? val : old)
+CUDA_EMU_RMW(atomicInc, unsigned int, old >= val ? 0u : old + 1u)
+CUDA_EMU_RMW(atomicDec, unsigned int, (old == 0u || old > val) ? val : old - 1u)
+CUDA_EMU_RMW(atomicAnd, int, old & val)
+CUDA_EMU_RMW(atomicAnd, unsigned int, old & val)
+CUDA_EMU_RMW(atomicAnd, unsigned long long, old & val)
+CUDA_EMU_RMW(atomicOr, int, old | val)
+CUDA_EMU_RMW(atomicOr, unsigned int, old | val)
+CUDA_EMU_RMW(atomicOr, unsigned long long, old | val)
+CUDA_EMU_RMW(atomicXor, int, old ^ val)
+CUDA_EMU_RMW(atomicXor, unsigned int, old ^ val)
+CUDA_EMU_RMW(atomicXor, unsigned long long, old ^ val)
+#undef CUDA_EMU_RMW
+inline float2 atomicAdd(float2* address, float2 val) {
+  float2 old = *address;
+  *address = float2{old.x + val.x, old.y + val.y};
+  return old;
+}
+inline float4 atomicAdd(float4* address, float4 val) {
+  float4 old = *address;
+  *address = float4{old.x + val.x, old.y + val.y, old.z + val.z, old.w + val.w};
+  return old;
+}
+#define CUDA_EMU_CAS(T)                                  \
+  inline T atomicCAS(T* address, T compare, T val) {     \
+    T old = *address;                                    \
+    if (old == compare) *address = val;                  \
+    return old;                                          \
+  }
+CUDA_EMU_CAS(int)
+CUDA_EMU_CAS(unsigned int)
+CUDA_EMU_CAS(unsigned long long)
+CUDA_EMU_CAS(unsigned short)
+#undef CUDA_EMU_CAS
+// Scoped variants (_block, _system) behave the same here.
+#define CUDA_EMU_SCOPED(NAME)                                                        \
+  template <class T, class... R>                                                   \
+  inline auto NAME##_block(T* a, R... r) -> decltype(NAME(a, r...)) { return NAME(a, r...); } \
+  template <class T, class... R>                                                   \
+  inline auto NAME##_system(T* a, R... r) -> decltype(NAME(a, r...)) { return NAME(a, r...); }
+CUDA_EMU_SCOPED(atomicAdd)
+CUDA_EMU_SCOPED(atomicSub)
+CUDA_EMU_SCOPED(atomicExch)
+CUDA_EMU_SCOPED(atomicMin)
+CUDA_EMU_SCOPED(atomicMax)
+CUDA_EMU_SCOPED(atomicInc)
+CUDA_EMU_SCOPED(atomicDec)
+CUDA_EMU_SCOPED(atomicCAS)
+CUDA_EMU_SCOPED(atomicAnd)
+CUDA_EMU_SCOPED(atomicOr)
+CUDA_EMU_SCOPED(atomicXor)
+#undef CUDA_EMU_SCOPED
+
+// ---- Math and intrinsics ---------------------------------------------------------
+// CUDA's global min/max overloads (host and device).
+#define CUDA_EMU_MINMAX(T)                                  \
+  inline T min(T a, T b) { return a < b ? a : b; }          \
+  inline T max(T a, T b) { return a > b ? a : b; }
+CUDA_EMU_MINMAX(int)
+CUDA_EMU_MINMAX(unsigned int)
+CUDA_EMU_MINMAX(long)
+CUDA_EMU_MINMAX(unsigned long)
+CUDA_EMU_MINMAX(long long)
+CUDA_EMU_MINMAX(unsigned long long)
+#undef CUDA_EMU_MINMAX
+inline float min(float a, float b) { return fminf(a, b); }
+inline float max(float a, float b) { return fmaxf(a, b); }
+inline double min(double a, double b) { return fmin(a, b); }
+inline double max(double a, double b) { return fmax(a, b); }
+inline unsigned int min(int a, unsigned int b) { return min(static_cast<unsigned>(a), b); }
+inline unsigned int min(unsigned int a, int b) { return min(a, static_cast<unsigned>(b)); }
+inline unsigned int max(int a, unsigned int b) { return max(static_cast<unsigned>(a), b); }
+inline unsigned int max(unsigned int a, int b) { return max(a, static_cast<unsigned>(b)); }
+
+inline float __expf(float x) { return expf(x); }
+inline float __exp10f(float x) { return exp10f(x); }
+inline float __logf(float x) { return logf(x); }
+inline float __log2f(float x) { return log2f(x); }
+inline float __log10f(float x) { return log10f(x); }
+inline float __sinf(float x) { return sinf(x); }
+inline float __cosf(float x) { return cosf(x); }
+inline float __tanf(float x) { return tanf(x); }
+inline void __sincosf(float x, float* s, float* c) { sincosf(x, s, c); }
+inline float __powf(float x, float y) { return powf(x, y); }
+inline float __fdividef(float x, float y) { return x / y; }
+inline float __fdiv_rn(float x, float y) { return x / y; }
+inline float __frcp_rn(float x) { return 1.0f / x; }
+inline float __fsqrt_rn(float x) { return sqrtf(x); }
+inline float __frsqrt_rn(float x) { return 1.0f / sqrtf(x); }
+inline float __fadd_rn(float a, float b) { return a + b; }
+inline float __fsub_rn(float a, float b) { return a - b; }
+inline float __fmul_rn(float a, float b) { return a * b; }
+inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
+inline double __dadd_rn(double a, double b) { return a + b; }
+inline double __dsub_rn(double a, double b) { return a - b; }
+inline double __dmul_rn(double a, double b) { return a * b; }
+inline double __fma_rn(double a, double b, double c) { return fma(a, b, c); }
+inline double __drcp_rn(double x) { return 1.0 / x; }
+inline double __dsqrt_rn(double x) { return sqrt(x); }
+inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
+inline double rsqrt(double x) { return 1.0 / sqrt(x); }
+inline float rcbrtf(float x) { return 1.0f / cbrtf(x); }
+inline double rcbrt(double x) { return 1.0 / cbrt(x); }
+inline float sinpif(float x) { return sinf(static_cast<float>(M_PI) * x); }
+inline float cospif(float x) { return cosf(static_cast<float>(M_PI) * x); }
+inline double sinpi(double x) { return sin(M_PI * x); }
+inline double cospi(double x) { return cos(M_PI * x); }
+inline void sincospif(float x, float* s, float* c) { sincosf(static_cast<float>(M_PI) * x, s, c); }
+inline float normcdff(float x) { return 0.5f * erfcf(-x * static_cast<float>(M_SQRT1_2)); }
+inline double normcdf(double x) { return 0.5 * erfc(-x * M_SQRT1_2); }
+inline float __saturatef(float x) { return x >= 1.0f ? 1.0f : (x > 0.0f ? x : 0.0f); }
+inline float saturate(float x) { return __saturatef(x); }
+inline float fdividef(float x, float y) { return x / y; }
+
+template <class T>
+inline T __ldg(const T* p) { return *p; }
+template <class T>
+inline T __ldcg(const T* p) { return *p; }
+template <class T>
+inline T __ldca(const T* p) { return *p; }
+template <class T>
+inline T __ldcs(const T* p) { return *p; }
+template <class T>
+inline T __ldlu(const T* p) { return *p; }
+template <class T>
+inline T __ldcv(const T* p) { return *p; }
+template <class T>
+inline void __stcg(T* p, T v) { *p = v; }
+template <class T>
+inline void __stcs(T* p, T v) { *p = v; }
+template <class T>
+inline void __stwb(T* p, T v) { *p = v; }
+template <class T>
+inline void __stwt(T* p, T v) { *p = v; }
+
+inline int __popc(unsigned int x) { return __builtin_popcount(x); }
+inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(static_cast<unsigned>(x)); }
+inline int __clzll(long long x) {
+  return x == 0 ? 64 : __builtin_clzll(static_cast<unsigned long long>(x));
+}
+inline int __ffs(int x) { return __builtin_ffs(x); }
+inline int __ffsll(long long x) { return __builtin_ffsll(x); }
+inline unsigned int __brev(unsigned int x) {
+  x = ((x >> 1) & 0x55555555u) | ((x & 0x55555555u) << 1);
+  x = ((x >> 2) & 0x33333333u) | ((x & 0x33333333u) << 2);
+  x = ((x >> 4) & 0x0f0f0f0fu) | ((x & 0x0f0f0f0fu) << 4);
+  return __builtin_bswap32(x);
+}
+inline unsigned long long __brevll(unsigned long long x) {
+  return (static_cast<unsigned long long>(__brev(static_cast<unsigned>(x))) << 32) |
+         __brev(static_cast<unsigned>(x >> 32));
+}
+inline unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned int s) {
+  unsigned long long v = (static_cast<unsigned long long>(y) << 32) | x;
+  unsigned r = 0;
+  for (int i = 0; i < 4; ++i) {
+    unsigned sel = (s >> (4 * i)) & 7u;
+    r |= static_cast<unsigned>((v >> (8 * sel)) & 0xffu) << (8 * i);
+  }
+  return r;
+}
+inline unsigned int __funnelshift_l(unsigned lo, unsigned hi, unsigned shift) {
+  unsigned long long v = (static_cast<unsigned long long>(hi) << 32) | lo;
+  return static_cast<unsigned>((v << (shift & 31u)) >> 32);
+}
+inline unsigned int __funnelshift_r(unsigned lo, unsigned hi, unsigned shift) {
+  unsigned long long v = (static_cast<unsigned long long>(hi) << 32) | lo;
+  return static_cast<unsigned>(v >> (shift & 31u));
+}
+inline int __mul24(int x, int y) {
+  return static_cast<int>((static_cast<long long>(x) << 40 >> 40) * (static_cast<long long>(y) << 40 >> 40));
+}
+inline unsigned int __umul24(unsigned x, unsigned y) { return (x & 0xffffffu) * (y & 0xffffffu); }
+inline int __mulhi(int x, int y) { return static_cast<int>((static_cast<long long>(x) * y) >> 32); }
+inline unsigned int __umulhi(unsigned x, unsigned y) {
+  return static_cast<unsigned>((static_cast<unsigned long long>(x) * y) >> 32);
+}
+inline long long __mul64hi(long long x, long long y) {
+  return static_cast<long long>((static_cast<__int128>(x) * y) >> 64);
+}
+inline unsigned long long __umul64hi(unsigned long long x, unsigned long long y) {
+  return static_cast<unsigned long long>((static_cast<unsigned __int128>(x) * y) >> 64);
+}
+inline unsigned int __sad(int x, int y, unsigned z) {
+  return z + static_cast<unsigned>(x > y ? x - y : y - x);
+}
+inline unsigned int __usad(unsigned x, unsigned y, unsigned z) { return z + (x > y ? x - y : y - x); }
+inline int __hadd(int x, int y) { return static_cast<int>((static_cast<long long>(x) + y) >> 1); }
+inline int __rhadd(int x, int y) { return static_cast<int>((static_cast<long long>(x) + y + 1) >> 1); }
+inline unsigned int __uhadd(unsigned x, unsigned y) {
+  return static_cast<unsigned>((static_cast<unsigned long long>(x) + y) >> 1);
+}
+inline unsigned int __urhadd(unsigned x, unsigned y) {
+  return static_cast<unsigned>((static_cast<unsigned long long>(x) + y + 1) >> 1);
+}
+
+// Conversions with the GPU's rounding and saturation (NaN gives 0).
+namespace cuda_emu {
+template <class I>
+inline I f2i(double v, int mode) {
+  if (v != v) return 0;
+  switch (mode) {
+    case 0: v = nearbyint(v); break;  // the host rounds to nearest even
+    case 1: v = trunc(v); break;
+    case 2: v = floor(v); break;
+    default: v = ceil(v); break;
+  }
+  if (v <= static_cast<double>(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
+  if (v >= static_cast<double>(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();
+  return static_cast<I>(v);
+}
+template <class I>
+inline I f2ll(long double v, int mode) {
+  if (v != v) return std::is_signed<I>::value ? std::numeric_limits<I>::min() : 0;
+  switch (mode) {
+    case 0: v = nearbyintl(v); break;
+    case 1: v = truncl(v); break;
+    case 2: v = floorl(v); break;
+    default: v = ceill(v); break;
+  }
+  if (v <= static_cast<long double>(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
+  if (v >= static_cast<long double>(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();
+  return static_cast<I>(v);
+}
+}  // namespace cuda_emu
+#define CUDA_EMU_CVT(SUFFIX, MODE)                                                                 \
+  inline int __float2int_##SUFFIX(float x) { return ::cuda_emu::f2i<int>(x, MODE); }               \
+  inline unsigned __float2uint_##SUFFIX(float x) { return ::cuda_emu::f2i<unsigned>(x, MODE); }    \
+  inline int __double2int_##SUFFIX(double x) { return ::cuda_emu::f2i<int>(x, MODE); }             \
+  inline unsigned __double2uint_##SUFFIX(double x) { return ::cuda_emu::f2i<unsigned>(x, MODE); }  \
+  inline long long __float2ll_##SUFFIX(float x) { return ::cuda_emu::f2ll<long long>(x, MODE); }   \
+  inline long long __double2ll_##SUFFIX(double x) { return ::cuda_emu::f2ll<long long>(x, MODE); } \
+  inline unsigned long long __float2ull_##SUFFIX(float x) {                                        \
+    return ::cuda_emu::f2ll<unsigned long long>(x, MODE);                                          \
+  }                                                                                                \
+  inline unsigned long long __double2ull_##SUFFIX(double x) {                                      \
+    return ::cuda_emu::f2ll<unsigned long long>(x, MODE);                                          \
+  }
+CUDA_EMU_CVT(rn, 0)
+CUDA_EMU_CVT(rz, 1)
+CUDA_EMU_CVT(rd, 2)
+CUDA_EMU_CVT(ru, 3)
+#undef CUDA_EMU_CVT
+inline float __int2float_rn(int x) { return static_cast<float>(x); }
+inline float __uint2float_rn(unsigned x) { return static_cast<float>(x); }
+inline double __int2double_rn(int x) { return static_cast<double>(x); }
+inline float __ll2float_rn(long long x) { return static_cast<float>(x); }
+inline float __double2float_rn(double x) { return static_cast<float>(x); }
+inline int __float_as_int(float x) { return ::cuda_emu::from_bits<int>(::cuda_emu::to_bits(x)); }
+inline unsigned __float_as_uint(float x) { return ::cuda_emu::from_bits<unsigned>(::cuda_emu::to_bits(x)); }
+inline float __int_as_float(int x) { return ::cuda_emu::from_bits<float>(::cuda_emu::to_bits(x)); }
+inline float __uint_as_float(unsigned x) { return ::cuda_emu::from_bits<float>(::cuda_emu::to_bits(x)); }
+inline long long __double_as_longlong(double x) {
+  return ::cuda_emu::from_bits<long long>(::cuda_emu::to_bits(x));
+}
+inline double __longlong_as_double(long long x) {
+  return ::cuda_emu::from_bits<double>(::cuda_emu::to_bits(x));
+}
+inline double __hiloint2double(int hi, int lo) {
+  return __longlong_as_double(static_cast<long long>(
+      (static_cast<unsigned long long>(static_cast<unsigned>(hi)) << 32) | static_cast<unsigned>(lo)));
+}
+inline int __double2hiint(double x) { return static_cast<int>(__double_as_longlong(x) >> 32); }
+inline int __double2loint(double x) { return static_cast<int>(__double_as_longlong(x)); }
+
+#endif  // CUDA_EMU_CUDA_RUNTIME_H
