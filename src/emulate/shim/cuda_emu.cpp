@@ -157,8 +157,9 @@ const std::pair<const uintptr_t, Alloc>* find_alloc(const void* p, size_t n) {
   auto it = g_allocs.upper_bound(a);
   if (it == g_allocs.begin()) return nullptr;
   --it;
-  if (a - it->first + n <= it->second.size || (n == 0 && a - it->first <= it->second.size))
-    return &*it;
+  const uintptr_t off = a - it->first;
+  const size_t size = it->second.size;
+  if (n <= size && off <= size - n) return &*it;
   return nullptr;
 }
 
@@ -655,6 +656,38 @@ void run_block() {
 // Shared memory of the launch (`extern __shared__`).
 std::vector<unsigned char> g_dynamic_shared;
 void* g_dynamic_shared_ptr = nullptr;
+// With bounds checking: the buffer ends against a guard page.
+char* g_shared_map = nullptr;
+size_t g_shared_maplen = 0;
+size_t g_shared_bytes = 0;
+
+void place_dynamic_shared(size_t bytes) {
+  if (!settings().bounds_check) {
+    if (g_dynamic_shared.size() < bytes + 128) g_dynamic_shared.resize(bytes + 128);
+    g_dynamic_shared_ptr = reinterpret_cast<void*>(
+        (reinterpret_cast<uintptr_t>(g_dynamic_shared.data()) + 127) / 128 * 128);
+    return;
+  }
+  size_t data = (bytes + kPage - 1) / kPage * kPage;
+  if (data == 0) data = kPage;
+  if (g_shared_maplen != data + 2 * kPage) {
+    if (g_shared_map) munmap(g_shared_map, g_shared_maplen);
+    g_shared_maplen = data + 2 * kPage;
+    void* m = mmap(nullptr, g_shared_maplen, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED) {
+      fprintf(stderr, "cuda_emu: cannot map shared memory\n");
+      _exit(1);
+    }
+    g_shared_map = static_cast<char*>(m);
+    mprotect(g_shared_map, kPage, PROT_NONE);
+    mprotect(g_shared_map + kPage + data, kPage, PROT_NONE);
+  }
+  // 16-byte aligned, so the end is exact when the size is a multiple of 16.
+  uintptr_t end = reinterpret_cast<uintptr_t>(g_shared_map) + kPage + data;
+  g_dynamic_shared_ptr = reinterpret_cast<void*>((end - bytes) / 16 * 16);
+  g_shared_bytes = bytes;
+}
 std::map<const void*, int> g_max_dynamic_shared;  // cudaFuncSetAttribute opt-ins
 int g_max_dynamic_shared_any = 49152;
 
@@ -817,6 +850,28 @@ void on_fault(int sig, siginfo_t* si, void* ucv) {
   n = snprintf(buf, sizeof buf, "=========     by thread (%u,%u,%u) in block (%u,%u,%u)\n",
                f->tidx.x, f->tidx.y, f->tidx.z, blockIdx.x, blockIdx.y, blockIdx.z);
   out.append(buf, static_cast<size_t>(n));
+  if (g_shared_map && a >= reinterpret_cast<uintptr_t>(g_shared_map) &&
+      a < reinterpret_cast<uintptr_t>(g_shared_map) + g_shared_maplen) {
+    // Dynamic shared memory: memcheck calls it __shared__.
+    uintptr_t lo = reinterpret_cast<uintptr_t>(g_dynamic_shared_ptr), hi = lo + g_shared_bytes;
+    std::string sh = out;
+    size_t at = sh.find("__global__");
+    if (at != std::string::npos) sh.replace(at, 10, "__shared__");
+    if (a >= hi) {
+      n = snprintf(buf, sizeof buf,
+                   "=========     Address 0x%lx is %lu bytes after the end of the %zu bytes of "
+                   "dynamic shared memory (extern __shared__)\n",
+                   static_cast<unsigned long>(a), static_cast<unsigned long>(a - hi), g_shared_bytes);
+    } else {
+      n = snprintf(buf, sizeof buf,
+                   "=========     Address 0x%lx is %lu bytes before the start of the %zu bytes of "
+                   "dynamic shared memory (extern __shared__)\n",
+                   static_cast<unsigned long>(a), static_cast<unsigned long>(lo - a), g_shared_bytes);
+    }
+    sh.append(buf, static_cast<size_t>(n));
+    if (write(2, sh.data(), sh.size())) {}
+    die();
+  }
   // The nearest allocation, before or after the address.
   const std::pair<const uintptr_t, Alloc>* best = nullptr;
   uintptr_t best_dist = ~uintptr_t(0);
@@ -869,7 +924,7 @@ struct Init {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_fault;
-    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+    sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGSEGV, &sa, nullptr);
     sigaction(SIGBUS, &sa, nullptr);
@@ -910,10 +965,17 @@ long long clock64() {
 void nanosleep(unsigned) {
   if (!g_in_kernel) return;
   Fiber* cur = g_cur;
-  if (rq_empty() && B.next >= B.n) return;
+  Fiber* next;
+  if (!rq_empty()) {
+    next = rq_pop();
+  } else if (B.next < B.n) {
+    next = get_fiber();
+    assign(next, B.next++);
+  } else {
+    return;  // every other thread waits or has returned
+  }
   rq_push(cur);
-  Fiber* next = next_runnable();
-  if (next != cur) switch_to(cur, next);
+  switch_to(cur, next);
 }
 
 int syncthreads(const char* file, int line, int kind, int predicate) {
@@ -1159,9 +1221,7 @@ void launch_run(const LaunchConfig& c, void (*body)(void*), void* context) {
     die();
   }
   // Dynamic shared memory: one buffer, 128-byte aligned, kept across launches.
-  if (g_dynamic_shared.size() < c.shmem + 128) g_dynamic_shared.resize(c.shmem + 128);
-  g_dynamic_shared_ptr = reinterpret_cast<void*>(
-      (reinterpret_cast<uintptr_t>(g_dynamic_shared.data()) + 127) / 128 * 128);
+  place_dynamic_shared(c.shmem);
   g_launch = &c;
   g_body = body;
   g_body_ctx = context;
