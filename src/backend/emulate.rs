@@ -99,7 +99,10 @@ impl Backend for EmulateBackend {
     }
 
     fn compile(&self, program: &Program) -> Result<Compiled, BackendError> {
-        let built = match self.emulator.compile(&program.file) {
+        let built = match self
+            .emulator
+            .compile_shown_as(&program.file, Path::new(&program.path))
+        {
             Ok(built) => built,
             Err(EmulateError::CompileFailed { stderr, .. }) => {
                 return Err(BackendError::CompileFailed {

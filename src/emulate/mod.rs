@@ -33,6 +33,51 @@ use self::cache::{Entry, Fingerprint, InstallError};
 pub use self::rewrite::{RewriteError, RewrittenSource, UnsupportedFeature};
 
 /// One file of the CUDA runtime shim, embedded at build time.
+/// The whole-program command turned into "compile to `<stem>.o`": the
+/// runtime objects, `-o` and the libraries left out.
+fn object_args(args: &[OsString], stem: &str) -> Vec<OsString> {
+    let mut compile: Vec<OsString> = Vec::new();
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        if arg == "-o" {
+            iter.next();
+        } else if arg == "-lpthread" || Path::new(arg).extension().is_some_and(|e| e == "o") {
+        } else {
+            compile.push(arg.clone());
+        }
+    }
+    compile.extend(["-c", "-o"].map(OsString::from));
+    compile.push(OsString::from(format!("{stem}.o")));
+    compile
+}
+
+/// The link step: the program's object, the runtime objects, `-lpthread`.
+fn link_args(
+    leading: &[String],
+    args: &[OsString],
+    runtime: &[PathBuf],
+    stem: &str,
+) -> Vec<OsString> {
+    let mut link: Vec<OsString> = leading.iter().map(OsString::from).collect();
+    // Keep architecture flags (-march...) for the link, as g++ expects.
+    link.extend(
+        args.iter()
+            .filter(|a| a.to_string_lossy().starts_with("-m"))
+            .cloned(),
+    );
+    link.push(OsString::from(format!("{stem}.o")));
+    link.extend(runtime.iter().map(|o| o.clone().into_os_string()));
+    link.extend(["-o", stem, "-lpthread"].map(OsString::from));
+    link
+}
+
+/// The runtime's objects: where they go, and how they are built.
+struct RuntimePlan {
+    entry: PathBuf,
+    commands: Vec<Vec<OsString>>,
+    objects: Vec<PathBuf>,
+}
+
 struct ShimFile {
     name: &'static str,
     text: &'static str,
@@ -296,13 +341,22 @@ impl Emulator {
     /// or finds it already built. Local headers it includes with `"..."`
     /// from beside it are rewritten and tracked too.
     pub fn compile(&self, source: &Path) -> Result<Compiled, EmulateError> {
+        self.compile_shown_as(source, source)
+    }
+
+    /// Like [`Emulator::compile`], but names the program `shown` in `#line`
+    /// (hence in compiler errors, `__FILE__` and refusals): a book passes
+    /// the path relative to its root, so that messages read well and the
+    /// cache key does not depend on how the current directory was spelled.
+    pub fn compile_shown_as(&self, source: &Path, shown: &Path) -> Result<Compiled, EmulateError> {
         let text = std::fs::read_to_string(source)
             .map_err(EmulateError::io("reading the CUDA program", source))?;
-        let main = rewrite::rewrite(source, &text)?;
+        let main = rewrite::rewrite(shown, &text)?;
         let headers = local_headers(source, &main)?;
 
         let shim_dir = self.install_shim()?;
-        let runtime_objects = self.build_runtime(&shim_dir)?;
+        let runtime = self.runtime_plan(&shim_dir);
+        let runtime_objects = &runtime.objects;
 
         let stem = source
             .file_stem()
@@ -367,7 +421,28 @@ impl Emulator {
                     .map_err(EmulateError::io("writing", &path))?;
             }
             log::info!("emulate: compiling {}: {command}", source.display());
-            let output = self.run_compiler(dir, &args)?;
+            // The program's own compile (the slow part) runs while the
+            // runtime object is built, if it is not cached yet; then link.
+            let (runtime_built, compiled) = std::thread::scope(|scope| {
+                let runtime_built = scope.spawn(|| self.build_runtime(&runtime));
+                let compiled = self.run_compiler(dir, &object_args(&args, &stem));
+                (
+                    runtime_built.join().expect("runtime build thread"),
+                    compiled,
+                )
+            });
+            let compiled = compiled?;
+            if !compiled.status.success() {
+                return Err(EmulateError::CompileFailed {
+                    source_path: source.to_path_buf(),
+                    stderr: compiler_messages(&compiled),
+                });
+            }
+            runtime_built?;
+            let output = self.run_compiler(
+                dir,
+                &link_args(&self.compiler.leading_args, &args, runtime_objects, &stem),
+            )?;
             if !output.status.success() || !dir.join(&stem).is_file() {
                 return Err(EmulateError::CompileFailed {
                     source_path: source.to_path_buf(),
@@ -424,7 +499,9 @@ impl Emulator {
 
     /// Compiles the shim's runtime sources once per shim, compiler and flags;
     /// returns the objects to link.
-    fn build_runtime(&self, shim_dir: &Path) -> Result<Vec<PathBuf>, EmulateError> {
+    /// Where the runtime's objects are (or will be) and the commands that
+    /// build them; nothing is built here.
+    fn runtime_plan(&self, shim_dir: &Path) -> RuntimePlan {
         let sources: Vec<&str> = SHIM_FILES
             .iter()
             .map(|file| file.name)
@@ -453,8 +530,25 @@ impl Emulator {
             );
         }
         let entry = self.root.join(format!("runtime-{}", key.finish()));
-        cache::install(&entry, |dir| {
-            for args in &commands {
+        let objects = sources
+            .iter()
+            .map(|source| entry.join(object_name(source)))
+            .collect();
+        RuntimePlan {
+            entry,
+            commands,
+            objects,
+        }
+    }
+
+    /// Builds the runtime's objects once per shim, compiler and flags. In
+    /// one process, concurrent callers wait for one build instead of racing
+    /// (across processes the cache's rename settles races).
+    fn build_runtime(&self, plan: &RuntimePlan) -> Result<(), EmulateError> {
+        static BUILDING: std::sync::Mutex<()> = std::sync::Mutex::new(());
+        let _one_at_a_time = BUILDING.lock().unwrap_or_else(|e| e.into_inner());
+        cache::install(&plan.entry, |dir| {
+            for args in &plan.commands {
                 let command = display_command(&self.compiler.program, args);
                 log::info!("emulate: building the runtime: {command}");
                 let output = self.run_compiler(dir, args)?;
@@ -467,10 +561,7 @@ impl Emulator {
             }
             Ok(())
         })?;
-        Ok(sources
-            .iter()
-            .map(|source| entry.join(object_name(source)))
-            .collect())
+        Ok(())
     }
 
     /// The compiler's own leading arguments, the flags and the shim's
@@ -828,13 +919,21 @@ chmod +x "$out"
         assert_eq!(first.executable.file_name().unwrap(), "k");
         assert_eq!(first.compiler_version, "fake-c++ (Test) 1.0");
         let calls = fixture.calls();
-        assert_eq!(calls.len(), 2, "runtime object, then program: {calls:?}");
+        // The runtime object and the program's object (in parallel, in
+        // either order), then the link.
+        assert_eq!(calls.len(), 3, "{calls:?}");
         assert!(
-            calls[0].contains(" -c ") && calls[0].ends_with("-o cuda_emu.o"),
+            calls[..2]
+                .iter()
+                .any(|c| c.contains("cuda_emu.cpp") && c.ends_with("-o cuda_emu.o")),
             "{calls:?}"
         );
         assert!(
-            calls[1].contains("k.cpp") && calls[1].ends_with("-o k -lpthread"),
+            calls[..2].iter().any(|c| c.contains("k.cpp -c -o k.o")),
+            "{calls:?}"
+        );
+        assert!(
+            calls[2].contains("k.o") && calls[2].ends_with("-o k -lpthread"),
             "{calls:?}"
         );
         assert!(
@@ -861,13 +960,13 @@ chmod +x "$out"
         assert_eq!(second.command, first.command);
         assert_eq!(
             fixture.calls().len(),
-            2,
+            3,
             "no compiler call for a cached program"
         );
 
         // A fresh emulator on the same cache finds it too.
         assert!(fixture.emulator().compile(&source).unwrap().cached);
-        assert_eq!(fixture.calls().len(), 2);
+        assert_eq!(fixture.calls().len(), 3);
     }
 
     #[cfg(unix)]
@@ -883,11 +982,14 @@ chmod +x "$out"
         assert_ne!(second.executable, first.executable);
         let calls = fixture.calls();
         assert_eq!(
-            calls.iter().filter(|call| call.contains(" -c ")).count(),
+            calls
+                .iter()
+                .filter(|call| call.contains("cuda_emu.cpp"))
+                .count(),
             1,
-            "{calls:?}"
+            "the runtime is built once: {calls:?}"
         );
-        assert_eq!(calls.len(), 3);
+        assert_eq!(calls.len(), 5, "{calls:?}");
     }
 
     #[cfg(unix)]

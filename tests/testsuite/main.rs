@@ -4,6 +4,7 @@
 
 mod book;
 mod drift;
+mod emulation;
 mod evidence;
 mod mdbook_cli;
 mod preprocessor_protocol;
