@@ -250,3 +250,68 @@ fn the_run_command_passes_the_exit_status_through() {
     assert_eq!(output.status.code(), Some(139));
     assert!(String::from_utf8_lossy(&output.stderr).contains("killed by signal 11"));
 }
+
+#[test]
+fn build_reproduces_the_evidence_it_embeds_and_says_so() {
+    let Some(_) = emulator(false) else { return };
+    let book = crate::course_copy();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_mdbook-evidence"))
+        .args(["build", "--reproduce", "emulate"])
+        .current_dir(book.path())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let html = std::fs::read_to_string(book.path().join("target/book/day66-testing.html")).unwrap();
+    assert!(
+        html.contains("Reproduced by CPU emulation"),
+        "no reproduction in the provenance line"
+    );
+}
+
+#[test]
+fn build_fails_with_a_diff_when_a_program_no_longer_reproduces_its_evidence() {
+    let Some(_) = emulator(false) else { return };
+    let book = crate::course_copy();
+    // Simulate evidence that the program does not print any more (in a
+    // temporary copy: real evidence is only ever written by `record`).
+    let path = book.path().join("evidence/kernels/testing.cu.toml");
+    let text = std::fs::read_to_string(&path).unwrap();
+    std::fs::write(
+        &path,
+        text.replace(
+            "got 14171.000000  want 14171.000000",
+            "got 14170.000000  want 14171.000000",
+        ),
+    )
+    .unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_mdbook-evidence"))
+        .args(["build", "--reproduce", "emulate"])
+        .current_dir(book.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("could not reproduce") && stderr.contains("kernels/testing.cu"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("-  oracle, n=611                      PASS  got 14170.000000"),
+        "{stderr}"
+    );
+    // `never` runs nothing and builds.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_mdbook-evidence"))
+        .args(["build", "--reproduce", "never"])
+        .current_dir(book.path())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
