@@ -47,7 +47,9 @@ fn median(mut samples: Vec<Duration>) -> Duration {
 fn report(what: &str, measured: f64, unit: &str, baseline: f64, goal: f64) {
     let ratio = measured / baseline;
     let verdict = if ratio <= goal { "meets" } else { "MISSES" };
-    println!("{what}: {measured:.4} {unit} vs baseline {baseline:.4} {unit} = {ratio:.3}x (goal <= {goal}x: {verdict})");
+    println!(
+        "{what}: {measured:.4} {unit} vs baseline {baseline:.4} {unit} = {ratio:.3}x (goal <= {goal}x: {verdict})"
+    );
 }
 
 fn main() {
@@ -65,13 +67,23 @@ fn main() {
         .output()
         .unwrap();
     let cold = cold.elapsed();
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stdout));
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
 
     // 1. Cached run of the lesson (the compile above filled the cache).
-    let backend = EmulateBackend::new(false).unwrap().with_recorded_devices(&root, &Settings::default()).unwrap();
+    let backend = EmulateBackend::new(false)
+        .unwrap()
+        .with_recorded_devices(&root, &Settings::default())
+        .unwrap();
     let lesson = Program::load(&root, "kernels/testing.cu").unwrap();
     let compiled = backend.compile(&lesson).unwrap();
-    assert!(compiled.cached, "the cold verify should have cached the lesson");
+    assert!(
+        compiled.cached,
+        "the cold verify should have cached the lesson"
+    );
     let runs: Vec<Duration> = (0..21)
         .map(|_| {
             let t = Instant::now();
@@ -99,7 +111,13 @@ fn main() {
         .find_map(|l| l.strip_prefix("barrier: "))
         .and_then(|v| v.split_whitespace().next()?.parse::<f64>().ok())
         .unwrap_or_else(|| panic!("switch_cost printed no `barrier: N ns per switch`:\n{stdout}"));
-    report("2. one thread switch at a barrier, 256-thread block", ns, "ns", 15.0, 1.0);
+    report(
+        "2. one thread switch at a barrier, 256-thread block",
+        ns,
+        "ns",
+        15.0,
+        1.0,
+    );
 
     report(
         "3. cold verify of lesson + starter (emulate) vs nvcc + run on the H200",
