@@ -12,6 +12,7 @@
 // the calling OS thread.
 #include "cuda_runtime.h"
 
+#include <cctype>
 #include <csignal>
 #include <cstdarg>
 #include <ctime>
@@ -1485,6 +1486,37 @@ int putchar(int c) {
 }
 
 // ---- assert(): in a kernel, CUDA's message and a sticky cudaErrorAssert -------------
+namespace cuda_emu {
+namespace {
+// __PRETTY_FUNCTION__ as nvcc's front end spells it: g++ writes
+// "void check(const int*)", nvcc "void check(const int *)": a space before a
+// run of '*' or '&' that follows a type, none between it and a qualifier
+// ("int *const", "float *__restrict__").
+std::string nvcc_signature(const char* g) {
+  std::string out;
+  const size_t n = strlen(g);
+  for (size_t i = 0; i < n;) {
+    const char c = g[i];
+    const bool is_op = i >= 8 && strncmp(g + i - 8, "operator", 8) == 0;
+    if ((c == '*' || c == '&') && !is_op) {
+      size_t j = i;
+      while (j < n && (g[j] == '*' || g[j] == '&')) ++j;
+      const char prev = out.empty() ? ' ' : out.back();
+      if (prev != ' ' && prev != '(' && prev != '<' && prev != ',') out += ' ';
+      out.append(g + i, j - i);
+      if (j + 1 < n && g[j] == ' ' && (isalpha(static_cast<unsigned char>(g[j + 1])) || g[j + 1] == '_'))
+        ++j;  // "int* const" -> "int *const"
+      i = j;
+      continue;
+    }
+    out += c;
+    ++i;
+  }
+  return out;
+}
+}  // namespace
+}  // namespace cuda_emu
+
 extern "C" void __assert_fail(const char* assertion, const char* file, unsigned int line,
                               const char* function) noexcept {
   using namespace cuda_emu;
@@ -1495,8 +1527,9 @@ extern "C" void __assert_fail(const char* assertion, const char* file, unsigned 
     abort();
   }
   Fiber* f = g_cur;
+  std::string fn = function ? nvcc_signature(function) : std::string();
   fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n",
-          file, line, function ? function : "", blockIdx.x, blockIdx.y, blockIdx.z, f->tidx.x,
+          file, line, fn.c_str(), blockIdx.x, blockIdx.y, blockIdx.z, f->tidx.x,
           f->tidx.y, f->tidx.z, assertion);
   abort_kernel(cudaErrorAssert);
 }
@@ -1511,8 +1544,11 @@ const char* cudaGetErrorName(cudaError_t error) {
   return e ? e->name : "unrecognized error code";
 }
 cudaError_t cudaGetLastError() {
+  // Reports the last error and clears it, a sticky one too (the H200 printed
+  // "get 710 then 0" after a device assert); the next call that needs the
+  // device sets it again.
   cudaError_t e = cuda_emu::g_last_error;
-  cuda_emu::g_last_error = cuda_emu::g_sticky;
+  cuda_emu::g_last_error = cudaSuccess;
   return e;
 }
 cudaError_t cudaPeekAtLastError() { return cuda_emu::g_last_error; }
