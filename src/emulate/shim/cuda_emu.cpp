@@ -295,13 +295,18 @@ enum AllocKind { kDevice, kManaged, kPinned, kSymbol };
 struct Alloc {
   size_t size;
   char* map;      // mmap'd region (bounds check) or the malloc'd block
-  size_t maplen;  // 0 when malloc'd
+  size_t maplen;  // 0 when malloc'd; with bounds checking, guard pages around the data
   AllocKind kind;
 };
 std::map<uintptr_t, Alloc> g_allocs;
 size_t g_device_bytes = 0;
 const size_t kTotalGlobalMem = 150109880320ull;  // the H200's, tests/cuda/expected/device_props.stdout
 const size_t kPage = 4096;
+// A new allocation reads as zeros, as the fresh memory of a GPU process does
+// (tests/cuda/math_intrinsics.cu reads one through __ldg before it is
+// written). From this size on it is mmap'd (maplen = size, no guard pages
+// unless bounds checking), below it malloc'd and cleared.
+const size_t kBigAlloc = 1 << 20;
 
 // The allocation holding [p, p + n), or null.
 const std::pair<const uintptr_t, Alloc>* find_alloc(const void* p, size_t n) {
@@ -343,10 +348,19 @@ cudaError_t allocate(void** ptr, size_t size, AllocKind kind) {
     a.maplen = len;
     // Device memory is out of the host's reach between launches, as on a GPU.
     if (kind == kDevice) mprotect(base + kPage, data, PROT_NONE);
+  } else if (size >= kBigAlloc) {
+    // Zero pages, committed as touched.
+    void* m = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    if (m == MAP_FAILED) return record(cudaErrorMemoryAllocation);
+    p = static_cast<char*>(m);
+    a.map = p;
+    a.maplen = size;
   } else {
     void* m = nullptr;
     if (posix_memalign(&m, 256, size) != 0) return record(cudaErrorMemoryAllocation);
     p = static_cast<char*>(m);
+    memset(p, 0, size);
     a.map = p;
   }
   g_allocs[reinterpret_cast<uintptr_t>(p)] = a;
@@ -1338,6 +1352,47 @@ unsigned activemask(const char* file, int line) {
   return static_cast<unsigned>(W.result[lane]);
 }
 
+// __ldg's view of memory: a copy of every device, managed and symbol
+// allocation taken when the kernel starts (see __ldg in cuda_runtime.h).
+namespace {
+bool g_uses_ldg = false;
+bool g_ldg_ready = false;
+std::map<uintptr_t, std::vector<char>> g_ldg_copy;
+}  // namespace
+
+bool note_ldg() {
+  g_uses_ldg = true;
+  return true;
+}
+
+void snapshot_for_ldg() {
+  g_ldg_ready = false;
+  if (!g_uses_ldg) return;
+  for (auto it = g_ldg_copy.begin(); it != g_ldg_copy.end();) {
+    auto a = g_allocs.find(it->first);
+    if (a == g_allocs.end() || a->second.kind == kPinned || a->second.size != it->second.size())
+      it = g_ldg_copy.erase(it);
+    else
+      ++it;
+  }
+  for (const auto& kv : g_allocs) {
+    if (kv.second.kind == kPinned) continue;
+    std::vector<char>& c = g_ldg_copy[kv.first];
+    c.resize(kv.second.size);
+    memcpy(c.data(), reinterpret_cast<const void*>(kv.first), kv.second.size);
+  }
+  g_ldg_ready = true;
+}
+
+const void* ldg_source(const void* p, size_t n) {
+  if (!g_in_kernel || !g_ldg_ready) return p;
+  const std::pair<const uintptr_t, Alloc>* kv = find_alloc(p, n);
+  if (!kv) return p;
+  auto it = g_ldg_copy.find(kv->first);
+  if (it == g_ldg_copy.end()) return p;
+  return it->second.data() + (reinterpret_cast<uintptr_t>(p) - kv->first);
+}
+
 bool launch_check(const LaunchConfig& c) {
   flush_device_printf();
   if (g_sticky != cudaSuccess) {
@@ -1386,6 +1441,7 @@ void launch_run(const LaunchConfig& c, void (*body)(void*), void* context) {
     B.warps[w].exists = lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1;
   }
   protect_device(true);
+  snapshot_for_ldg();
   g_in_kernel = true;
   for (unsigned z = 0; z < c.grid.z && !g_abort; ++z)
     for (unsigned y = 0; y < c.grid.y && !g_abort; ++y)
@@ -1404,6 +1460,7 @@ void launch_run(const LaunchConfig& c, void (*body)(void*), void* context) {
     }
   }
   g_in_kernel = false;
+  g_ldg_ready = false;
   protect_device(false);
   g_launch = nullptr;
   threadIdx = uint3{0, 0, 0};

@@ -980,8 +980,31 @@ inline float __saturatef(float x) { return x >= 1.0f ? 1.0f : (x > 0.0f ? x : 0.
 inline float saturate(float x) { return __saturatef(x); }
 inline float fdividef(float x, float y) { return x / y; }
 
+namespace cuda_emu {
+// __ldg is ld.global.nc: a load through the read-only (non-coherent) path,
+// which the compiler may also move above the thread's own stores. On the H200
+// a kernel that stored to a location and then read it back with __ldg got the
+// value from before the launch (tests/cuda/math_intrinsics.cu, float 14). The
+// emulator gives __ldg the same view: device memory as it was when the kernel
+// started. A program that uses __ldg anywhere pays for a copy of its device
+// allocations at each launch.
+bool note_ldg();
+const void* ldg_source(const void* p, size_t n);
 template <class T>
-inline T __ldg(const T* p) { return *p; }
+struct LdgUse {
+  static bool on;
+};
+template <class T>
+bool LdgUse<T>::on = note_ldg();
+}  // namespace cuda_emu
+
+template <class T>
+inline T __ldg(const T* p) {
+  (void)cuda_emu::LdgUse<T>::on;
+  T v;
+  memcpy(static_cast<void*>(&v), cuda_emu::ldg_source(p, sizeof(T)), sizeof(T));
+  return v;
+}
 template <class T>
 inline T __ldcg(const T* p) { return *p; }
 template <class T>
