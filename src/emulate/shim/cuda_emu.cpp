@@ -1226,6 +1226,12 @@ void complete_group(Warp& W, unsigned mask, int self_lane) {
           case kShflXor: j = l ^ b; ok = j <= max_lane; break;
           default: j = min_lane | (b & ~segmask); ok = j <= max_lane; break;
         }
+        if (ok && j >= 0 && j <= 31 && !((W.exists >> j) & 1)) {
+          // A source lane past the end of the block (a partial last warp):
+          // the H200 returned 0 (tests/cuda/warp_vote.cu, 48 threads).
+          res = 0;
+          break;
+        }
         if (!ok || j < 0 || j > 31 || !((mask >> j) & 1)) j = l;
         res = W.val[j];
         break;
