@@ -938,6 +938,16 @@ int access_size(const unsigned char* p) {
   }
 }
 
+// 1024 -> "1,024", as memcheck writes sizes.
+std::string with_commas(size_t v) {
+  std::string d = std::to_string(v), out;
+  for (size_t i = 0; i < d.size(); ++i) {
+    if (i != 0 && (d.size() - i) % 3 == 0) out += ',';
+    out += d[i];
+  }
+  return out;
+}
+
 void on_fault(int sig, siginfo_t* si, void* ucv) {
   if (!g_in_kernel) {
     // A host fault: die as the program would without the emulator, after
@@ -1023,16 +1033,20 @@ void on_fault(int sig, siginfo_t* si, void* ucv) {
     std::string sh = out;
     size_t at = sh.find("__global__");
     if (at != std::string::npos) sh.replace(at, 10, "__shared__");
+    n = snprintf(buf, sizeof buf, "=========     Access to 0x%lx is out of bounds\n",
+                 static_cast<unsigned long>(a));
+    sh.append(buf, static_cast<size_t>(n));
+    std::string size = with_commas(g_shared_bytes);
     if (a >= hi) {
       n = snprintf(buf, sizeof buf,
-                   "=========     Address 0x%lx is %lu bytes after the end of the %zu bytes of "
-                   "dynamic shared memory (extern __shared__)\n",
-                   static_cast<unsigned long>(a), static_cast<unsigned long>(a - hi), g_shared_bytes);
+                   "=========     and is %lu bytes after the end of the %s bytes of dynamic shared "
+                   "memory (extern __shared__)\n",
+                   static_cast<unsigned long>(a - hi + 1), size.c_str());
     } else {
       n = snprintf(buf, sizeof buf,
-                   "=========     Address 0x%lx is %lu bytes before the start of the %zu bytes of "
-                   "dynamic shared memory (extern __shared__)\n",
-                   static_cast<unsigned long>(a), static_cast<unsigned long>(lo - a), g_shared_bytes);
+                   "=========     and is %lu bytes before the start of the %s bytes of dynamic "
+                   "shared memory (extern __shared__)\n",
+                   static_cast<unsigned long>(lo - a), size.c_str());
     }
     sh.append(buf, static_cast<size_t>(n));
     if (write(2, sh.data(), sh.size())) {}
@@ -1049,28 +1063,34 @@ void on_fault(int sig, siginfo_t* si, void* ucv) {
       best = &kv;
     }
   }
+  // Worded as compute-sanitizer memcheck words it: "Access to A is out of
+  // bounds", then "and is N bytes after the nearest allocation at L of size
+  // S bytes", where N counts from the allocation's last byte (memcheck said 1
+  // for the first byte past a buffer).
+  n = snprintf(buf, sizeof buf, "=========     Access to 0x%lx is out of bounds%s\n",
+               static_cast<unsigned long>(a), a < 4096 ? " (a null pointer)" : "");
+  out.append(buf, static_cast<size_t>(n));
+  n = 0;
   if (best && best_dist < (1u << 20)) {
     uintptr_t lo = best->first, hi = lo + best->second.size;
+    std::string size = with_commas(best->second.size);
     if (a >= hi) {
       n = snprintf(buf, sizeof buf,
-                   "=========     Address 0x%lx is %lu bytes after the end of an allocation of "
-                   "%zu bytes at 0x%lx\n",
-                   static_cast<unsigned long>(a), static_cast<unsigned long>(a - hi),
-                   best->second.size, static_cast<unsigned long>(lo));
+                   "=========     and is %lu bytes after the nearest allocation at 0x%lx of size "
+                   "%s bytes\n",
+                   static_cast<unsigned long>(a - hi + 1), static_cast<unsigned long>(lo),
+                   size.c_str());
     } else if (a < lo) {
       n = snprintf(buf, sizeof buf,
-                   "=========     Address 0x%lx is %lu bytes before the start of an allocation of "
-                   "%zu bytes at 0x%lx\n",
-                   static_cast<unsigned long>(a), static_cast<unsigned long>(lo - a),
-                   best->second.size, static_cast<unsigned long>(lo));
+                   "=========     and is %lu bytes before the nearest allocation at 0x%lx of size "
+                   "%s bytes\n",
+                   static_cast<unsigned long>(lo - a), static_cast<unsigned long>(lo),
+                   size.c_str());
     } else {
-      n = snprintf(buf, sizeof buf, "=========     Address 0x%lx is inside an allocation of %zu "
-                   "bytes at 0x%lx\n", static_cast<unsigned long>(a), best->second.size,
-                   static_cast<unsigned long>(lo));
+      n = snprintf(buf, sizeof buf,
+                   "=========     and is inside an allocation at 0x%lx of size %s bytes\n",
+                   static_cast<unsigned long>(lo), size.c_str());
     }
-  } else {
-    n = snprintf(buf, sizeof buf, "=========     Address 0x%lx is out of bounds%s\n",
-                 static_cast<unsigned long>(a), a < 4096 ? " (a null pointer)" : "");
   }
   out.append(buf, static_cast<size_t>(n));
   if (!settings().bounds_check)
