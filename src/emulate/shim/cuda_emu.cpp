@@ -12,6 +12,7 @@
 // the calling OS thread.
 #include "cuda_runtime.h"
 
+#include <cctype>
 #include <csignal>
 #include <cstdarg>
 #include <ctime>
@@ -75,29 +76,180 @@ struct ErrorText {
   const char* name;
   const char* text;
 };
+// Every code the CUDA 13.0 runtime names, with its name and string, as the H200
+// printed them (tests/cuda/expected/error_strings.stdout).
 const ErrorText kErrors[] = {
     {0, "cudaSuccess", "no error"},
     {1, "cudaErrorInvalidValue", "invalid argument"},
     {2, "cudaErrorMemoryAllocation", "out of memory"},
     {3, "cudaErrorInitializationError", "initialization error"},
     {4, "cudaErrorCudartUnloading", "driver shutting down"},
+    {5, "cudaErrorProfilerDisabled", "profiler disabled while using external profiling tool"},
+    {6, "cudaErrorProfilerNotInitialized",
+     "profiler not initialized: call cudaProfilerInitialize()"},
+    {7, "cudaErrorProfilerAlreadyStarted", "profiler already started"},
+    {8, "cudaErrorProfilerAlreadyStopped", "profiler already stopped"},
     {9, "cudaErrorInvalidConfiguration", "invalid configuration argument"},
+    {12, "cudaErrorInvalidPitchValue", "invalid pitch argument"},
     {13, "cudaErrorInvalidSymbol", "invalid device symbol"},
+    {16, "cudaErrorInvalidHostPointer", "invalid host pointer"},
     {17, "cudaErrorInvalidDevicePointer", "invalid device pointer"},
+    {18, "cudaErrorInvalidTexture", "invalid texture reference"},
+    {19, "cudaErrorInvalidTextureBinding", "texture is not bound to a pointer"},
+    {20, "cudaErrorInvalidChannelDescriptor", "invalid channel descriptor"},
     {21, "cudaErrorInvalidMemcpyDirection", "invalid copy direction for memcpy"},
+    {22, "cudaErrorAddressOfConstant", "invalid address of constant"},
+    {23, "cudaErrorTextureFetchFailed", "fetch from texture failed"},
+    {24, "cudaErrorTextureNotBound", "cannot fetch from a texture that is not bound"},
+    {25, "cudaErrorSynchronizationError", "incorrect use of __syncthreads()"},
+    {26, "cudaErrorInvalidFilterSetting", "linear filtering not supported for non-float type"},
+    {27, "cudaErrorInvalidNormSetting", "read as normalized float not supported for data type"},
+    {28, "cudaErrorMixedDeviceExecution",
+     "device emulation mode and device execution mode cannot be mixed"},
+    {31, "cudaErrorNotYetImplemented", "feature not yet implemented"},
+    {32, "cudaErrorMemoryValueTooLarge", "memory size or pointer value too large to fit in 32 bit"},
+    {34, "cudaErrorStubLibrary", "CUDA driver is a stub library"},
+    {35, "cudaErrorInsufficientDriver",
+     "CUDA driver version is insufficient for CUDA runtime version"},
+    {36, "cudaErrorCallRequiresNewerDriver",
+     "API call is not supported in the installed CUDA driver"},
+    {37, "cudaErrorInvalidSurface", "invalid surface reference"},
+    {43, "cudaErrorDuplicateVariableName", "duplicate global variable looked up by string name"},
+    {44, "cudaErrorDuplicateTextureName", "duplicate texture looked up by string name"},
+    {45, "cudaErrorDuplicateSurfaceName", "duplicate surface looked up by string name"},
+    {46, "cudaErrorDevicesUnavailable", "CUDA-capable device(s) is/are busy or unavailable"},
+    {49, "cudaErrorIncompatibleDriverContext", "incompatible driver context"},
+    {52, "cudaErrorMissingConfiguration", "__global__ function call is not configured"},
+    {53, "cudaErrorPriorLaunchFailure", "unspecified launch failure in prior launch"},
+    {65, "cudaErrorLaunchMaxDepthExceeded", "launch would exceed maximum depth of nested launches"},
+    {66, "cudaErrorLaunchFileScopedTex",
+     "launch failed because kernel uses unsupported, file-scoped textures (texture objects are supported)"},
+    {67, "cudaErrorLaunchFileScopedSurf",
+     "launch failed because kernel uses unsupported, file-scoped surfaces (surface objects are supported)"},
+    {68, "cudaErrorSyncDepthExceeded",
+     "cudaDeviceSynchronize failed because caller's grid depth exceeds cudaLimitDevRuntimeSyncDepth"},
+    {69, "cudaErrorLaunchPendingCountExceeded",
+     "launch failed because launch would exceed cudaLimitDevRuntimePendingLaunchCount"},
     {98, "cudaErrorInvalidDeviceFunction", "invalid device function"},
     {100, "cudaErrorNoDevice", "no CUDA-capable device is detected"},
     {101, "cudaErrorInvalidDevice", "invalid device ordinal"},
+    {102, "cudaErrorDeviceNotLicensed", "device doesn't have valid Grid license"},
+    {103, "cudaErrorSoftwareValidityNotEstablished", "integrity checks failed"},
+    {127, "cudaErrorStartupFailure", "startup failure in cuda runtime"},
     {200, "cudaErrorInvalidKernelImage", "device kernel image is invalid"},
+    {201, "cudaErrorDeviceUninitialized", "invalid device context"},
+    {205, "cudaErrorMapBufferObjectFailed", "mapping of buffer object failed"},
+    {206, "cudaErrorUnmapBufferObjectFailed", "unmapping of buffer object failed"},
+    {207, "cudaErrorArrayIsMapped", "array is mapped"},
+    {208, "cudaErrorAlreadyMapped", "resource already mapped"},
     {209, "cudaErrorNoKernelImageForDevice",
      "no kernel image is available for execution on the device"},
+    {210, "cudaErrorAlreadyAcquired", "resource already acquired"},
+    {211, "cudaErrorNotMapped", "resource not mapped"},
+    {212, "cudaErrorNotMappedAsArray", "resource not mapped as array"},
+    {213, "cudaErrorNotMappedAsPointer", "resource not mapped as pointer"},
+    {214, "cudaErrorECCUncorrectable", "uncorrectable ECC error encountered"},
+    {215, "cudaErrorUnsupportedLimit", "limit is not supported on this architecture"},
+    {216, "cudaErrorDeviceAlreadyInUse",
+     "exclusive-thread device already in use by a different thread"},
+    {217, "cudaErrorPeerAccessUnsupported",
+     "peer access is not supported between these two devices"},
+    {218, "cudaErrorInvalidPtx", "a PTX JIT compilation failed"},
+    {219, "cudaErrorInvalidGraphicsContext", "invalid OpenGL or DirectX context"},
+    {220, "cudaErrorNvlinkUncorrectable",
+     "uncorrectable NVLink error detected during the execution"},
+    {221, "cudaErrorJitCompilerNotFound", "PTX JIT compiler library not found"},
+    {222, "cudaErrorUnsupportedPtxVersion",
+     "the provided PTX was compiled with an unsupported toolchain."},
+    {223, "cudaErrorJitCompilationDisabled", "PTX JIT compilation was disabled"},
+    {224, "cudaErrorUnsupportedExecAffinity", "the provided execution affinity is not supported"},
+    {225, "cudaErrorUnsupportedDevSideSync",
+     "the provided PTX contains unsupported call to cudaDeviceSynchronize"},
+    {226, "cudaErrorContained",
+     "Invalid access of peer GPU memory over nvlink or a hardware error"},
+    {300, "cudaErrorInvalidSource", "device kernel image is invalid"},
+    {301, "cudaErrorFileNotFound", "file not found"},
+    {302, "cudaErrorSharedObjectSymbolNotFound", "shared object symbol not found"},
+    {303, "cudaErrorSharedObjectInitFailed", "shared object initialization failed"},
+    {304, "cudaErrorOperatingSystem", "OS call failed or operation not supported on this OS"},
     {400, "cudaErrorInvalidResourceHandle", "invalid resource handle"},
+    {401, "cudaErrorIllegalState", "the operation cannot be performed in the present state"},
+    {402, "cudaErrorLossyQuery", "attempted introspection would be semantically lossy"},
+    {500, "cudaErrorSymbolNotFound", "named symbol not found"},
     {600, "cudaErrorNotReady", "device not ready"},
     {700, "cudaErrorIllegalAddress", "an illegal memory access was encountered"},
     {701, "cudaErrorLaunchOutOfResources", "too many resources requested for launch"},
+    {702, "cudaErrorLaunchTimeout", "the launch timed out and was terminated"},
+    {703, "cudaErrorLaunchIncompatibleTexturing", "launch uses incompatible texturing mode"},
+    {704, "cudaErrorPeerAccessAlreadyEnabled", "peer access is already enabled"},
+    {705, "cudaErrorPeerAccessNotEnabled", "peer access has not been enabled"},
+    {708, "cudaErrorSetOnActiveProcess", "cannot set while device is active in this process"},
+    {709, "cudaErrorContextIsDestroyed", "context is destroyed"},
     {710, "cudaErrorAssert", "device-side assert triggered"},
+    {711, "cudaErrorTooManyPeers", "peer mapping resources exhausted"},
+    {712, "cudaErrorHostMemoryAlreadyRegistered",
+     "part or all of the requested memory range is already mapped"},
+    {713, "cudaErrorHostMemoryNotRegistered",
+     "pointer does not correspond to a registered memory region"},
+    {714, "cudaErrorHardwareStackError", "hardware stack error"},
+    {715, "cudaErrorIllegalInstruction", "an illegal instruction was encountered"},
+    {716, "cudaErrorMisalignedAddress", "misaligned address"},
+    {717, "cudaErrorInvalidAddressSpace", "operation not supported on global/shared address space"},
+    {718, "cudaErrorInvalidPc", "invalid program counter"},
     {719, "cudaErrorLaunchFailure", "unspecified launch failure"},
+    {720, "cudaErrorCooperativeLaunchTooLarge", "too many blocks in cooperative launch"},
+    {721, "cudaErrorTensorMemoryLeak", "tensor memory not completely freed"},
+    {800, "cudaErrorNotPermitted", "operation not permitted"},
     {801, "cudaErrorNotSupported", "operation not supported"},
+    {802, "cudaErrorSystemNotReady", "system not yet initialized"},
+    {803, "cudaErrorSystemDriverMismatch",
+     "system has unsupported display driver / cuda driver combination"},
+    {804, "cudaErrorCompatNotSupportedOnDevice",
+     "forward compatibility was attempted on non supported HW"},
+    {805, "cudaErrorMpsConnectionFailed",
+     "MPS client failed to connect to the MPS control daemon or the MPS server"},
+    {806, "cudaErrorMpsRpcFailure",
+     "the remote procedural call between the MPS server and the MPS client failed"},
+    {807, "cudaErrorMpsServerNotReady",
+     "MPS server is not ready to accept new MPS client requests"},
+    {808, "cudaErrorMpsMaxClientsReached",
+     "the hardware resources required to create MPS client have been exhausted"},
+    {809, "cudaErrorMpsMaxConnectionsReached",
+     "the hardware resources required to support device connections have been exhausted"},
+    {810, "cudaErrorMpsClientTerminated", "the MPS client has been terminated by the server"},
+    {811, "cudaErrorCdpNotSupported",
+     "is using CUDA Dynamic Parallelism, but the current configuration, like MPS, does not support it"},
+    {812, "cudaErrorCdpVersionMismatch",
+     "unsupported interaction between different versions of CUDA Dynamic Parallelism"},
+    {900, "cudaErrorStreamCaptureUnsupported", "operation not permitted when stream is capturing"},
+    {901, "cudaErrorStreamCaptureInvalidated",
+     "operation failed due to a previous error during capture"},
+    {902, "cudaErrorStreamCaptureMerge",
+     "operation would result in a merge of separate capture sequences"},
+    {903, "cudaErrorStreamCaptureUnmatched",
+     "capture was not ended in the same stream as it began"},
+    {904, "cudaErrorStreamCaptureUnjoined", "capturing stream has unjoined work"},
+    {905, "cudaErrorStreamCaptureIsolation",
+     "dependency created on uncaptured work in another stream"},
+    {906, "cudaErrorStreamCaptureImplicit",
+     "operation would make the legacy stream depend on a capturing blocking stream"},
+    {907, "cudaErrorCapturedEvent",
+     "operation not permitted on an event last recorded in a capturing stream"},
+    {908, "cudaErrorStreamCaptureWrongThread",
+     "attempt to terminate a thread-local capture sequence from another thread"},
+    {909, "cudaErrorTimeout", "wait operation timed out"},
+    {910, "cudaErrorGraphExecUpdateFailure",
+     "the graph update was not performed because it included changes which violated constraints specific to instantiated graph update"},
+    {911, "cudaErrorExternalDevice",
+     "an async error has occured in external entity outside of CUDA"},
+    {912, "cudaErrorInvalidClusterSize",
+     "a kernel launch error has occurred due to cluster misconfiguration"},
+    {913, "cudaErrorFunctionNotLoaded",
+     "the function handle is not loaded when calling an API that requires a loaded function"},
+    {914, "cudaErrorInvalidResourceType",
+     "one or more resources passed in are not valid resource types for the operation"},
+    {915, "cudaErrorInvalidResourceConfiguration",
+     "one or more resources are insufficient or non-applicable for the operation"},
     {999, "cudaErrorUnknown", "unknown error"},
 };
 
@@ -143,13 +295,18 @@ enum AllocKind { kDevice, kManaged, kPinned, kSymbol };
 struct Alloc {
   size_t size;
   char* map;      // mmap'd region (bounds check) or the malloc'd block
-  size_t maplen;  // 0 when malloc'd
+  size_t maplen;  // 0 when malloc'd; with bounds checking, guard pages around the data
   AllocKind kind;
 };
 std::map<uintptr_t, Alloc> g_allocs;
 size_t g_device_bytes = 0;
-const size_t kTotalGlobalMem = 150109716480ull;  // to be confirmed: tests/cuda/device_props.cu
+const size_t kTotalGlobalMem = 150109880320ull;  // the H200's, tests/cuda/expected/device_props.stdout
 const size_t kPage = 4096;
+// A new allocation reads as zeros, as the fresh memory of a GPU process does
+// (tests/cuda/math_intrinsics.cu reads one through __ldg before it is
+// written). From this size on it is mmap'd (maplen = size, no guard pages
+// unless bounds checking), below it malloc'd and cleared.
+const size_t kBigAlloc = 1 << 20;
 
 // The allocation holding [p, p + n), or null.
 const std::pair<const uintptr_t, Alloc>* find_alloc(const void* p, size_t n) {
@@ -191,10 +348,19 @@ cudaError_t allocate(void** ptr, size_t size, AllocKind kind) {
     a.maplen = len;
     // Device memory is out of the host's reach between launches, as on a GPU.
     if (kind == kDevice) mprotect(base + kPage, data, PROT_NONE);
+  } else if (size >= kBigAlloc) {
+    // Zero pages, committed as touched.
+    void* m = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    if (m == MAP_FAILED) return record(cudaErrorMemoryAllocation);
+    p = static_cast<char*>(m);
+    a.map = p;
+    a.maplen = size;
   } else {
     void* m = nullptr;
     if (posix_memalign(&m, 256, size) != 0) return record(cudaErrorMemoryAllocation);
     p = static_cast<char*>(m);
+    memset(p, 0, size);
     a.map = p;
   }
   g_allocs[reinterpret_cast<uintptr_t>(p)] = a;
@@ -772,6 +938,16 @@ int access_size(const unsigned char* p) {
   }
 }
 
+// 1024 -> "1,024", as memcheck writes sizes.
+std::string with_commas(size_t v) {
+  std::string d = std::to_string(v), out;
+  for (size_t i = 0; i < d.size(); ++i) {
+    if (i != 0 && (d.size() - i) % 3 == 0) out += ',';
+    out += d[i];
+  }
+  return out;
+}
+
 void on_fault(int sig, siginfo_t* si, void* ucv) {
   if (!g_in_kernel) {
     // A host fault: die as the program would without the emulator, after
@@ -857,16 +1033,20 @@ void on_fault(int sig, siginfo_t* si, void* ucv) {
     std::string sh = out;
     size_t at = sh.find("__global__");
     if (at != std::string::npos) sh.replace(at, 10, "__shared__");
+    n = snprintf(buf, sizeof buf, "=========     Access to 0x%lx is out of bounds\n",
+                 static_cast<unsigned long>(a));
+    sh.append(buf, static_cast<size_t>(n));
+    std::string size = with_commas(g_shared_bytes);
     if (a >= hi) {
       n = snprintf(buf, sizeof buf,
-                   "=========     Address 0x%lx is %lu bytes after the end of the %zu bytes of "
-                   "dynamic shared memory (extern __shared__)\n",
-                   static_cast<unsigned long>(a), static_cast<unsigned long>(a - hi), g_shared_bytes);
+                   "=========     and is %lu bytes after the end of the %s bytes of dynamic shared "
+                   "memory (extern __shared__)\n",
+                   static_cast<unsigned long>(a - hi + 1), size.c_str());
     } else {
       n = snprintf(buf, sizeof buf,
-                   "=========     Address 0x%lx is %lu bytes before the start of the %zu bytes of "
-                   "dynamic shared memory (extern __shared__)\n",
-                   static_cast<unsigned long>(a), static_cast<unsigned long>(lo - a), g_shared_bytes);
+                   "=========     and is %lu bytes before the start of the %s bytes of dynamic "
+                   "shared memory (extern __shared__)\n",
+                   static_cast<unsigned long>(lo - a), size.c_str());
     }
     sh.append(buf, static_cast<size_t>(n));
     if (write(2, sh.data(), sh.size())) {}
@@ -883,28 +1063,34 @@ void on_fault(int sig, siginfo_t* si, void* ucv) {
       best = &kv;
     }
   }
+  // Worded as compute-sanitizer memcheck words it: "Access to A is out of
+  // bounds", then "and is N bytes after the nearest allocation at L of size
+  // S bytes", where N counts from the allocation's last byte (memcheck said 1
+  // for the first byte past a buffer).
+  n = snprintf(buf, sizeof buf, "=========     Access to 0x%lx is out of bounds%s\n",
+               static_cast<unsigned long>(a), a < 4096 ? " (a null pointer)" : "");
+  out.append(buf, static_cast<size_t>(n));
+  n = 0;
   if (best && best_dist < (1u << 20)) {
     uintptr_t lo = best->first, hi = lo + best->second.size;
+    std::string size = with_commas(best->second.size);
     if (a >= hi) {
       n = snprintf(buf, sizeof buf,
-                   "=========     Address 0x%lx is %lu bytes after the end of an allocation of "
-                   "%zu bytes at 0x%lx\n",
-                   static_cast<unsigned long>(a), static_cast<unsigned long>(a - hi),
-                   best->second.size, static_cast<unsigned long>(lo));
+                   "=========     and is %lu bytes after the nearest allocation at 0x%lx of size "
+                   "%s bytes\n",
+                   static_cast<unsigned long>(a - hi + 1), static_cast<unsigned long>(lo),
+                   size.c_str());
     } else if (a < lo) {
       n = snprintf(buf, sizeof buf,
-                   "=========     Address 0x%lx is %lu bytes before the start of an allocation of "
-                   "%zu bytes at 0x%lx\n",
-                   static_cast<unsigned long>(a), static_cast<unsigned long>(lo - a),
-                   best->second.size, static_cast<unsigned long>(lo));
+                   "=========     and is %lu bytes before the nearest allocation at 0x%lx of size "
+                   "%s bytes\n",
+                   static_cast<unsigned long>(lo - a), static_cast<unsigned long>(lo),
+                   size.c_str());
     } else {
-      n = snprintf(buf, sizeof buf, "=========     Address 0x%lx is inside an allocation of %zu "
-                   "bytes at 0x%lx\n", static_cast<unsigned long>(a), best->second.size,
-                   static_cast<unsigned long>(lo));
+      n = snprintf(buf, sizeof buf,
+                   "=========     and is inside an allocation at 0x%lx of size %s bytes\n",
+                   static_cast<unsigned long>(lo), size.c_str());
     }
-  } else {
-    n = snprintf(buf, sizeof buf, "=========     Address 0x%lx is out of bounds%s\n",
-                 static_cast<unsigned long>(a), a < 4096 ? " (a null pointer)" : "");
   }
   out.append(buf, static_cast<size_t>(n));
   if (!settings().bounds_check)
@@ -1060,6 +1246,12 @@ void complete_group(Warp& W, unsigned mask, int self_lane) {
           case kShflXor: j = l ^ b; ok = j <= max_lane; break;
           default: j = min_lane | (b & ~segmask); ok = j <= max_lane; break;
         }
+        if (ok && j >= 0 && j <= 31 && !((W.exists >> j) & 1)) {
+          // A source lane past the end of the block (a partial last warp):
+          // the H200 returned 0 (tests/cuda/warp_vote.cu, 48 threads).
+          res = 0;
+          break;
+        }
         if (!ok || j < 0 || j > 31 || !((mask >> j) & 1)) j = l;
         res = W.val[j];
         break;
@@ -1186,6 +1378,47 @@ unsigned activemask(const char* file, int line) {
   return static_cast<unsigned>(W.result[lane]);
 }
 
+// __ldg's view of memory: a copy of every device, managed and symbol
+// allocation taken when the kernel starts (see __ldg in cuda_runtime.h).
+namespace {
+bool g_uses_ldg = false;
+bool g_ldg_ready = false;
+std::map<uintptr_t, std::vector<char>> g_ldg_copy;
+}  // namespace
+
+bool note_ldg() {
+  g_uses_ldg = true;
+  return true;
+}
+
+void snapshot_for_ldg() {
+  g_ldg_ready = false;
+  if (!g_uses_ldg) return;
+  for (auto it = g_ldg_copy.begin(); it != g_ldg_copy.end();) {
+    auto a = g_allocs.find(it->first);
+    if (a == g_allocs.end() || a->second.kind == kPinned || a->second.size != it->second.size())
+      it = g_ldg_copy.erase(it);
+    else
+      ++it;
+  }
+  for (const auto& kv : g_allocs) {
+    if (kv.second.kind == kPinned) continue;
+    std::vector<char>& c = g_ldg_copy[kv.first];
+    c.resize(kv.second.size);
+    memcpy(c.data(), reinterpret_cast<const void*>(kv.first), kv.second.size);
+  }
+  g_ldg_ready = true;
+}
+
+const void* ldg_source(const void* p, size_t n) {
+  if (!g_in_kernel || !g_ldg_ready) return p;
+  const std::pair<const uintptr_t, Alloc>* kv = find_alloc(p, n);
+  if (!kv) return p;
+  auto it = g_ldg_copy.find(kv->first);
+  if (it == g_ldg_copy.end()) return p;
+  return it->second.data() + (reinterpret_cast<uintptr_t>(p) - kv->first);
+}
+
 bool launch_check(const LaunchConfig& c) {
   flush_device_printf();
   if (g_sticky != cudaSuccess) {
@@ -1234,6 +1467,7 @@ void launch_run(const LaunchConfig& c, void (*body)(void*), void* context) {
     B.warps[w].exists = lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1;
   }
   protect_device(true);
+  snapshot_for_ldg();
   g_in_kernel = true;
   for (unsigned z = 0; z < c.grid.z && !g_abort; ++z)
     for (unsigned y = 0; y < c.grid.y && !g_abort; ++y)
@@ -1252,6 +1486,7 @@ void launch_run(const LaunchConfig& c, void (*body)(void*), void* context) {
     }
   }
   g_in_kernel = false;
+  g_ldg_ready = false;
   protect_device(false);
   g_launch = nullptr;
   threadIdx = uint3{0, 0, 0};
@@ -1334,6 +1569,37 @@ int putchar(int c) {
 }
 
 // ---- assert(): in a kernel, CUDA's message and a sticky cudaErrorAssert -------------
+namespace cuda_emu {
+namespace {
+// __PRETTY_FUNCTION__ as nvcc's front end spells it: g++ writes
+// "void check(const int*)", nvcc "void check(const int *)": a space before a
+// run of '*' or '&' that follows a type, none between it and a qualifier
+// ("int *const", "float *__restrict__").
+std::string nvcc_signature(const char* g) {
+  std::string out;
+  const size_t n = strlen(g);
+  for (size_t i = 0; i < n;) {
+    const char c = g[i];
+    const bool is_op = i >= 8 && strncmp(g + i - 8, "operator", 8) == 0;
+    if ((c == '*' || c == '&') && !is_op) {
+      size_t j = i;
+      while (j < n && (g[j] == '*' || g[j] == '&')) ++j;
+      const char prev = out.empty() ? ' ' : out.back();
+      if (prev != ' ' && prev != '(' && prev != '<' && prev != ',') out += ' ';
+      out.append(g + i, j - i);
+      if (j + 1 < n && g[j] == ' ' && (isalpha(static_cast<unsigned char>(g[j + 1])) || g[j + 1] == '_'))
+        ++j;  // "int* const" -> "int *const"
+      i = j;
+      continue;
+    }
+    out += c;
+    ++i;
+  }
+  return out;
+}
+}  // namespace
+}  // namespace cuda_emu
+
 extern "C" void __assert_fail(const char* assertion, const char* file, unsigned int line,
                               const char* function) noexcept {
   using namespace cuda_emu;
@@ -1344,8 +1610,9 @@ extern "C" void __assert_fail(const char* assertion, const char* file, unsigned 
     abort();
   }
   Fiber* f = g_cur;
+  std::string fn = function ? nvcc_signature(function) : std::string();
   fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n",
-          file, line, function ? function : "", blockIdx.x, blockIdx.y, blockIdx.z, f->tidx.x,
+          file, line, fn.c_str(), blockIdx.x, blockIdx.y, blockIdx.z, f->tidx.x,
           f->tidx.y, f->tidx.z, assertion);
   abort_kernel(cudaErrorAssert);
 }
@@ -1360,8 +1627,11 @@ const char* cudaGetErrorName(cudaError_t error) {
   return e ? e->name : "unrecognized error code";
 }
 cudaError_t cudaGetLastError() {
+  // Reports the last error and clears it, a sticky one too (the H200 printed
+  // "get 710 then 0" after a device assert); the next call that needs the
+  // device sets it again.
   cudaError_t e = cuda_emu::g_last_error;
-  cuda_emu::g_last_error = cuda_emu::g_sticky;
+  cuda_emu::g_last_error = cudaSuccess;
   return e;
 }
 cudaError_t cudaPeekAtLastError() { return cuda_emu::g_last_error; }
@@ -1381,9 +1651,9 @@ cudaError_t cudaSetDevice(int device) {
 cudaError_t cudaSetDeviceFlags(unsigned int) { return cudaSuccess; }
 cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return cudaSuccess; }
 
-// Values of the H200 (CUDA 13.0, driver 580). Checked against the device:
-// name, cc, warpSize, SM count, block/grid limits, shared memory, registers,
-// L2, constant memory. The rest: tests/cuda/device_props.cu prints them all.
+// Values of the H200 (CUDA 13.0, driver 580.159.04): every field and attribute
+// that tests/cuda/device_props.cu prints matches tests/cuda/expected/
+// device_props.stdout, the device's own output.
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   if (!p) return record(cudaErrorInvalidValue);
   if (device != 0) return record(cudaErrorInvalidDevice);
@@ -1419,9 +1689,9 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   p->ECCEnabled = 1;
   p->asyncEngineCount = 3;
   p->unifiedAddressing = 1;
-  p->memoryBusWidth = 6144;
+  p->memoryBusWidth = 6016;
   p->l2CacheSize = 62914560;
-  p->persistingL2CacheMaxSize = 82837504;
+  p->persistingL2CacheMaxSize = 39321600;
   p->maxThreadsPerMultiProcessor = 2048;
   p->streamPrioritiesSupported = 1;
   p->globalL1CacheSupported = 1;
@@ -1436,7 +1706,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   p->cooperativeLaunch = 1;
   p->sharedMemPerBlockOptin = 232448;
   p->maxBlocksPerMultiProcessor = 32;
-  p->accessPolicyMaxWindowSize = 134213632;
+  p->accessPolicyMaxWindowSize = 134217728;
   p->reservedSharedMemPerBlock = 1024;
   p->hostRegisterSupported = 1;
   p->sparseCudaArraySupported = 1;
