@@ -3,7 +3,6 @@
 
 use crate::backend::gpu::GpuBackend;
 use crate::cmd::Status;
-use crate::config::Settings;
 use crate::lesson;
 use crate::record::{self, Recorded};
 use std::path::Path;
@@ -32,11 +31,10 @@ pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
     report(
         record::record(&gpu, root, &settings, &programs, args.force)?,
         root,
-        &settings,
     )
 }
 
-fn report(outcomes: Vec<Recorded>, root: &Path, _settings: &Settings) -> anyhow::Result<Status> {
+fn report(outcomes: Vec<Recorded>, root: &Path) -> anyhow::Result<Status> {
     let mut status = Status::Success;
     for outcome in outcomes {
         match outcome {
