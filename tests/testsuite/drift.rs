@@ -21,11 +21,7 @@ fn drifted_course() -> tempfile::TempDir {
 
 #[test]
 fn the_committed_pair_does_not_drift() {
-    let output = Command::new(BIN)
-        .arg("drift")
-        .current_dir(crate::repo_root())
-        .output()
-        .unwrap();
+    let output = crate::tool(&crate::repo_root(), &["drift"]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{stdout}");
     assert!(
@@ -37,11 +33,7 @@ fn the_committed_pair_does_not_drift() {
 #[test]
 fn drift_names_the_definition_and_exits_1() {
     let book = drifted_course();
-    let output = Command::new(BIN)
-        .args(["drift", "testing"])
-        .current_dir(book.path())
-        .output()
-        .unwrap();
+    let output = crate::tool(book.path(), &["drift", "testing"]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(1), "{stdout}");
     assert!(stdout.contains("kGoldenSum611"), "{stdout}");
@@ -54,11 +46,7 @@ fn drift_names_the_definition_and_exits_1() {
 #[test]
 fn drift_fails_the_build_by_default_and_warns_when_asked() {
     let book = drifted_course();
-    let output = Command::new(BIN)
-        .args(["build", "--reproduce", "never"])
-        .current_dir(book.path())
-        .output()
-        .unwrap();
+    let output = crate::tool(book.path(), &["build", "--reproduce", "never"]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(
@@ -80,11 +68,7 @@ fn drift_fails_the_build_by_default_and_warns_when_asked() {
 #[test]
 fn verify_counts_the_drift_check() {
     let book = drifted_course();
-    let output = Command::new(BIN)
-        .arg("verify")
-        .current_dir(book.path())
-        .output()
-        .unwrap();
+    let output = crate::tool(book.path(), &["verify"]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(1), "{stdout}");
     assert!(stdout.contains("FAILED: drift"), "{stdout}");

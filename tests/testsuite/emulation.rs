@@ -222,11 +222,7 @@ fn an_out_of_bounds_write_is_reported_like_memcheck_with_bounds_checking() {
 #[test]
 fn the_lesson_and_its_starter_reproduce_their_evidence_byte_for_byte() {
     let Some(_) = emulator(false) else { return };
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_mdbook-evidence"))
-        .args(["verify", "--backend", "emulate"])
-        .current_dir(repo_root())
-        .output()
-        .unwrap();
+    let output = crate::tool(&repo_root(), &["verify", "--backend", "emulate"]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(output.status.success(), "{stdout}");
     assert!(
@@ -242,11 +238,10 @@ fn the_lesson_and_its_starter_reproduce_their_evidence_byte_for_byte() {
 #[test]
 fn the_run_command_passes_the_exit_status_through() {
     let Some(_) = emulator(false) else { return };
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_mdbook-evidence"))
-        .args(["run", "--backend", "emulate", "tests/cuda/host_segfault.cu"])
-        .current_dir(repo_root())
-        .output()
-        .unwrap();
+    let output = crate::tool(
+        &repo_root(),
+        &["run", "--backend", "emulate", "tests/cuda/host_segfault.cu"],
+    );
     assert_eq!(output.status.code(), Some(139));
     assert!(String::from_utf8_lossy(&output.stderr).contains("killed by signal 11"));
 }
@@ -255,11 +250,7 @@ fn the_run_command_passes_the_exit_status_through() {
 fn build_reproduces_the_evidence_it_embeds_and_says_so() {
     let Some(_) = emulator(false) else { return };
     let book = crate::course_copy();
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_mdbook-evidence"))
-        .args(["build", "--reproduce", "emulate"])
-        .current_dir(book.path())
-        .output()
-        .unwrap();
+    let output = crate::tool(book.path(), &["build", "--reproduce", "emulate"]);
     assert!(
         output.status.success(),
         "{}",
@@ -288,11 +279,7 @@ fn build_fails_with_a_diff_when_a_program_no_longer_reproduces_its_evidence() {
         ),
     )
     .unwrap();
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_mdbook-evidence"))
-        .args(["build", "--reproduce", "emulate"])
-        .current_dir(book.path())
-        .output()
-        .unwrap();
+    let output = crate::tool(book.path(), &["build", "--reproduce", "emulate"]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(
@@ -304,11 +291,7 @@ fn build_fails_with_a_diff_when_a_program_no_longer_reproduces_its_evidence() {
         "{stderr}"
     );
     // `never` runs nothing and builds.
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_mdbook-evidence"))
-        .args(["build", "--reproduce", "never"])
-        .current_dir(book.path())
-        .output()
-        .unwrap();
+    let output = crate::tool(book.path(), &["build", "--reproduce", "never"]);
     assert!(
         output.status.success(),
         "{}",

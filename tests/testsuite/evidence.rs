@@ -7,7 +7,6 @@ use mdbook_evidence::config::Settings;
 use mdbook_evidence::expand::Expander;
 use mdbook_evidence::render::Templates;
 use snapbox::{assert_data_eq, file};
-use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_mdbook-evidence");
 
@@ -84,11 +83,7 @@ fn an_edited_source_makes_build_warn_and_the_chapter_show_a_banner() {
     )
     .unwrap();
 
-    let output = Command::new(BIN)
-        .args(["build", "--reproduce", "never"])
-        .current_dir(book.path())
-        .output()
-        .unwrap();
+    let output = crate::tool(book.path(), &["build", "--reproduce", "never"]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(output.status.success(), "{stderr}");
     assert!(
@@ -98,11 +93,7 @@ fn an_edited_source_makes_build_warn_and_the_chapter_show_a_banner() {
     let html = std::fs::read_to_string(book.path().join("target/book/day66-testing.html")).unwrap();
     assert!(html.contains("Stale evidence."), "no banner in the chapter");
 
-    let output = Command::new(BIN)
-        .args(["verify", "--backend", "auto"])
-        .current_dir(book.path())
-        .output()
-        .unwrap();
+    let output = crate::tool(book.path(), &["verify", "--backend", "auto"]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(1), "{stdout}");
     for expected in [
@@ -131,11 +122,7 @@ fn a_changed_build_line_is_stale_too() {
         let s = std::fs::read_to_string(&path).unwrap();
         std::fs::write(&path, s.replace("-O3 -arch=sm_75", "-O2 -arch=sm_75")).unwrap();
     }
-    let output = Command::new(BIN)
-        .args(["verify"])
-        .current_dir(book.path())
-        .output()
-        .unwrap();
+    let output = crate::tool(book.path(), &["verify"]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert_eq!(output.status.code(), Some(1));
     assert!(
@@ -152,11 +139,7 @@ fn a_changed_build_line_is_stale_too() {
 fn missing_evidence_fails_the_build_with_the_command_to_record_it() {
     let book = course_copy();
     std::fs::remove_file(book.path().join("evidence/kernels/testing.cu.toml")).unwrap();
-    let output = Command::new(BIN)
-        .args(["build", "--reproduce", "never"])
-        .current_dir(book.path())
-        .output()
-        .unwrap();
+    let output = crate::tool(book.path(), &["build", "--reproduce", "never"]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("book/day66-testing.md:"), "{stderr}");
@@ -171,11 +154,7 @@ fn a_corrupt_evidence_file_is_an_error_naming_it_and_is_not_touched() {
     let book = course_copy();
     let path = book.path().join("evidence/kernels/testing.cu.toml");
     std::fs::write(&path, "format = 1\nprogram = [\n").unwrap();
-    let output = Command::new(BIN)
-        .args(["verify"])
-        .current_dir(book.path())
-        .output()
-        .unwrap();
+    let output = crate::tool(book.path(), &["verify"]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2));
     assert!(
@@ -210,11 +189,7 @@ fn record_without_a_gpu_says_why_and_exits_2() {
     }
     let book = course_copy();
     let before = std::fs::read(book.path().join("evidence/kernels/testing.cu.toml")).unwrap();
-    let output = Command::new(BIN)
-        .arg("record")
-        .current_dir(book.path())
-        .output()
-        .unwrap();
+    let output = crate::tool(book.path(), &["record"]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(
@@ -232,11 +207,7 @@ fn on_a_gpu_the_lesson_reproduces_its_evidence() {
     if !gpu_or_skip("on_a_gpu_the_lesson_reproduces_its_evidence") {
         return;
     }
-    let output = Command::new(BIN)
-        .args(["verify", "--backend", "gpu"])
-        .current_dir(repo_root())
-        .output()
-        .unwrap();
+    let output = crate::tool(&repo_root(), &["verify", "--backend", "gpu"]);
     let stdout = String::from_utf8_lossy(&output.stdout);
     assert!(
         output.status.success(),
@@ -255,21 +226,13 @@ fn on_a_gpu_record_writes_evidence_that_verifies() {
         return;
     }
     let book = course_copy();
-    let output = Command::new(BIN)
-        .args(["record"])
-        .current_dir(book.path())
-        .output()
-        .unwrap();
+    let output = crate::tool(book.path(), &["record"]);
     assert!(
         output.status.success(),
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let output = Command::new(BIN)
-        .args(["verify", "--backend", "gpu"])
-        .current_dir(book.path())
-        .output()
-        .unwrap();
+    let output = crate::tool(book.path(), &["verify", "--backend", "gpu"]);
     assert!(
         output.status.success(),
         "{}",

@@ -49,6 +49,16 @@ pub fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
+/// Runs our binary in `dir` with `args`, stdin closed.
+pub fn tool(dir: &Path, args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_mdbook-evidence"))
+        .args(args)
+        .current_dir(dir)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap()
+}
+
 /// Undoes the HTML escaping mdBook applies to code blocks.
 pub fn html_unescape(text: &str) -> String {
     text.replace("&lt;", "<")
