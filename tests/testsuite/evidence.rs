@@ -8,7 +8,6 @@ use mdbook_evidence::expand::Expander;
 use mdbook_evidence::render::Templates;
 use snapbox::{assert_data_eq, file};
 
-const BIN: &str = env!("CARGO_BIN_EXE_mdbook-evidence");
 
 fn expand(directive: &str) -> String {
     let root = repo_root();
