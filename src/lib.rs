@@ -19,6 +19,7 @@ pub mod preprocessor;
 pub mod record;
 pub mod render;
 pub mod snippet;
+pub mod tolerance;
 pub mod transcript;
 pub mod verify;
 

@@ -8,6 +8,7 @@ mod evidence;
 mod mdbook_cli;
 mod preprocessor_protocol;
 mod snippets;
+mod tolerance;
 
 use std::path::{Path, PathBuf};
 
