@@ -160,6 +160,7 @@ impl Expander {
             variant: &variant,
             evidence: &loaded.evidence,
             stale: loaded.stale.clone(),
+            reproduced: self.reproduced.get(path),
         };
         tolerance_view::program(&self.templates, &lesson).map_err(|e| format!("{e:#}"))
     }

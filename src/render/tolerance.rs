@@ -5,6 +5,7 @@
 //! side; the arithmetic is in [`crate::tolerance`].
 
 use crate::evidence::Evidence;
+use crate::render::evidence::Reproduction;
 use crate::render::{Templates, cell};
 use crate::tolerance::{self, PRECISIONS, ToleranceRule, WorkedExample};
 use crate::transcript::Transcript;
@@ -114,6 +115,8 @@ pub struct LessonTolerance<'a> {
     pub evidence: &'a Evidence,
     /// Why the evidence is stale, when it is.
     pub stale: Option<String>,
+    /// How this build reproduced the run, when it did.
+    pub reproduced: Option<&'a Reproduction>,
 }
 
 #[derive(Serialize)]
@@ -160,6 +163,7 @@ struct ProgramView {
     device: String,
     recorded_day: String,
     source_hash: String,
+    reproduced: String,
 }
 
 /// `{{#tolerance FILE}}`: the lesson's rule over K, with its marks.
@@ -218,6 +222,13 @@ pub fn program(templates: &Templates, lesson: &LessonTolerance) -> Result<String
         device: cell(&lesson.evidence.machine.device),
         recorded_day: lesson.evidence.recorded_day().to_string(),
         source_hash: lesson.evidence.short_source_hash().to_string(),
+        reproduced: match lesson.reproduced {
+            Some(r) => cell(&format!(
+                "Reproduced by {} on {}: identical.",
+                r.how, r.when
+            )),
+            None => "Not re-run by this build.".into(),
+        },
     };
     templates.render("tolerance-program", &view)
 }
