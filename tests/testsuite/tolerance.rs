@@ -122,6 +122,10 @@ fn a_source_whose_rule_changed_gets_a_banner_naming_the_checks() {
         markdown.contains("For <code>oracle, n=611</code> the run printed rtol 1.179e-05, the rule read from the source gives 1.000e-05."),
         "{markdown}"
     );
+    assert_eq!(
+        markdown.matches("For <code>oracle, n=611</code>").count(),
+        1
+    );
 }
 
 #[test]
