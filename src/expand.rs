@@ -8,15 +8,20 @@
 //! many times.
 
 use crate::config::Settings;
-use crate::directive::{self, Directive, EvidenceView};
+use crate::directive::{self, Directive, EvidenceView, ToleranceSubject};
 use crate::evidence::Evidence;
 use crate::files;
 use crate::lesson::Program;
 use crate::render::Templates;
 use crate::render::evidence::{self as evidence_view, Reproduction, Subject};
+use crate::render::tolerance::{self as tolerance_view, LessonTolerance};
 use crate::snippet::SnippetSet;
+use crate::tolerance::ToleranceRule;
 use std::collections::HashMap;
 use std::path::PathBuf;
+
+/// The snippet of a lesson that holds its buggy variant (lesson conventions).
+const DROP_TAIL_SNIPPET: &str = "drop-tail";
 
 /// A program's evidence as this build sees it.
 struct Loaded {
@@ -121,8 +126,43 @@ impl Expander {
                     Err(e) => Err(format!("{e:#}")),
                 }
             }
-            other => Err(format!("{other:?} is not supported yet")),
+            Directive::Tolerance(ToleranceSubject::Dtypes) => {
+                tolerance_view::dtypes(&self.templates).map_err(|e| format!("{e:#}"))
+            }
+            Directive::Tolerance(ToleranceSubject::Program(path)) => self.lesson_tolerance(path),
         }
+    }
+
+    /// `{{#tolerance FILE}}`: the rule's constants from the source, the
+    /// sizes and drop-tail errors from the evidence, the buggy variant from
+    /// the source's `drop-tail` snippet.
+    fn lesson_tolerance(&mut self, path: &str) -> Result<String, String> {
+        let program = Program::load(&self.root, path).map_err(|e| format!("{e:#}"))?;
+        let rule = ToleranceRule::from_source(path, &program.source).map_err(|e| e.to_string())?;
+        let variant = {
+            let set = self.snippet_set(path)?;
+            let snippet = set
+                .get(DROP_TAIL_SNIPPET)
+                .map_err(|e| format!("{e}; the tolerance table reads the buggy variant from it"))?;
+            crate::tolerance::defined_function(&snippet.text).ok_or_else(|| {
+                format!(
+                    "{path}: the `{DROP_TAIL_SNIPPET}` snippet defines no function, so the buggy variant is unknown"
+                )
+            })?
+        };
+        self.load_evidence(path)?;
+        let Some(Ok(loaded)) = self.evidence.get(path) else {
+            unreachable!("load_evidence cached it")
+        };
+        let lesson = LessonTolerance {
+            path,
+            rule: &rule,
+            variant: &variant,
+            evidence: &loaded.evidence,
+            stale: loaded.stale.clone(),
+            reproduced: self.reproduced.get(path),
+        };
+        tolerance_view::program(&self.templates, &lesson).map_err(|e| format!("{e:#}"))
     }
 
     /// The evidence of `path` and whether it is stale; a stale program is

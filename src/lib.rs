@@ -21,6 +21,7 @@ pub mod record;
 pub mod render;
 pub mod reproduce;
 pub mod snippet;
+pub mod tolerance;
 pub mod transcript;
 pub mod verify;
 

@@ -173,8 +173,8 @@ fn phase_view(number: usize, phase: &Phase) -> PhaseView {
         passed: phase.passed(),
         failed: phase.failed(),
         held: match expectation_held(phase) {
-            Some(true) => "✓ yes",
-            Some(false) => "✗ no",
+            Some(true) => r#"<span class="evidence-pass">✓ yes</span>"#,
+            Some(false) => r#"<span class="evidence-fail">✗ no</span>"#,
             None => "(cannot tell)",
         },
     }
@@ -184,8 +184,10 @@ fn check_view(check: &Check) -> CheckView {
     CheckView {
         name: cell(&check.name),
         verdict: match check.verdict {
-            Verdict::Pass => "✓ PASS",
-            Verdict::Fail => "✗ **FAIL**",
+            // A symbol, a word and a class: told apart without colour, and
+            // styled by the book's theme/evidence.css.
+            Verdict::Pass => r#"<span class="evidence-pass">✓ PASS</span>"#,
+            Verdict::Fail => r#"<span class="evidence-fail">✗ FAIL</span>"#,
         },
         got: cell(&trim_fixed(&check.got.text)),
         want: cell(&trim_fixed(&check.want.text)),

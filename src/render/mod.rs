@@ -14,12 +14,21 @@ use serde::Serialize;
 use std::path::Path;
 
 pub mod evidence;
+pub mod tolerance;
 
 /// The embedded templates, by name.
 pub const TEMPLATES: &[(&str, &str)] = &[
     ("transcript", include_str!("../../templates/transcript.hbs")),
     ("checks", include_str!("../../templates/checks.hbs")),
     ("gates", include_str!("../../templates/gates.hbs")),
+    (
+        "tolerance-dtypes",
+        include_str!("../../templates/tolerance-dtypes.hbs"),
+    ),
+    (
+        "tolerance-program",
+        include_str!("../../templates/tolerance-program.hbs"),
+    ),
 ];
 
 /// Where a book puts its own templates, relative to its root.

@@ -64,3 +64,71 @@ fn build_without_book_toml_says_where_it_looked() {
         "{err}"
     );
 }
+
+/// The chapters `book/SUMMARY.md` links to, as `.md` paths.
+fn summary_chapters(book: &std::path::Path) -> Vec<String> {
+    let summary = std::fs::read_to_string(book.join("book/SUMMARY.md")).unwrap();
+    summary
+        .split("](")
+        .skip(1)
+        .map(|rest| rest.split(')').next().unwrap().to_string())
+        .filter(|link| link.ends_with(".md"))
+        .collect()
+}
+
+#[test]
+fn the_course_book_has_every_chapter_and_no_directive_left_unexpanded() {
+    let book = crate::course_copy();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_mdbook-evidence"))
+        .args(["build", "--reproduce", "never"])
+        .current_dir(book.path())
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let chapters = summary_chapters(book.path());
+    for expected in [
+        "day66-testing.md",
+        "exercise.md",
+        "reference.md",
+        "evidence.md",
+    ] {
+        assert!(
+            chapters.iter().any(|c| c == expected),
+            "{expected} is not in SUMMARY.md"
+        );
+    }
+    let out = book.path().join("target/book");
+    let mut escaped_in_all = 0;
+    for chapter in &chapters {
+        let source = std::fs::read_to_string(book.path().join("book").join(chapter)).unwrap();
+        let html_name = chapter.replace(".md", ".html");
+        let html = std::fs::read_to_string(out.join(&html_name))
+            .unwrap_or_else(|e| panic!("{html_name} was not built: {e}"));
+        // The only `{{#` a page may show are those the chapter escaped on
+        // purpose (`\{{#...}}`, shown as text).
+        let escaped = source.matches("\\{{#").count();
+        escaped_in_all += escaped;
+        assert_eq!(
+            html.matches("{{#").count(),
+            escaped,
+            "{html_name} has an unexpanded directive"
+        );
+        assert!(!html.contains("is not supported yet"), "{html_name}");
+    }
+    let print = std::fs::read_to_string(out.join("print.html")).unwrap();
+    assert_eq!(print.matches("{{#").count(), escaped_in_all, "print.html");
+    for chapter in ["day66-testing.html", "print.html"] {
+        let html = std::fs::read_to_string(out.join(chapter)).unwrap();
+        for expected in [
+            "class=\"evidence-provenance\"",
+            "✗ fails correct code",
+            "theme/evidence-",
+        ] {
+            assert!(html.contains(expected), "no `{expected}` in {chapter}");
+        }
+    }
+}

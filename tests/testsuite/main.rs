@@ -9,6 +9,7 @@ mod evidence;
 mod mdbook_cli;
 mod preprocessor_protocol;
 mod snippets;
+mod tolerance;
 
 use std::path::{Path, PathBuf};
 
@@ -29,7 +30,7 @@ pub fn fixture(name: &str) -> tempfile::TempDir {
 /// working tree.
 pub fn course_copy() -> tempfile::TempDir {
     let copy = tempfile::tempdir().unwrap();
-    for dir in ["book", "kernels", "starter", "evidence"] {
+    for dir in ["book", "kernels", "starter", "evidence", "theme"] {
         copy_tree(&repo_root().join(dir), &copy.path().join(dir));
     }
     std::fs::copy(repo_root().join("book.toml"), copy.path().join("book.toml")).unwrap();
