@@ -8,7 +8,6 @@ use mdbook_evidence::expand::Expander;
 use mdbook_evidence::render::Templates;
 use snapbox::{assert_data_eq, file};
 
-
 fn expand(directive: &str) -> String {
     let root = repo_root();
     let mut expander = Expander::new(
