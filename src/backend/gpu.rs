@@ -21,7 +21,14 @@ pub struct GpuBackend {
     nvcc_version: String,
     machine: MachineRecord,
     workdir: tempfile::TempDir,
+    /// Used for programs without a `// Build:` line (a student's file);
+    /// `None` makes such a program an error (recording needs the program's
+    /// own line).
+    default_build_line: Option<String>,
 }
+
+/// How `run` builds a program that declares no `// Build:` line.
+pub const DEFAULT_BUILD_LINE: &str = "nvcc -std=c++17 -O3 -lineinfo -o program program.cu";
 
 impl GpuBackend {
     /// Finds the driver, a device and nvcc, or says which is missing.
@@ -51,7 +58,17 @@ impl GpuBackend {
             nvcc_version,
             machine,
             workdir,
+            default_build_line: None,
         })
+    }
+}
+
+impl GpuBackend {
+    /// Builds programs that have no `// Build:` line with
+    /// [`DEFAULT_BUILD_LINE`].
+    pub fn with_default_build_line(mut self) -> Self {
+        self.default_build_line = Some(DEFAULT_BUILD_LINE.to_string());
+        self
     }
 }
 
@@ -72,7 +89,12 @@ impl Backend for GpuBackend {
         std::fs::create_dir_all(&out_dir)
             .with_context(|| format!("creating {}", out_dir.display()))?;
         let executable = out_dir.join(program.lesson_name());
-        let argv = build_command(program, &self.nvcc, &executable)?;
+        let argv = build_command(
+            program,
+            &self.nvcc,
+            &executable,
+            self.default_build_line.as_deref(),
+        )?;
         // Shown with the private build folder as `$BUILD`, so that evidence
         // does not change with every recording's temporary path.
         let command_line =
@@ -124,9 +146,11 @@ pub fn build_command(
     program: &Program,
     nvcc: &Path,
     executable: &Path,
+    default_line: Option<&str>,
 ) -> Result<Vec<String>, BackendError> {
     let line = program
         .build_line()
+        .or(default_line)
         .ok_or_else(|| BackendError::NoBuildLine {
             program: program.path.clone(),
         })?;
@@ -288,8 +312,13 @@ mod tests {
     #[test]
     fn the_build_line_keeps_its_flags_with_our_output_path() {
         let p = program("nvcc -std=c++17 -O3 -arch=sm_75 -lineinfo -o testing testing.cu");
-        let argv =
-            build_command(&p, Path::new("/cuda/bin/nvcc"), Path::new("/tmp/b/testing")).unwrap();
+        let argv = build_command(
+            &p,
+            Path::new("/cuda/bin/nvcc"),
+            Path::new("/tmp/b/testing"),
+            None,
+        )
+        .unwrap();
         assert_eq!(
             argv,
             [
@@ -310,17 +339,47 @@ mod tests {
     fn a_missing_or_foreign_build_line_is_an_error_naming_the_program() {
         let mut p = program("x");
         p.source = "int main() {}\n".into();
-        let err = build_command(&p, Path::new("nvcc"), Path::new("out"))
+        let err = build_command(&p, Path::new("nvcc"), Path::new("out"), None)
             .unwrap_err()
             .to_string();
         assert!(
             err.contains("kernels/testing.cu has no `// Build:` line"),
             "{err}"
         );
-        let err = build_command(&program("g++ -o t t.cu"), Path::new("nvcc"), Path::new("o"))
-            .unwrap_err()
-            .to_string();
+        let err = build_command(
+            &program("g++ -o t t.cu"),
+            Path::new("nvcc"),
+            Path::new("o"),
+            None,
+        )
+        .unwrap_err()
+        .to_string();
         assert!(err.contains("not nvcc"), "{err}");
+    }
+
+    #[test]
+    fn a_program_without_a_build_line_takes_the_default_when_allowed() {
+        let mut p = program("x");
+        p.source = "int main() {}\n".into();
+        let argv = build_command(
+            &p,
+            Path::new("nvcc"),
+            Path::new("/b/t"),
+            Some(DEFAULT_BUILD_LINE),
+        )
+        .unwrap();
+        assert_eq!(
+            argv,
+            [
+                "nvcc",
+                "-std=c++17",
+                "-O3",
+                "-lineinfo",
+                "testing.cu",
+                "-o",
+                "/b/t"
+            ]
+        );
     }
 
     #[test]

@@ -96,6 +96,18 @@ pub struct Options {
     /// Emulation only: report out-of-bounds accesses to `cudaMalloc`'d
     /// buffers the way compute-sanitizer's memcheck does.
     pub bounds_check: bool,
+    /// GPU only: build a program with no `// Build:` line with a default
+    /// nvcc command (for `run`; recording always needs the program's own).
+    pub default_build_line: bool,
+}
+
+fn gpu(options: &Options) -> Result<gpu::GpuBackend, BackendError> {
+    let found = gpu::GpuBackend::detect()?;
+    Ok(if options.default_build_line {
+        found.with_default_build_line()
+    } else {
+        found
+    })
 }
 
 /// The backend for `choice`, or why it is not available. `auto` takes the
@@ -121,10 +133,10 @@ pub fn select(
                 )
                 .into());
             }
-            Ok(Box::new(gpu::GpuBackend::detect()?))
+            Ok(Box::new(gpu(options)?))
         }
         BackendChoice::Emulate => emulate(),
-        BackendChoice::Auto => match gpu::GpuBackend::detect() {
+        BackendChoice::Auto => match gpu(options) {
             Ok(gpu) if !options.bounds_check => Ok(Box::new(gpu)),
             Ok(_) => emulate(),
             Err(why) => {

@@ -51,6 +51,7 @@ pub fn execute(root: &Path, args: Args) -> anyhow::Result<Ended> {
     let book = settings.as_ref().map(|s| (root, s));
     let options = Options {
         bounds_check: args.bounds_check,
+        default_build_line: true,
     };
     let chosen = backend::select(args.backend, &options, book)?;
     tracing::info!(

@@ -488,6 +488,7 @@ impl Rewriter<'_> {
             }
             if token.kind == TokenKind::Ident {
                 self.check_identifier(i)?;
+                self.noinline(i);
                 if self.text(i) == "extern"
                     && token.directive.is_none()
                     && let Some(next) = self.dynamic_shared(i, &scopes)?
@@ -522,6 +523,21 @@ impl Rewriter<'_> {
             i += 1;
         }
         Ok(())
+    }
+
+    /// `__noinline__` is spelled out here rather than defined as a macro:
+    /// libstdc++ writes `__attribute__((__noinline__))` in its own headers,
+    /// which such a macro would break. Inside `__attribute__((...))` the
+    /// word is already GCC's spelling and is left alone.
+    fn noinline(&mut self, index: usize) {
+        if self.text(index) == "__noinline__" && !(index > 0 && self.is_punct(index - 1, "(")) {
+            let token = self.tokens[index];
+            self.edits.push(Edit {
+                start: token.start,
+                end: token.end,
+                replacement: "__attribute__((noinline))".into(),
+            });
+        }
     }
 
     fn text(&self, index: usize) -> &str {
@@ -1316,6 +1332,20 @@ mod tests {
                 "{source}"
             );
         }
+    }
+
+    #[test]
+    fn spells_out_noinline_but_not_inside_an_attribute() {
+        let out =
+            body("__noinline__ __device__ int f();\n__attribute__((__noinline__)) int g();\n");
+        assert!(
+            out.contains("__attribute__((noinline)) __device__ int f();"),
+            "{out}"
+        );
+        assert!(
+            out.contains("__attribute__((__noinline__)) int g();"),
+            "{out}"
+        );
     }
 
     #[test]

@@ -35,8 +35,9 @@
 //   asm(...) is refused at compile time; should one reach the shim, replacing
 //   it with ::cuda_emu::unsupported_asm(__FILE__, __LINE__) stops the program
 //   with the file and line when it is reached.
-// __noinline__ is a macro here, __attribute__((noinline)); <memory> is
-// included first because libstdc++ spells __attribute__((__noinline__)).
+// __noinline__ in the program is spelled out as __attribute__((noinline)) by
+// the rewriter (a macro would break libstdc++, which writes
+// __attribute__((__noinline__)) in its own headers).
 //
 // Run-time settings, read once at start: CUDA_EMU_DEVICE_NAME ("NVIDIA H200"),
 // CUDA_EMU_CC ("9.0"), CUDA_EMU_RUNTIME_VERSION (13000; below 13000 bad
@@ -77,9 +78,6 @@
 #include <tuple>
 #include <type_traits>
 #include <utility>
-// shared_ptr_base.h spells __attribute__((__noinline__)); include it before
-// __noinline__ becomes a macro.
-#include <memory>
 
 #define CUDA_EMU 1
 #define __CUDACC__ 1
@@ -97,7 +95,8 @@
 // also accepts `static __shared__`) is one copy per block, as on the GPU.
 #define __shared__ thread_local
 #define __forceinline__ inline __attribute__((always_inline))
-#define __noinline__ __attribute__((noinline))
+// __noinline__ is not a macro: libstdc++'s headers write
+// __attribute__((__noinline__)). The rewriter spells it out in the program.
 #define __launch_bounds__(...)
 #define __align__(n) __attribute__((aligned(n)))
 #define __builtin_align__(n) __attribute__((aligned(n)))
