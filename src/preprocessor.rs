@@ -8,11 +8,11 @@
 //! `{{#include}}` only logs and carries on.
 
 use crate::config::{DriftPolicy, Settings};
-use crate::directive::{self, Directive};
+use crate::directive::{self, Directive, ToleranceSubject};
 use crate::expand::Expander;
 use crate::render::Templates;
 use crate::reproduce;
-use anyhow::{Result, bail};
+use anyhow::{Context, Result, bail};
 use mdbook_preprocessor::book::Book;
 use mdbook_preprocessor::{MDBOOK_VERSION, Preprocessor, PreprocessorContext};
 
@@ -54,11 +54,17 @@ impl Preprocessor for EvidencePreprocessor {
         let src = ctx.config.book.src.clone();
         let templates = Templates::for_book(&ctx.root)?;
         let embedded = embedded_programs(&book);
-        let reproduced = match reproduce::backend_for(settings.reproduce, &ctx.root, &settings)? {
-            Some(backend) if !embedded.is_empty() => {
-                reproduce::reproduce(backend.as_ref(), &ctx.root, &settings, &embedded)?
+        let reproduced = if embedded.is_empty() {
+            Default::default()
+        } else {
+            let hint = "reproducing the evidence the book embeds (`reproduce = \"never\"` in \
+                        [preprocessor.evidence], or `build --reproduce never`, builds without running anything)";
+            match reproduce::backend_for(settings.reproduce, &ctx.root, &settings).context(hint)? {
+                Some(backend) => {
+                    reproduce::reproduce(backend.as_ref(), &ctx.root, &settings, &embedded)?
+                }
+                None => Default::default(),
             }
-            _ => Default::default(),
         };
         let mut expander = Expander::new(ctx.root.clone(), settings, templates);
         for (program, note) in reproduced {
@@ -97,9 +103,12 @@ fn embedded_programs(book: &Book) -> Vec<String> {
     let mut programs = Vec::new();
     for chapter in book.chapters() {
         for found in directive::find_all(&chapter.content) {
-            if let Ok(Directive::Evidence { path, .. }) = found.parsed
-                && !programs.contains(&path)
-            {
+            let path = match found.parsed {
+                Ok(Directive::Evidence { path, .. }) => path,
+                Ok(Directive::Tolerance(ToleranceSubject::Program(path))) => path,
+                _ => continue,
+            };
+            if !programs.contains(&path) {
                 programs.push(path);
             }
         }
