@@ -2,21 +2,8 @@
 //! (snapshots: accept a change with `SNAPSHOTS=overwrite cargo test`),
 //! staleness, and the commands around it.
 
-use crate::{course_copy, repo_root};
-use mdbook_evidence::config::Settings;
-use mdbook_evidence::expand::Expander;
-use mdbook_evidence::render::Templates;
+use crate::{course_copy, expand, repo_root};
 use snapbox::{assert_data_eq, file};
-
-fn expand(directive: &str) -> String {
-    let root = repo_root();
-    let mut expander = Expander::new(
-        root.clone(),
-        Settings::default(),
-        Templates::for_book(&root).unwrap(),
-    );
-    expander.expand("book/test.md", directive).unwrap()
-}
 
 #[test]
 fn transcript_markdown() {

@@ -50,6 +50,17 @@ pub fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
+/// Expands `directive` against the course book itself, as a chapter would.
+pub fn expand(directive: &str) -> String {
+    let root = repo_root();
+    let mut expander = mdbook_evidence::expand::Expander::new(
+        root.clone(),
+        mdbook_evidence::config::Settings::default(),
+        mdbook_evidence::render::Templates::for_book(&root).unwrap(),
+    );
+    expander.expand("book/test.md", directive).unwrap()
+}
+
 /// Runs our binary in `dir` with `args`, stdin closed.
 pub fn tool(dir: &Path, args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_mdbook-evidence"))

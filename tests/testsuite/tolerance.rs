@@ -2,7 +2,7 @@
 //! with `SNAPSHOTS=overwrite cargo test`), and the lesson table checked
 //! against the rtol values the recorded run printed.
 
-use crate::repo_root;
+use crate::{expand, repo_root};
 use mdbook_evidence::config::Settings;
 use mdbook_evidence::evidence::Evidence;
 use mdbook_evidence::expand::Expander;
@@ -13,16 +13,6 @@ use mdbook_evidence::transcript::Transcript;
 use snapbox::{assert_data_eq, file};
 use std::collections::BTreeMap;
 use std::path::Path;
-
-fn expand(directive: &str) -> String {
-    let root = repo_root();
-    let mut expander = Expander::new(
-        root.clone(),
-        Settings::default(),
-        Templates::for_book(&root).unwrap(),
-    );
-    expander.expand("book/test.md", directive).unwrap()
-}
 
 fn recorded() -> Transcript {
     let file = Evidence::path_for(&repo_root(), Path::new("evidence"), "kernels/testing.cu");
