@@ -12,7 +12,6 @@
 
 use crate::backend::{self, Backend, BackendChoice};
 use crate::config::{Reproduce, Settings};
-use crate::evidence::{Evidence, Staleness};
 use crate::lesson::Program;
 use crate::render::evidence::Reproduction;
 use crate::verify::{Verdict, verify_programs};
@@ -48,21 +47,15 @@ pub fn reproduce(
     settings: &Settings,
     programs: &[String],
 ) -> Result<BTreeMap<String, Reproduction>> {
-    let mut current = Vec::new();
-    for path in programs {
-        let program = Program::load(root, path)?;
-        let file = Evidence::path_for(root, &settings.evidence_dir, path);
-        if let Some(evidence) = Evidence::load(&file)?
-            && evidence.staleness(&program) == Staleness::Fresh
-        {
-            current.push(program);
-        }
-    }
+    let programs: Vec<Program> = programs
+        .iter()
+        .map(|path| Program::load(root, path))
+        .collect::<Result<_>>()?;
     let how = describe(backend);
     let when = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
     let mut notes = BTreeMap::new();
     let mut failures = Vec::new();
-    for (program, verdict) in verify_programs(Some(backend), "", root, settings, &current)? {
+    for (program, verdict) in verify_programs(Some(backend), "", root, settings, &programs)? {
         match verdict {
             Verdict::Reproduced => {
                 tracing::info!("{program}: reproduced by {how}");
@@ -74,7 +67,9 @@ pub fn reproduce(
                     },
                 );
             }
-            Verdict::NotRerun(_) => {}
+            // Missing or stale evidence is the chapter's to report (an error,
+            // or the stale banner), not a reproduction failure.
+            Verdict::NotRerun(_) | Verdict::NoCurrentEvidence(_) => {}
             Verdict::Failed(message) => failures.push(format!("{program}: {message}")),
         }
     }

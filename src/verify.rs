@@ -5,7 +5,7 @@
 //! device line aside), the same stderr and ends the same way. A mismatch
 //! comes with a unified diff of the recorded and the new transcript.
 
-use crate::evidence::{Evidence, Staleness, decode};
+use crate::evidence::{Evidence, decode};
 use crate::exec::Captured;
 use crate::transcript::without_device_line;
 use similar::TextDiff;
@@ -17,7 +17,11 @@ pub enum Verdict {
     Reproduced,
     /// The evidence is current, and no run was made (with the reason).
     NotRerun(String),
-    /// Something does not hold; the message says what and what to do.
+    /// There is no current evidence to compare a run with: it is missing or
+    /// stale (the message says which, and what to do). Not re-run.
+    NoCurrentEvidence(String),
+    /// A run does not reproduce the evidence, or did not build; the message
+    /// says what and what to do.
     Failed(String),
 }
 
@@ -62,11 +66,6 @@ pub fn mismatch(evidence: &Evidence, run: &Captured, label: &str) -> Option<Stri
     (!report.is_empty()).then_some(report)
 }
 
-/// The stale-evidence failure message, or `None` when fresh.
-pub fn stale_message(evidence: &Evidence, staleness: &Staleness) -> Option<String> {
-    staleness.describe(evidence)
-}
-
 /// Verifies `programs` against their evidence under `root`, re-running them
 /// with `backend` when there is one (`why_not` says why there is none).
 pub fn verify_programs(
@@ -84,7 +83,7 @@ pub fn verify_programs(
         let Some(evidence) = Evidence::load(&path)? else {
             verdicts.push((
                 program.path.clone(),
-                Verdict::Failed(format!(
+                Verdict::NoCurrentEvidence(format!(
                     "no evidence at {}; record it on a GPU with `mdbook-evidence record {}`",
                     crate::files::display_relative(root, &path),
                     program.path
@@ -92,10 +91,10 @@ pub fn verify_programs(
             ));
             continue;
         };
-        if let Some(message) = stale_message(&evidence, &evidence.staleness(program)) {
+        if let Some(message) = evidence.staleness(program).describe(&evidence) {
             verdicts.push((
                 program.path.clone(),
-                Verdict::Failed(format!("stale evidence: {message}")),
+                Verdict::NoCurrentEvidence(format!("stale evidence: {message}")),
             ));
             continue;
         }

@@ -46,7 +46,7 @@ pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
                 passed += 1;
                 println!("ok: {program} has current evidence (re-run skipped: {why})");
             }
-            Verdict::Failed(message) => {
+            Verdict::NoCurrentEvidence(message) | Verdict::Failed(message) => {
                 failed += 1;
                 println!("FAILED: {program}: {message}");
             }
