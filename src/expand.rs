@@ -218,16 +218,20 @@ mod tests {
         dir
     }
 
+    fn expander_for(book: &tempfile::TempDir) -> Expander {
+        Expander::new(
+            book.path().into(),
+            Settings::default(),
+            Templates::for_book(book.path()).unwrap(),
+        )
+    }
+
     const SOURCE: &str = "int a;\n// snippet: launch\nk<<<1, 2>>>();\n// end snippet\n";
 
     #[test]
     fn snippets_expand_in_place_inside_fences() {
         let book = book_with(&[("kernels/k.cu", SOURCE)]);
-        let mut expander = Expander::new(
-            book.path().into(),
-            Settings::default(),
-            Templates::for_book(book.path()).unwrap(),
-        );
+        let mut expander = expander_for(&book);
         let out = expander
             .expand(
                 "book/c.md",
@@ -243,11 +247,7 @@ mod tests {
     #[test]
     fn every_failure_is_reported_with_chapter_and_line() {
         let book = book_with(&[("kernels/k.cu", SOURCE)]);
-        let mut expander = Expander::new(
-            book.path().into(),
-            Settings::default(),
-            Templates::for_book(book.path()).unwrap(),
-        );
+        let mut expander = expander_for(&book);
         let errors = expander
             .expand(
                 "book/c.md",
@@ -285,11 +285,7 @@ mod tests {
     #[test]
     fn a_broken_source_is_reported_where_it_is_quoted() {
         let book = book_with(&[("kernels/k.cu", "// snippet: a\nx\n")]);
-        let mut expander = Expander::new(
-            book.path().into(),
-            Settings::default(),
-            Templates::for_book(book.path()).unwrap(),
-        );
+        let mut expander = expander_for(&book);
         let errors = expander
             .expand("book/c.md", "\n{{#snippet kernels/k.cu:a}}")
             .unwrap_err();
