@@ -17,7 +17,7 @@
 use mdbook_evidence::backend::Backend;
 use mdbook_evidence::backend::emulate::EmulateBackend;
 use mdbook_evidence::config::Settings;
-use mdbook_evidence::lesson::Program;
+use mdbook_evidence::sources::lesson::Program;
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};

@@ -1,28 +1,19 @@
 //! mdbook-evidence: keeps a GPU course's book, code and recorded evidence
 //! honest. See the README for the directives and the commands.
 //!
-//! The data flows one way: lesson files are read ([`lesson`], [`snippet`]),
-//! and the preprocessor ([`preprocessor`]) expands the directives
-//! ([`directive`], [`expand`]) of each chapter.
+//! The data flows one way: lesson files are read ([`sources`]), and the
+//! preprocessor ([`book`]) expands the directives of each chapter.
 
 pub mod backend;
+pub mod book;
 pub mod cmd;
 pub mod config;
-pub mod directive;
 pub mod drift;
 pub mod emulate;
 pub mod evidence;
-pub mod exec;
-pub mod expand;
-pub mod files;
-pub mod lesson;
-pub mod preprocessor;
-pub mod record;
 pub mod render;
-pub mod reproduce;
-pub mod snippet;
+pub mod sources;
 pub mod tolerance;
-pub mod transcript;
-pub mod verify;
+pub mod workflow;
 
-pub use preprocessor::EvidencePreprocessor;
+pub use book::preprocessor::EvidencePreprocessor;

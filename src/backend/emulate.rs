@@ -10,7 +10,7 @@ use crate::backend::{Backend, BackendError, Compiled};
 use crate::config::Settings;
 use crate::emulate::{DeviceProfile, EmulateError, Emulator, EmulatorOptions};
 use crate::evidence::{BuildRecord, Evidence, MachineRecord};
-use crate::lesson::{self, Program};
+use crate::sources::lesson::{self, Program};
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;

@@ -2,10 +2,10 @@
 //! and verify flows can be tested end to end on any machine. Public because
 //! the integration tests use it too.
 
+use crate::backend::exec::Captured;
 use crate::backend::{Backend, BackendError, Compiled};
 use crate::evidence::{BuildRecord, MachineRecord, Termination};
-use crate::exec::Captured;
-use crate::lesson::Program;
+use crate::sources::lesson::Program;
 use std::collections::HashMap;
 use std::sync::Mutex;
 use std::time::Duration;

@@ -6,10 +6,10 @@
 //! `// Build:` line (flags kept; the output path and the source path ours) in
 //! a private temporary folder, and run from there.
 
+use crate::backend::exec;
 use crate::backend::{Backend, BackendError, Compiled};
 use crate::evidence::{BuildRecord, MachineRecord};
-use crate::exec;
-use crate::lesson::Program;
+use crate::sources::lesson::Program;
 use anyhow::{Context, anyhow};
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -6,14 +6,15 @@
 //! so the record and verify flows are tested without either. Everything
 //! above this module sees only the [`Backend`] trait.
 
+use self::exec::Captured;
 use crate::evidence::{BuildRecord, MachineRecord};
-use crate::exec::{self, Captured};
-use crate::lesson::Program;
+use crate::sources::lesson::Program;
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
 pub mod emulate;
+pub mod exec;
 pub mod fake;
 pub mod gpu;
 

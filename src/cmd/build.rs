@@ -1,9 +1,9 @@
 //! `mdbook-evidence build`: builds the book with mdBook's own driver and our
 //! preprocessor embedded, so no `mdbook` binary is needed.
 
+use crate::book::preprocessor::EvidencePreprocessor;
 use crate::cmd::Status;
 use crate::config::{Reproduce, Settings, TABLE};
-use crate::preprocessor::EvidencePreprocessor;
 use anyhow::{Context, bail};
 use mdbook_driver::MDBook;
 use mdbook_preprocessor::config::Config;

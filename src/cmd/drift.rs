@@ -1,7 +1,7 @@
 //! `mdbook-evidence drift`: does each starter still mirror its lesson?
 
 use crate::cmd::Status;
-use crate::lesson;
+use crate::sources::lesson;
 use anyhow::bail;
 use std::io::IsTerminal;
 use std::path::Path;

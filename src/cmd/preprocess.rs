@@ -2,8 +2,8 @@
 //! reads the processed book as JSON from stdout. Nothing else may reach
 //! stdout; messages go to stderr.
 
+use crate::book::preprocessor::EvidencePreprocessor;
 use crate::cmd::Status;
-use crate::preprocessor::EvidencePreprocessor;
 use anyhow::{Context, bail};
 use mdbook_preprocessor::Preprocessor;
 use std::io::IsTerminal;

@@ -3,8 +3,8 @@
 
 use crate::backend::gpu::GpuBackend;
 use crate::cmd::Status;
-use crate::lesson;
-use crate::record::{self, Recorded};
+use crate::sources::lesson;
+use crate::workflow::record::{self, Recorded};
 use std::path::Path;
 
 /// Record evidence: compile with nvcc, run on the GPU, write evidence/.
@@ -47,7 +47,7 @@ fn report(outcomes: Vec<Recorded>, root: &Path) -> anyhow::Result<Status> {
                 evidence.machine.device,
                 evidence.machine.compute_capability,
                 evidence.run.termination,
-                crate::files::display_relative(root, &path)
+                crate::sources::files::display_relative(root, &path)
             ),
             Recorded::Refused { program, reason } => {
                 eprintln!("not recorded: {program}: {reason}");

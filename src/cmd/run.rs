@@ -4,7 +4,7 @@
 
 use crate::backend::{self, BackendChoice, Options};
 use crate::cmd::Status;
-use crate::lesson::Program;
+use crate::sources::lesson::Program;
 use anyhow::Context;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -3,8 +3,8 @@
 //! Exit 0 means the renderer is supported; our output is plain Markdown, so
 //! every renderer is.
 
+use crate::book::preprocessor::EvidencePreprocessor;
 use crate::cmd::Status;
-use crate::preprocessor::EvidencePreprocessor;
 use mdbook_preprocessor::Preprocessor;
 
 /// Tell mdBook whether a renderer is supported (mdBook's protocol).

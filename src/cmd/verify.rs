@@ -3,8 +3,8 @@
 
 use crate::backend::{self, BackendChoice};
 use crate::cmd::Status;
-use crate::lesson;
-use crate::verify::{Verdict, verify_programs};
+use crate::sources::lesson;
+use crate::workflow::verify::{Verdict, verify_programs};
 use std::path::Path;
 
 /// Verify evidence: staleness always, and a re-run compared line by line

@@ -2,8 +2,8 @@
 //! gates, with their provenance line and banners.
 
 use crate::evidence::Evidence;
+use crate::evidence::transcript::{Check, Phase, Transcript, Verdict};
 use crate::render::{Templates, cell, fence_for};
-use crate::transcript::{Check, Phase, Transcript, Verdict};
 use anyhow::Result;
 use serde::Serialize;
 

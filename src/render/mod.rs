@@ -48,7 +48,7 @@ impl Templates {
         for (name, embedded) in TEMPLATES {
             let file = root.join(OVERRIDE_DIR).join(format!("{name}.hbs"));
             if file.is_file() {
-                let text = crate::files::read_to_string(&file)?;
+                let text = crate::sources::files::read_to_string(&file)?;
                 registry
                     .register_template_string(name, text)
                     .with_context(|| {

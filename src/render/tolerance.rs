@@ -5,10 +5,10 @@
 //! side; the arithmetic is in [`crate::tolerance`].
 
 use crate::evidence::Evidence;
+use crate::evidence::transcript::Transcript;
 use crate::render::evidence::Reproduction;
 use crate::render::{Templates, cell};
 use crate::tolerance::{self, PRECISIONS, ToleranceRule, WorkedExample};
-use crate::transcript::Transcript;
 use anyhow::Result;
 use serde::Serialize;
 

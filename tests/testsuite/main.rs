@@ -53,7 +53,7 @@ pub fn copy_tree(from: &Path, to: &Path) {
 /// Expands `directive` against the course book itself, as a chapter would.
 pub fn expand(directive: &str) -> String {
     let root = repo_root();
-    let mut expander = mdbook_evidence::expand::Expander::new(
+    let mut expander = mdbook_evidence::book::expand::Expander::new(
         root.clone(),
         mdbook_evidence::config::Settings::default(),
         mdbook_evidence::render::Templates::for_book(&root).unwrap(),

@@ -2,10 +2,10 @@
 //! region in the source, in the preprocessed Markdown and in the HTML.
 
 use crate::{copy_tree, html_code_blocks, repo_root};
+use mdbook_evidence::book::directive::{self, Directive};
 use mdbook_evidence::cmd::build;
 use mdbook_evidence::config::Reproduce;
-use mdbook_evidence::directive::{self, Directive};
-use mdbook_evidence::snippet::SnippetSet;
+use mdbook_evidence::sources::snippet::SnippetSet;
 use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
 use std::collections::BTreeSet;
 

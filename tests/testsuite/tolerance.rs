@@ -3,13 +3,13 @@
 //! against the rtol values the recorded run printed.
 
 use crate::{expand, repo_root};
+use mdbook_evidence::book::expand::Expander;
 use mdbook_evidence::config::Settings;
 use mdbook_evidence::evidence::Evidence;
-use mdbook_evidence::expand::Expander;
+use mdbook_evidence::evidence::transcript::Transcript;
 use mdbook_evidence::render::Templates;
 use mdbook_evidence::render::tolerance::sci;
 use mdbook_evidence::tolerance::{ToleranceRule, oracle_size};
-use mdbook_evidence::transcript::Transcript;
 use snapbox::{assert_data_eq, file};
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -396,8 +396,8 @@ fn match_renames(
 mod tests {
     use super::*;
 
-    const LESSON: &str = include_str!("../kernels/testing.cu");
-    const STARTER: &str = include_str!("../starter/testing.cu");
+    const LESSON: &str = include_str!("../../kernels/testing.cu");
+    const STARTER: &str = include_str!("../../starter/testing.cu");
 
     fn source(display: &str, text: &str) -> SourceFile {
         SourceFile {

@@ -12,9 +12,9 @@
 
 use crate::backend::{self, Backend, BackendChoice};
 use crate::config::{Reproduce, Settings};
-use crate::lesson::Program;
 use crate::render::evidence::Reproduction;
-use crate::verify::{Verdict, verify_programs};
+use crate::sources::lesson::Program;
+use crate::workflow::verify::{Verdict, verify_programs};
 use anyhow::{Result, bail};
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -123,7 +123,8 @@ mod tests {
             },
         );
         let program = Program::load(dir.path(), "kernels/a.cu").unwrap();
-        crate::record::record(&fake, dir.path(), &Settings::default(), &[program], false).unwrap();
+        crate::workflow::record::record(&fake, dir.path(), &Settings::default(), &[program], false)
+            .unwrap();
         dir
     }
 

@@ -10,7 +10,7 @@
 //! and templates are in [`crate::render::tolerance`]; this module only
 //! reads and computes.
 
-use crate::transcript::{Check, Transcript};
+use crate::evidence::transcript::{Check, Transcript};
 use thiserror::Error;
 
 /// A floating-point precision and the rtol the course suggests for it.
@@ -440,8 +440,8 @@ pub fn rows(rule: &ToleranceRule, lesson: &[RecordedSize]) -> Vec<Row> {
 mod tests {
     use super::*;
 
-    const LESSON: &str = include_str!("../kernels/testing.cu");
-    const RECORDED: &str = include_str!("../tests/fixtures/h200/testing.stdout");
+    const LESSON: &str = include_str!("../../kernels/testing.cu");
+    const RECORDED: &str = include_str!("../../tests/fixtures/h200/testing.stdout");
 
     fn rule() -> ToleranceRule {
         ToleranceRule::from_source("kernels/testing.cu", LESSON).unwrap()

@@ -9,7 +9,7 @@
 use crate::backend::{Backend, BackendError, Compiled};
 use crate::config::Settings;
 use crate::evidence::{Evidence, FORMAT, RunRecord, SourceRecord, decode};
-use crate::lesson::Program;
+use crate::sources::lesson::Program;
 use anyhow::Result;
 use std::path::{Path, PathBuf};
 use std::time::Duration;

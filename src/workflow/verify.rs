@@ -5,9 +5,9 @@
 //! device line aside), the same stderr and ends the same way. A mismatch
 //! comes with a unified diff of the recorded and the new transcript.
 
+use crate::backend::exec::Captured;
+use crate::evidence::transcript::without_device_line;
 use crate::evidence::{Evidence, decode};
-use crate::exec::Captured;
-use crate::transcript::without_device_line;
 use similar::TextDiff;
 
 /// The verdict on one program.
@@ -73,7 +73,7 @@ pub fn verify_programs(
     why_not: &str,
     root: &std::path::Path,
     settings: &crate::config::Settings,
-    programs: &[crate::lesson::Program],
+    programs: &[crate::sources::lesson::Program],
 ) -> anyhow::Result<Vec<(String, Verdict)>> {
     use crate::backend::BackendError;
     let mut verdicts = Vec::new();
@@ -85,7 +85,7 @@ pub fn verify_programs(
                 program.path.clone(),
                 Verdict::NoCurrentEvidence(format!(
                     "no evidence at {}; record it on a GPU with `mdbook-evidence record {}`",
-                    crate::files::display_relative(root, &path),
+                    crate::sources::files::display_relative(root, &path),
                     program.path
                 )),
             ));
@@ -146,7 +146,7 @@ pub fn verify_programs(
 mod tests {
     use super::*;
     use crate::evidence::Termination;
-    use crate::lesson::Program;
+    use crate::sources::lesson::Program;
     use std::time::Duration;
 
     fn evidence() -> Evidence {

@@ -6,7 +6,7 @@
 //! that command, with the output path replaced by its own.
 
 use crate::config::Settings;
-use crate::files;
+use crate::sources::files;
 use anyhow::{Context, Result};
 use std::path::{Path, PathBuf};
 

@@ -7,8 +7,10 @@
 //! [`files::write_atomically`]. Source and build-command hashes tell when the
 //! evidence no longer matches the program ([`Staleness`]).
 
-use crate::files;
-use crate::lesson::Program;
+pub mod transcript;
+
+use crate::sources::files;
+use crate::sources::lesson::Program;
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};

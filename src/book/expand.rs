@@ -7,15 +7,15 @@
 //! Everything read is cached for the run, since one source is usually quoted
 //! many times.
 
+use crate::book::directive::{self, Directive, EvidenceView, ToleranceSubject};
 use crate::config::Settings;
-use crate::directive::{self, Directive, EvidenceView, ToleranceSubject};
 use crate::evidence::Evidence;
-use crate::files;
-use crate::lesson::Program;
 use crate::render::Templates;
 use crate::render::evidence::{self as evidence_view, Reproduction, Subject};
 use crate::render::tolerance::{self as tolerance_view, LessonTolerance};
-use crate::snippet::SnippetSet;
+use crate::sources::files;
+use crate::sources::lesson::Program;
+use crate::sources::snippet::SnippetSet;
 use crate::tolerance::ToleranceRule;
 use std::collections::HashMap;
 use std::path::PathBuf;
@@ -110,7 +110,8 @@ impl Expander {
                 rendered.map_err(|e| format!("{e:#}"))
             }
             Directive::Drift { lesson } => {
-                let found = crate::lesson::lesson_named(&self.root, &self.settings, lesson);
+                let found =
+                    crate::sources::lesson::lesson_named(&self.root, &self.settings, lesson);
                 if !self.root.join(&found.program).is_file() {
                     return Err(format!(
                         "no lesson `{lesson}`: {} does not exist",

@@ -3,15 +3,15 @@
 //! It is the same object whether mdBook runs our binary through the JSON
 //! protocol (`[preprocessor.evidence]` in book.toml) or our own `build`
 //! command embeds it with `mdbook-driver`. It looks things up and renders
-//! them (see [`crate::expand`]); a directive that cannot be expanded fails
+//! them (see [`crate::book::expand`]); a directive that cannot be expanded fails
 //! the build with the chapter's file and line, where mdBook's own
 //! `{{#include}}` only logs and carries on.
 
+use crate::book::directive::{self, Directive, ToleranceSubject};
+use crate::book::expand::Expander;
 use crate::config::{DriftPolicy, Settings};
-use crate::directive::{self, Directive, ToleranceSubject};
-use crate::expand::Expander;
 use crate::render::Templates;
-use crate::reproduce;
+use crate::workflow::reproduce;
 use anyhow::{Context, Result, bail};
 use mdbook_preprocessor::book::Book;
 use mdbook_preprocessor::{MDBOOK_VERSION, Preprocessor, PreprocessorContext};
@@ -120,7 +120,7 @@ fn embedded_programs(book: &Book) -> Vec<String> {
 /// build, or only warns with `drift = "warn"`.
 fn check_drift(root: &std::path::Path, settings: &Settings) -> Result<()> {
     let mut reports = Vec::new();
-    for lesson in crate::lesson::discover(root, settings)? {
+    for lesson in crate::sources::lesson::discover(root, settings)? {
         if let Some(report) = lesson.drift(root)?
             && !report.is_clean()
         {
