@@ -17,6 +17,7 @@
 use mdbook_evidence::backend::Backend;
 use mdbook_evidence::backend::emulate::EmulateBackend;
 use mdbook_evidence::config::Settings;
+use mdbook_evidence::course::Course;
 use mdbook_evidence::sources::lesson::Program;
 use std::path::PathBuf;
 use std::process::Command;
@@ -74,11 +75,12 @@ fn main() {
     );
 
     // 1. Cached run of the lesson (the compile above filled the cache).
+    let course = Course::with_settings(root.clone(), Settings::default());
     let backend = EmulateBackend::new(false)
         .unwrap()
-        .with_recorded_devices(&root, &Settings::default())
+        .with_recorded_devices(&course)
         .unwrap();
-    let lesson = Program::load(&root, "kernels/testing.cu").unwrap();
+    let lesson = course.program("kernels/testing.cu").unwrap();
     let compiled = backend.compile(&lesson).unwrap();
     assert!(
         compiled.cached,

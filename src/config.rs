@@ -6,10 +6,10 @@
 //! Every key can also come from the environment, as mdBook allows:
 //! `MDBOOK_PREPROCESSOR__EVIDENCE__REPRODUCE=never`.
 
-use anyhow::{Context, Result};
+use anyhow::{Context, Result, bail};
 use mdbook_preprocessor::config::Config;
 use serde::Deserialize;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// How `build` re-runs the programs whose evidence it embeds.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, clap::ValueEnum)]
@@ -68,6 +68,34 @@ impl Default for Settings {
 
 /// The table's name in book.toml.
 pub const TABLE: &str = "preprocessor.evidence";
+
+/// Reads `root/book.toml` with `MDBOOK_*` environment overrides applied,
+/// and makes sure our preprocessor runs before mdBook's `links` (which
+/// unescapes `\{{#...}}`).
+pub fn load(root: &Path) -> Result<Config> {
+    let book_toml = root.join("book.toml");
+    if !book_toml.is_file() {
+        bail!(
+            "no book.toml in {}: run from the book's root, or pass --root DIR",
+            root.display()
+        );
+    }
+    let mut config = Config::from_disk(&book_toml)
+        .with_context(|| format!("reading {}", book_toml.display()))?;
+    config
+        .update_from_env()
+        .context("reading MDBOOK_* environment overrides")?;
+    if config.get::<toml::Value>(TABLE)?.is_none() {
+        config.set(TABLE, toml::Table::new())?;
+    }
+    let key = format!("{TABLE}.before");
+    let mut before: Vec<String> = config.get(&key)?.unwrap_or_default();
+    if !before.iter().any(|b| b == "links") {
+        before.push("links".into());
+        config.set(&key, &before)?;
+    }
+    Ok(config)
+}
 
 impl Settings {
     /// Reads our table from a loaded book configuration; defaults when absent.

@@ -7,10 +7,10 @@
 //! Programs with no evidence pretend to be the course's reference H200.
 
 use crate::backend::{Backend, BackendError, Compiled};
-use crate::config::Settings;
+use crate::course::Course;
 use crate::emulate::{DeviceProfile, EmulateError, Emulator, EmulatorOptions};
-use crate::evidence::{BuildRecord, Evidence, MachineRecord};
-use crate::sources::lesson::{self, Program};
+use crate::evidence::{BuildRecord, MachineRecord};
+use crate::sources::lesson::Program;
 use std::collections::HashMap;
 use std::path::Path;
 use std::process::Command;
@@ -38,15 +38,10 @@ impl EmulateBackend {
 
     /// Makes each program of the book pretend to be the device its evidence
     /// was recorded on.
-    pub fn with_recorded_devices(
-        mut self,
-        root: &Path,
-        settings: &Settings,
-    ) -> anyhow::Result<Self> {
-        for lesson in lesson::discover(root, settings)? {
+    pub fn with_recorded_devices(mut self, course: &Course) -> anyhow::Result<Self> {
+        for lesson in course.lessons()? {
             for path in std::iter::once(&lesson.program).chain(lesson.starter.as_ref()) {
-                let file = Evidence::path_for(root, &settings.evidence_dir, path);
-                if let Some(evidence) = Evidence::load(&file)? {
+                if let Some(evidence) = course.evidence(path)? {
                     self.profiles
                         .insert(path.clone(), profile_of(&evidence.machine));
                 }

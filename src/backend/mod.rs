@@ -112,17 +112,17 @@ fn gpu(options: &Options) -> Result<gpu::GpuBackend, BackendError> {
 }
 
 /// The backend for `choice`, or why it is not available. `auto` takes the
-/// GPU when there is one, else CPU emulation. `book` (root and settings)
-/// lets emulated programs pretend to be the device of their evidence.
+/// GPU when there is one, else CPU emulation. `course` lets emulated
+/// programs pretend to be the device of their evidence.
 pub fn select(
     choice: BackendChoice,
     options: &Options,
-    book: Option<(&std::path::Path, &crate::config::Settings)>,
+    course: Option<&crate::course::Course>,
 ) -> Result<Box<dyn Backend>, BackendError> {
     let emulate = || -> Result<Box<dyn Backend>, BackendError> {
         let backend = emulate::EmulateBackend::new(options.bounds_check)?;
-        Ok(Box::new(match book {
-            Some((root, settings)) => backend.with_recorded_devices(root, settings)?,
+        Ok(Box::new(match course {
+            Some(course) => backend.with_recorded_devices(course)?,
             None => backend,
         }))
     };

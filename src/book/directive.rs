@@ -50,7 +50,36 @@ pub struct Found {
     pub span: Range<usize>,
     /// 1-based line of the chapter where it starts.
     pub line: usize,
-    pub parsed: Result<Directive, String>,
+    pub parsed: Result<Directive, SyntaxError>,
+}
+
+/// Why a directive could not be read, with what to write instead.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SyntaxError {
+    #[error("`{{{{#{name}` is not closed with `}}}}` on the same line")]
+    Unclosed { name: String },
+    #[error(
+        "`{{{{#snippet}}}}` takes one argument, FILE:NAME, as in `{{{{#snippet kernels/testing.cu:drop-tail}}}}`; got `{args}`"
+    )]
+    SnippetArguments { args: String },
+    #[error("`{target}` names no snippet; write FILE:NAME, as in `kernels/testing.cu:drop-tail`")]
+    NoSnippetName { target: String },
+    #[error(
+        "`{target}` needs both a file and a snippet name, as in `kernels/testing.cu:drop-tail`"
+    )]
+    EmptySnippetPart { target: String },
+    #[error("unknown evidence view `{view}`; use `transcript` (the default), `checks` or `gates`")]
+    UnknownView { view: String },
+    #[error(
+        "`{{{{#evidence}}}}` takes a program and an optional view, as in `{{{{#evidence kernels/testing.cu checks}}}}`; got `{args}`"
+    )]
+    EvidenceArguments { args: String },
+    #[error(
+        "`{{{{#tolerance}}}}` takes `dtypes` or a lesson program, as in `{{{{#tolerance kernels/testing.cu}}}}`; got `{args}`"
+    )]
+    ToleranceArguments { args: String },
+    #[error("`{{{{#drift}}}}` takes a lesson name, as in `{{{{#drift testing}}}}`; got `{args}`")]
+    DriftArguments { args: String },
 }
 
 const NAMES: [&str; 4] = ["snippet", "evidence", "tolerance", "drift"];
@@ -84,9 +113,9 @@ pub fn find_all(content: &str) -> Vec<Found> {
             found.push(Found {
                 span: start..line_end,
                 line,
-                parsed: Err(format!(
-                    "`{{{{#{name}` is not closed with `}}}}` on the same line"
-                )),
+                parsed: Err(SyntaxError::Unclosed {
+                    name: name.to_string(),
+                }),
             });
             search_from = line_end;
             continue;
@@ -104,24 +133,23 @@ pub fn find_all(content: &str) -> Vec<Found> {
     found
 }
 
-fn parse(name: &str, args: &str) -> Result<Directive, String> {
+fn parse(name: &str, args: &str) -> Result<Directive, SyntaxError> {
+    let args_owned = || args.to_string();
     let words: Vec<&str> = args.split_whitespace().collect();
     match name {
         "snippet" => {
             let [target] = words[..] else {
-                return Err(format!(
-                    "`{{{{#snippet}}}}` takes one argument, FILE:NAME, as in `{{{{#snippet kernels/testing.cu:drop-tail}}}}`; got `{args}`"
-                ));
+                return Err(SyntaxError::SnippetArguments { args: args_owned() });
             };
             let Some((path, name)) = target.rsplit_once(':') else {
-                return Err(format!(
-                    "`{target}` names no snippet; write FILE:NAME, as in `kernels/testing.cu:drop-tail`"
-                ));
+                return Err(SyntaxError::NoSnippetName {
+                    target: target.to_string(),
+                });
             };
             if path.is_empty() || name.is_empty() {
-                return Err(format!(
-                    "`{target}` needs both a file and a snippet name, as in `kernels/testing.cu:drop-tail`"
-                ));
+                return Err(SyntaxError::EmptySnippetPart {
+                    target: target.to_string(),
+                });
             }
             Ok(Directive::Snippet {
                 path: path.into(),
@@ -135,14 +163,12 @@ fn parse(name: &str, args: &str) -> Result<Directive, String> {
                 [path, "checks"] => (path, EvidenceView::Checks),
                 [path, "gates"] => (path, EvidenceView::Gates),
                 [_, other] => {
-                    return Err(format!(
-                        "unknown evidence view `{other}`; use `transcript` (the default), `checks` or `gates`"
-                    ));
+                    return Err(SyntaxError::UnknownView {
+                        view: other.to_string(),
+                    });
                 }
                 _ => {
-                    return Err(format!(
-                        "`{{{{#evidence}}}}` takes a program and an optional view, as in `{{{{#evidence kernels/testing.cu checks}}}}`; got `{args}`"
-                    ));
+                    return Err(SyntaxError::EvidenceArguments { args: args_owned() });
                 }
             };
             Ok(Directive::Evidence {
@@ -153,17 +179,13 @@ fn parse(name: &str, args: &str) -> Result<Directive, String> {
         "tolerance" => match words[..] {
             ["dtypes"] => Ok(Directive::Tolerance(ToleranceSubject::Dtypes)),
             [path] => Ok(Directive::Tolerance(ToleranceSubject::Program(path.into()))),
-            _ => Err(format!(
-                "`{{{{#tolerance}}}}` takes `dtypes` or a lesson program, as in `{{{{#tolerance kernels/testing.cu}}}}`; got `{args}`"
-            )),
+            _ => Err(SyntaxError::ToleranceArguments { args: args_owned() }),
         },
         "drift" => match words[..] {
             [lesson] => Ok(Directive::Drift {
                 lesson: lesson.into(),
             }),
-            _ => Err(format!(
-                "`{{{{#drift}}}}` takes a lesson name, as in `{{{{#drift testing}}}}`; got `{args}`"
-            )),
+            _ => Err(SyntaxError::DriftArguments { args: args_owned() }),
         },
         _ => unreachable!("find_all only parses names in NAMES"),
     }
@@ -176,7 +198,7 @@ mod tests {
     fn parsed(content: &str) -> Vec<(usize, Result<Directive, String>)> {
         find_all(content)
             .into_iter()
-            .map(|f| (f.line, f.parsed))
+            .map(|f| (f.line, f.parsed.map_err(|e| e.to_string())))
             .collect()
     }
 
@@ -271,7 +293,7 @@ mod tests {
         for (content, expected) in cases {
             let found = find_all(content);
             assert_eq!(found.len(), 1, "{content}");
-            let err = found[0].parsed.clone().unwrap_err();
+            let err = found[0].parsed.clone().unwrap_err().to_string();
             assert!(err.contains(expected), "{content}: {err}");
         }
     }

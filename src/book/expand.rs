@@ -1,53 +1,95 @@
 //! Turns the directives of a chapter into Markdown.
 //!
 //! This is where a directive meets the book's files: it reads sources for
-//! snippets and evidence files for transcripts and tables, and renders them.
-//! It never runs a program: reproduction happens before, in the preprocessor,
-//! and reaches this module only as a note on each program's evidence.
-//! Everything read is cached for the run, since one source is usually quoted
-//! many times.
+//! snippets, and the course's evidence for transcripts and tables, and
+//! renders them. It never runs a program: reproduction happens before, in
+//! the preprocessor, and reaches this module only as a note on each
+//! program's evidence. Snippet sources are cached for the run, since one
+//! source is usually quoted many times; evidence is cached by the
+//! [`Course`].
+//!
+//! A directive that cannot be expanded becomes a [`DirectiveError`]: the
+//! chapter's file and line, and a typed cause whose message says what to do.
+//! They are joined into text only by the preprocessor.
 
-use crate::book::directive::{self, Directive, EvidenceView, ToleranceSubject};
-use crate::config::Settings;
-use crate::evidence::Evidence;
+use crate::book::directive::{self, Directive, EvidenceView, SyntaxError, ToleranceSubject};
+use crate::course::{Course, CourseError, TrackedEvidence};
+use crate::evidence::Reproduction;
 use crate::render::Templates;
-use crate::render::evidence::{self as evidence_view, Reproduction, Subject};
+use crate::render::evidence::{self as evidence_view, Subject};
 use crate::render::tolerance::{self as tolerance_view, LessonTolerance};
 use crate::sources::files;
-use crate::sources::lesson::Program;
-use crate::sources::snippet::SnippetSet;
-use crate::tolerance::ToleranceRule;
-use std::collections::HashMap;
-use std::path::PathBuf;
+use crate::sources::snippet::{SnippetError, SnippetSet};
+use crate::tolerance::{RuleError, ToleranceRule};
+use std::collections::{HashMap, HashSet};
 
 /// The snippet of a lesson that holds its buggy variant (lesson conventions).
 const DROP_TAIL_SNIPPET: &str = "drop-tail";
 
-/// A program's evidence as this build sees it.
-struct Loaded {
-    evidence: Evidence,
-    stale: Option<String>,
+/// A directive that could not be expanded, where it stands in its chapter.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{chapter}:{line}: {cause}")]
+pub struct DirectiveError {
+    /// The chapter's file, as the book shows it (`book/day66.md`).
+    pub chapter: String,
+    /// 1-based line of the directive.
+    pub line: usize,
+    pub cause: Cause,
 }
 
-/// Expands directives against one book root.
-pub struct Expander {
-    root: PathBuf,
-    settings: Settings,
+/// Why a directive could not be expanded.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum Cause {
+    /// The directive itself does not read.
+    #[error(transparent)]
+    Syntax(#[from] SyntaxError),
+    /// The snippet is not there, or its markers are broken.
+    #[error(transparent)]
+    Snippet(#[from] SnippetError),
+    /// No such lesson, starter or evidence.
+    #[error(transparent)]
+    Course(#[from] CourseError),
+    /// The tolerance rule's declarations are missing or not literals.
+    #[error(transparent)]
+    Rule(#[from] RuleError),
+    /// The lesson's `drop-tail` snippet, which a tolerance table needs.
+    #[error("{0}; the tolerance table reads the buggy variant from it")]
+    NoVariantSnippet(SnippetError),
+    /// The `drop-tail` snippet defines no function.
+    #[error(
+        "{path}: the `{DROP_TAIL_SNIPPET}` snippet defines no function, so the buggy variant is unknown"
+    )]
+    NoVariantFunction { path: String },
+    /// A file could not be read, or a view could not be rendered (the
+    /// message is the whole error chain).
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl Cause {
+    fn failed(error: anyhow::Error) -> Cause {
+        Cause::Failed(format!("{error:#}"))
+    }
+}
+
+/// Expands directives against one course.
+pub struct Expander<'a> {
+    course: &'a Course,
     templates: Templates,
     reproduced: HashMap<String, Reproduction>,
-    snippets: HashMap<String, Result<SnippetSet, String>>,
-    evidence: HashMap<String, Result<Loaded, String>>,
+    snippets: HashMap<String, Result<SnippetSet, Cause>>,
+    /// Programs whose stale evidence was warned about (once per build).
+    warned_stale: HashSet<String>,
 }
 
-impl Expander {
-    pub fn new(root: PathBuf, settings: Settings, templates: Templates) -> Self {
+impl<'a> Expander<'a> {
+    pub fn new(course: &'a Course, templates: Templates) -> Self {
         Expander {
-            root,
-            settings,
+            course,
             templates,
             reproduced: HashMap::new(),
             snippets: HashMap::new(),
-            evidence: HashMap::new(),
+            warned_stale: HashSet::new(),
         }
     }
 
@@ -57,18 +99,25 @@ impl Expander {
     }
 
     /// Expands every directive in `content`. `chapter` names the chapter's
-    /// file in errors (`book/day66.md`); each error is `chapter:line: what`.
-    pub fn expand(&mut self, chapter: &str, content: &str) -> Result<String, Vec<String>> {
+    /// file in errors (`book/day66.md`).
+    pub fn expand(&mut self, chapter: &str, content: &str) -> Result<String, Vec<DirectiveError>> {
         let mut out = String::with_capacity(content.len());
         let mut errors = Vec::new();
         let mut copied_to = 0;
         for found in directive::find_all(content) {
             out.push_str(&content[copied_to..found.span.start]);
             copied_to = found.span.end;
-            let expanded = found.parsed.and_then(|d| self.render(&d));
+            let expanded = found
+                .parsed
+                .map_err(Cause::from)
+                .and_then(|d| self.render(&d));
             match expanded {
                 Ok(text) => out.push_str(&text),
-                Err(message) => errors.push(format!("{chapter}:{}: {message}", found.line)),
+                Err(cause) => errors.push(DirectiveError {
+                    chapter: chapter.to_string(),
+                    line: found.line,
+                    cause,
+                }),
             }
         }
         out.push_str(&content[copied_to..]);
@@ -79,25 +128,22 @@ impl Expander {
         }
     }
 
-    fn render(&mut self, directive: &Directive) -> Result<String, String> {
+    fn render(&mut self, directive: &Directive) -> Result<String, Cause> {
         match directive {
             Directive::Snippet { path, name } => {
                 let set = self.snippet_set(path)?;
                 // Like mdBook's anchored includes: without the last line's
                 // newline, so the directive's own line ends the snippet and a
                 // fenced block shows exactly the region.
-                let snippet = set.get(name).map_err(|e| e.to_string())?;
+                let snippet = set.get(name)?;
                 let text = snippet.text.strip_suffix('\n').unwrap_or(&snippet.text);
                 Ok(text.strip_suffix('\r').unwrap_or(text).to_string())
             }
             Directive::Evidence { path, view } => {
-                self.load_evidence(path)?;
-                let Some(Ok(loaded)) = self.evidence.get(path) else {
-                    unreachable!("load_evidence cached it")
-                };
+                let tracked = self.tracked_evidence(path)?;
                 let subject = Subject {
-                    evidence: &loaded.evidence,
-                    stale: loaded.stale.clone(),
+                    evidence: &tracked.evidence,
+                    stale: tracked.stale.clone(),
                     reproduced: self.reproduced.get(path),
                 };
                 let rendered = match view {
@@ -107,28 +153,20 @@ impl Expander {
                     EvidenceView::Checks => evidence_view::checks(&self.templates, &subject),
                     EvidenceView::Gates => evidence_view::gates(&self.templates, &subject),
                 };
-                rendered.map_err(|e| format!("{e:#}"))
+                rendered.map_err(Cause::failed)
             }
             Directive::Drift { lesson } => {
-                let found =
-                    crate::sources::lesson::lesson_named(&self.root, &self.settings, lesson);
-                if !self.root.join(&found.program).is_file() {
-                    return Err(format!(
-                        "no lesson `{lesson}`: {} does not exist",
-                        found.program
-                    ));
-                }
-                match found.drift(&self.root) {
-                    Ok(Some(report)) => Ok(crate::drift::render_markdown(&report)),
-                    Ok(None) => Err(format!(
-                        "lesson `{lesson}` has no starter ({}/{lesson}.cu), so there is nothing to mirror",
-                        self.settings.starter_dir.display()
-                    )),
-                    Err(e) => Err(format!("{e:#}")),
-                }
+                let lesson = self.course.lesson(lesson)?;
+                let report = self.course.drift(&lesson).map_err(|e| {
+                    match e.downcast_ref::<CourseError>() {
+                        Some(missing) => Cause::Course(missing.clone()),
+                        None => Cause::failed(e),
+                    }
+                })?;
+                crate::render::drift::drift(&self.templates, &report).map_err(Cause::failed)
             }
             Directive::Tolerance(ToleranceSubject::Dtypes) => {
-                tolerance_view::dtypes(&self.templates).map_err(|e| format!("{e:#}"))
+                tolerance_view::dtypes(&self.templates).map_err(Cause::failed)
             }
             Directive::Tolerance(ToleranceSubject::Program(path)) => self.lesson_tolerance(path),
         }
@@ -137,68 +175,59 @@ impl Expander {
     /// `{{#tolerance FILE}}`: the rule's constants from the source, the
     /// sizes and drop-tail errors from the evidence, the buggy variant from
     /// the source's `drop-tail` snippet.
-    fn lesson_tolerance(&mut self, path: &str) -> Result<String, String> {
-        let program = Program::load(&self.root, path).map_err(|e| format!("{e:#}"))?;
-        let rule = ToleranceRule::from_source(path, &program.source).map_err(|e| e.to_string())?;
+    fn lesson_tolerance(&mut self, path: &str) -> Result<String, Cause> {
+        let program = self.course.program(path).map_err(Cause::failed)?;
+        let rule = ToleranceRule::from_source(path, &program.source)?;
         let variant = {
             let set = self.snippet_set(path)?;
             let snippet = set
                 .get(DROP_TAIL_SNIPPET)
-                .map_err(|e| format!("{e}; the tolerance table reads the buggy variant from it"))?;
+                .map_err(Cause::NoVariantSnippet)?;
             crate::tolerance::defined_function(&snippet.text).ok_or_else(|| {
-                format!(
-                    "{path}: the `{DROP_TAIL_SNIPPET}` snippet defines no function, so the buggy variant is unknown"
-                )
+                Cause::NoVariantFunction {
+                    path: path.to_string(),
+                }
             })?
         };
-        self.load_evidence(path)?;
-        let Some(Ok(loaded)) = self.evidence.get(path) else {
-            unreachable!("load_evidence cached it")
-        };
+        let tracked = self.tracked_evidence(path)?;
         let lesson = LessonTolerance {
             path,
             rule: &rule,
             variant: &variant,
-            evidence: &loaded.evidence,
-            stale: loaded.stale.clone(),
+            evidence: &tracked.evidence,
+            stale: tracked.stale.clone(),
             reproduced: self.reproduced.get(path),
         };
-        tolerance_view::program(&self.templates, &lesson).map_err(|e| format!("{e:#}"))
+        tolerance_view::program(&self.templates, &lesson).map_err(Cause::failed)
     }
 
     /// The evidence of `path` and whether it is stale; a stale program is
     /// warned about once per build.
-    fn load_evidence(&mut self, path: &str) -> Result<&Loaded, String> {
-        let (root, settings) = (&self.root, &self.settings);
-        self.evidence
-            .entry(path.to_string())
-            .or_insert_with(|| {
-                let program = Program::load(root, path).map_err(|e| format!("{e:#}"))?;
-                let file = Evidence::path_for(root, &settings.evidence_dir, path);
-                let evidence = Evidence::load(&file).map_err(|e| format!("{e:#}"))?.ok_or_else(|| {
-                    format!(
-                        "{path} has no recorded evidence ({} is missing); record it on a GPU with `mdbook-evidence record {path}`",
-                        files::display_relative(root, &file)
-                    )
-                })?;
-                let stale = evidence.staleness(&program).describe(&evidence);
-                if let Some(why) = &stale {
-                    tracing::warn!("stale evidence: {why}");
-                }
-                Ok(Loaded { evidence, stale })
-            })
-            .as_ref()
-            .map_err(Clone::clone)
+    fn tracked_evidence(&mut self, path: &str) -> Result<TrackedEvidence, Cause> {
+        let program = self.course.program(path).map_err(Cause::failed)?;
+        let tracked = self
+            .course
+            .tracked_evidence(&program)
+            .map_err(|e| match e.downcast_ref::<CourseError>() {
+                Some(missing) => Cause::Course(missing.clone()),
+                None => Cause::failed(e),
+            })?;
+        if let Some(why) = &tracked.stale
+            && self.warned_stale.insert(path.to_string())
+        {
+            tracing::warn!("stale evidence: {why}");
+        }
+        Ok(tracked)
     }
 
-    fn snippet_set(&mut self, path: &str) -> Result<&SnippetSet, String> {
-        let root = &self.root;
+    fn snippet_set(&mut self, path: &str) -> Result<&SnippetSet, Cause> {
+        let root = self.course.root();
         self.snippets
             .entry(path.to_string())
             .or_insert_with(|| {
-                let file = files::resolve_in_root(root, path).map_err(|e| format!("{e:#}"))?;
-                let source = files::read_to_string(&file).map_err(|e| format!("{e:#}"))?;
-                SnippetSet::scan(path, &source).map_err(|e| e.to_string())
+                let file = files::resolve_in_root(root, path).map_err(Cause::failed)?;
+                let source = files::read_to_string(&file).map_err(Cause::failed)?;
+                Ok(SnippetSet::scan(path, &source)?)
             })
             .as_ref()
             .map_err(Clone::clone)
@@ -219,12 +248,12 @@ mod tests {
         dir
     }
 
-    fn expander_for(book: &tempfile::TempDir) -> Expander {
-        Expander::new(
-            book.path().into(),
-            Settings::default(),
-            Templates::for_book(book.path()).unwrap(),
-        )
+    fn course_for(book: &tempfile::TempDir) -> Course {
+        Course::with_settings(book.path().into(), crate::config::Settings::default())
+    }
+
+    fn expander_for<'a>(book: &tempfile::TempDir, course: &'a Course) -> Expander<'a> {
+        Expander::new(course, Templates::for_book(book.path()).unwrap())
     }
 
     const SOURCE: &str = "int a;\n// snippet: launch\nk<<<1, 2>>>();\n// end snippet\n";
@@ -232,7 +261,8 @@ mod tests {
     #[test]
     fn snippets_expand_in_place_inside_fences() {
         let book = book_with(&[("kernels/k.cu", SOURCE)]);
-        let mut expander = expander_for(&book);
+        let course = course_for(&book);
+        let mut expander = expander_for(&book, &course);
         let out = expander
             .expand(
                 "book/c.md",
@@ -248,13 +278,15 @@ mod tests {
     #[test]
     fn every_failure_is_reported_with_chapter_and_line() {
         let book = book_with(&[("kernels/k.cu", SOURCE)]);
-        let mut expander = expander_for(&book);
+        let course = course_for(&book);
+        let mut expander = expander_for(&book, &course);
         let errors = expander
             .expand(
                 "book/c.md",
                 "{{#snippet kernels/k.cu:lanch}}\n\n{{#snippet kernels/missing.cu:x}}\n{{#snippet ../etc/passwd:x}}\n{{#snippet kernels/k.cu}}\n",
             )
             .unwrap_err();
+        let errors: Vec<String> = errors.iter().map(ToString::to_string).collect();
         assert_eq!(errors.len(), 4, "{errors:#?}");
         assert!(
             errors[0].starts_with("book/c.md:1: kernels/k.cu has no snippet named `lanch`"),
@@ -286,10 +318,12 @@ mod tests {
     #[test]
     fn a_broken_source_is_reported_where_it_is_quoted() {
         let book = book_with(&[("kernels/k.cu", "// snippet: a\nx\n")]);
-        let mut expander = expander_for(&book);
+        let course = course_for(&book);
+        let mut expander = expander_for(&book, &course);
         let errors = expander
             .expand("book/c.md", "\n{{#snippet kernels/k.cu:a}}")
             .unwrap_err();
+        let errors: Vec<String> = errors.iter().map(ToString::to_string).collect();
         assert_eq!(
             errors,
             [

@@ -10,6 +10,7 @@
 use crate::book::directive::{self, Directive, ToleranceSubject};
 use crate::book::expand::Expander;
 use crate::config::{DriftPolicy, Settings};
+use crate::course::Course;
 use crate::render::Templates;
 use crate::workflow::reproduce;
 use anyhow::{Context, Result, bail};
@@ -50,7 +51,8 @@ impl Preprocessor for EvidencePreprocessor {
             Some(settings) => settings.clone(),
             None => Settings::from_config(&ctx.config)?,
         };
-        check_drift(&ctx.root, &settings)?;
+        let course = Course::with_settings(ctx.root.clone(), settings);
+        check_drift(&course)?;
         let src = ctx.config.book.src.clone();
         let templates = Templates::for_book(&ctx.root)?;
         let embedded = embedded_programs(&book);
@@ -59,14 +61,12 @@ impl Preprocessor for EvidencePreprocessor {
         } else {
             let hint = "reproducing the evidence the book embeds (`reproduce = \"never\"` in \
                         [preprocessor.evidence], or `build --reproduce never`, builds without running anything)";
-            match reproduce::backend_for(settings.reproduce, &ctx.root, &settings).context(hint)? {
-                Some(backend) => {
-                    reproduce::reproduce(backend.as_ref(), &ctx.root, &settings, &embedded)?
-                }
+            match reproduce::backend_for(course.settings().reproduce, &course).context(hint)? {
+                Some(backend) => reproduce::reproduce(backend.as_ref(), &course, &embedded)?,
                 None => Default::default(),
             }
         };
-        let mut expander = Expander::new(ctx.root.clone(), settings, templates);
+        let mut expander = Expander::new(&course, templates);
         for (program, note) in reproduced {
             expander.reproduced(&program, note);
         }
@@ -82,11 +82,12 @@ impl Preprocessor for EvidencePreprocessor {
             }
         });
         if !errors.is_empty() {
+            let listed: Vec<String> = errors.iter().map(ToString::to_string).collect();
             bail!(
                 "{} directive{} could not be expanded:\n  {}",
                 errors.len(),
                 if errors.len() == 1 { "" } else { "s" },
-                errors.join("\n  ")
+                listed.join("\n  ")
             );
         }
         Ok(book)
@@ -118,12 +119,14 @@ fn embedded_programs(book: &Book) -> Vec<String> {
 
 /// Runs the drift check of every lesson that has a starter: drift fails the
 /// build, or only warns with `drift = "warn"`.
-fn check_drift(root: &std::path::Path, settings: &Settings) -> Result<()> {
+fn check_drift(course: &Course) -> Result<()> {
     let mut reports = Vec::new();
-    for lesson in crate::sources::lesson::discover(root, settings)? {
-        if let Some(report) = lesson.drift(root)?
-            && !report.is_clean()
-        {
+    for lesson in course.lessons()? {
+        if lesson.starter.is_none() {
+            continue;
+        }
+        let report = course.drift(&lesson)?;
+        if !report.is_clean() {
             reports.push(report.render_text(false));
         }
     }
@@ -131,7 +134,7 @@ fn check_drift(root: &std::path::Path, settings: &Settings) -> Result<()> {
         return Ok(());
     }
     let text = reports.join("\n");
-    match settings.drift {
+    match course.settings().drift {
         DriftPolicy::Error => bail!(
             "a starter no longer mirrors its lesson (set `drift = \"warn\"` in [preprocessor.evidence] to build anyway):\n{text}"
         ),

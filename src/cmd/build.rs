@@ -3,10 +3,9 @@
 
 use crate::book::preprocessor::EvidencePreprocessor;
 use crate::cmd::Status;
-use crate::config::{Reproduce, Settings, TABLE};
-use anyhow::{Context, bail};
+use crate::config::{self, Reproduce, Settings};
+use anyhow::Context;
 use mdbook_driver::MDBook;
-use mdbook_preprocessor::config::Config;
 use std::path::Path;
 
 /// Build the book into its build directory (target/book).
@@ -26,38 +25,10 @@ pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
     Ok(Status::Success)
 }
 
-/// Reads `root/book.toml` with `MDBOOK_*` environment overrides applied,
-/// and makes sure our preprocessor runs before mdBook's `links` (which
-/// unescapes `\{{#...}}`).
-pub fn load_config(root: &Path) -> anyhow::Result<Config> {
-    let book_toml = root.join("book.toml");
-    if !book_toml.is_file() {
-        bail!(
-            "no book.toml in {}: run from the book's root, or pass --root DIR",
-            root.display()
-        );
-    }
-    let mut config = Config::from_disk(&book_toml)
-        .with_context(|| format!("reading {}", book_toml.display()))?;
-    config
-        .update_from_env()
-        .context("reading MDBOOK_* environment overrides")?;
-    if config.get::<toml::Value>(TABLE)?.is_none() {
-        config.set(TABLE, toml::Table::new())?;
-    }
-    let key = format!("{TABLE}.before");
-    let mut before: Vec<String> = config.get(&key)?.unwrap_or_default();
-    if !before.iter().any(|b| b == "links") {
-        before.push("links".into());
-        config.set(&key, &before)?;
-    }
-    Ok(config)
-}
-
 /// Loads the book at `root` with our preprocessor in place of the external
 /// command.
 pub fn load(root: &Path, reproduce: Option<Reproduce>) -> anyhow::Result<MDBook> {
-    let config = load_config(root)?;
+    let config = config::load(root)?;
     let mut settings = Settings::from_config(&config)?;
     if let Some(reproduce) = reproduce {
         settings.reproduce = reproduce;

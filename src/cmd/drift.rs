@@ -1,8 +1,7 @@
 //! `mdbook-evidence drift`: does each starter still mirror its lesson?
 
 use crate::cmd::Status;
-use crate::sources::lesson;
-use anyhow::bail;
+use crate::course::Course;
 use std::io::IsTerminal;
 use std::path::Path;
 
@@ -25,28 +24,18 @@ pub struct Args {
 }
 
 pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
-    let settings = super::settings(root)?;
+    let course = Course::open(root)?;
     let lessons = if args.lessons.is_empty() {
-        lesson::discover(root, &settings)?
+        course
+            .lessons()?
             .into_iter()
             .filter(|l| l.starter.is_some())
             .collect()
     } else {
-        let mut named = Vec::new();
-        for name in &args.lessons {
-            let lesson = lesson::lesson_named(root, &settings, name);
-            if !root.join(&lesson.program).is_file() {
-                bail!("no lesson `{name}`: {} does not exist", lesson.program);
-            }
-            if lesson.starter.is_none() {
-                bail!(
-                    "lesson `{name}` has no starter ({}/{name}.cu); nothing to compare",
-                    settings.starter_dir.display()
-                );
-            }
-            named.push(lesson);
-        }
-        named
+        args.lessons
+            .iter()
+            .map(|name| course.lesson(name))
+            .collect::<Result<Vec<_>, _>>()?
     };
     if lessons.is_empty() {
         println!("no lesson has a starter: nothing to compare");
@@ -57,11 +46,13 @@ pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
         "never" => false,
         _ => std::io::stdout().is_terminal(),
     };
+    // Every named lesson must have a starter before anything is printed.
+    let reports = lessons
+        .iter()
+        .map(|lesson| course.drift(lesson))
+        .collect::<anyhow::Result<Vec<_>>>()?;
     let mut status = Status::Success;
-    for lesson in lessons {
-        let report = lesson
-            .drift(root)?
-            .expect("filtered to lessons with a starter");
+    for report in reports {
         print!("{}", report.render_text(color));
         if !report.is_clean() {
             status = Status::VerificationFailed;

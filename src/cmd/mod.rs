@@ -106,8 +106,3 @@ pub fn init_logging(verbose: u8) {
         .without_time()
         .try_init();
 }
-
-/// The book's settings: `[preprocessor.evidence]` of `root/book.toml`.
-pub fn settings(root: &std::path::Path) -> anyhow::Result<crate::config::Settings> {
-    crate::config::Settings::from_config(&build::load_config(root)?)
-}

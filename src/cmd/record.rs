@@ -3,7 +3,7 @@
 
 use crate::backend::gpu::GpuBackend;
 use crate::cmd::Status;
-use crate::sources::lesson;
+use crate::course::Course;
 use crate::workflow::record::{self, Recorded};
 use std::path::Path;
 
@@ -25,13 +25,10 @@ pub struct Args {
 }
 
 pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
-    let settings = super::settings(root)?;
-    let programs = lesson::programs(root, &settings, &args.programs)?;
+    let course = Course::open(root)?;
+    let programs = course.programs(&args.programs)?;
     let gpu = GpuBackend::detect()?;
-    report(
-        record::record(&gpu, root, &settings, &programs, args.force)?,
-        root,
-    )
+    report(record::record(&gpu, &course, &programs, args.force)?, root)
 }
 
 fn report(outcomes: Vec<Recorded>, root: &Path) -> anyhow::Result<Status> {

@@ -4,6 +4,7 @@
 
 use crate::backend::{self, BackendChoice, Options};
 use crate::cmd::Status;
+use crate::course::Course;
 use crate::sources::lesson::Program;
 use anyhow::Context;
 use std::path::{Path, PathBuf};
@@ -47,13 +48,12 @@ pub enum Ended {
 
 pub fn execute(root: &Path, args: Args) -> anyhow::Result<Ended> {
     let program = Program::from_file(&args.program)?;
-    let settings = super::settings(root).ok();
-    let book = settings.as_ref().map(|s| (root, s));
+    let course = Course::open(root).ok();
     let options = Options {
         bounds_check: args.bounds_check,
         default_build_line: true,
     };
-    let chosen = backend::select(args.backend, &options, book)?;
+    let chosen = backend::select(args.backend, &options, course.as_ref())?;
     tracing::info!(
         "running {} with the {} backend",
         program.path,

@@ -3,8 +3,8 @@
 
 use crate::backend::{self, BackendChoice};
 use crate::cmd::Status;
-use crate::sources::lesson;
-use crate::workflow::verify::{Verdict, verify_programs};
+use crate::course::Course;
+use crate::workflow::verify::verify_programs;
 use std::path::Path;
 
 /// Verify evidence: staleness always, and a re-run compared line by line
@@ -23,40 +23,31 @@ pub struct Args {
 }
 
 pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
-    let settings = super::settings(root)?;
-    let programs = lesson::programs(root, &settings, &args.programs)?;
-    let (chosen, why_not) = match backend::select(
-        args.backend,
-        &backend::Options::default(),
-        Some((root, &settings)),
-    ) {
-        Ok(backend) => (Some(backend), String::new()),
-        Err(why) if args.backend == BackendChoice::Auto => (None, why.to_string()),
-        Err(why) => return Err(why.into()),
-    };
-    let verdicts = verify_programs(chosen.as_deref(), &why_not, root, &settings, &programs)?;
+    let course = Course::open(root)?;
+    let programs = course.programs(&args.programs)?;
+    let (chosen, why_not) =
+        match backend::select(args.backend, &backend::Options::default(), Some(&course)) {
+            Ok(backend) => (Some(backend), String::new()),
+            Err(why) if args.backend == BackendChoice::Auto => (None, why.to_string()),
+            Err(why) => return Err(why.into()),
+        };
+    let verdicts = verify_programs(chosen.as_deref(), &why_not, &course, &programs)?;
     let (mut passed, mut failed) = (0, 0);
     for (program, verdict) in verdicts {
-        match verdict {
-            Verdict::Reproduced => {
-                passed += 1;
-                println!("ok: {program} reproduces its evidence");
-            }
-            Verdict::NotRerun(why) => {
-                passed += 1;
-                println!("ok: {program} has current evidence (re-run skipped: {why})");
-            }
-            Verdict::NoCurrentEvidence(message) | Verdict::Failed(message) => {
-                failed += 1;
-                println!("FAILED: {program}: {message}");
-            }
+        if verdict.passed() {
+            passed += 1;
+            println!("ok: {program} {verdict}");
+        } else {
+            failed += 1;
+            println!("FAILED: {program}: {verdict}");
         }
     }
     if args.programs.is_empty() {
-        for lesson in lesson::discover(root, &settings)? {
-            let Some(report) = lesson.drift(root)? else {
+        for lesson in course.lessons()? {
+            if lesson.starter.is_none() {
                 continue;
-            };
+            }
+            let report = course.drift(&lesson)?;
             if report.is_clean() {
                 passed += 1;
                 println!("ok: starter of `{}` mirrors its lesson", lesson.name);

@@ -73,7 +73,6 @@ use anyhow::Context as _;
 
 pub use definitions::DefinitionKind;
 use definitions::{Definition, Place, ScannedSource};
-pub use report::render_markdown;
 
 /// A source file the drift check cannot read as C++, at a line.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

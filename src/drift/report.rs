@@ -67,6 +67,19 @@ fn hunk_range(first_line: usize, lines: Range<usize>) -> String {
     format!("{start},{len}")
 }
 
+impl DriftReport {
+    /// The names of the definitions the starter mirrors, for a reader
+    /// (constants, functions, kernels, types; not includes), each once.
+    pub fn mirrored_names(&self) -> Vec<&str> {
+        reader_names(&self.mirrored)
+    }
+
+    /// The names of the exercise's definitions, for a reader.
+    pub fn exercise_names(&self) -> Vec<&str> {
+        reader_names(&self.exercise)
+    }
+}
+
 /// Names of the definitions a reader would call definitions, `#2` suffixes
 /// folded, each once, in order.
 fn reader_names(defs: &[DefinitionRef]) -> Vec<&str> {
@@ -194,42 +207,6 @@ pub(crate) fn render_text(report: &DriftReport, color: bool) -> String {
     out
 }
 
-/// A code span holding `text`, safe inside a Markdown table cell.
-fn code_cell(text: &str) -> String {
-    let longest_run = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
-    let fence = "`".repeat(longest_run + 1);
-    let pad = if text.starts_with('`') || text.ends_with('`') {
-        " "
-    } else {
-        ""
-    };
-    format!("{fence}{pad}{}{pad}{fence}", text.replace('|', "\\|"))
-}
-
-/// What the `{{#drift LESSON}}` directive renders: a two-row table naming
-/// the definitions the starter mirrors and those that are the exercise, by
-/// name only, in the lesson's order.
-pub fn render_markdown(report: &DriftReport) -> String {
-    let cell = |names: Vec<&str>| {
-        if names.is_empty() {
-            "*none*".to_string()
-        } else {
-            names
-                .into_iter()
-                .map(code_cell)
-                .collect::<Vec<_>>()
-                .join(", ")
-        }
-    };
-    format!(
-        "| In {} | Definitions |\n| --- | --- |\n| mirrored from {} | {} |\n| the exercise | {} |\n",
-        code_cell(&report.starter_file),
-        code_cell(&report.lesson_file),
-        cell(reader_names(&report.mirrored)),
-        cell(reader_names(&report.exercise)),
-    )
-}
-
 #[cfg(test)]
 mod tests {
     use super::super::{DefinitionKind, Drift, DriftReport};
@@ -341,25 +318,5 @@ mod tests {
             "lesson: starter/lesson.cu mirrors kernels/lesson.cu (5 definitions compared, no \
              drift)\nexercise (not mirrored, kernels/lesson.cu:19-22): fixed\n"
         );
-    }
-
-    #[test]
-    fn the_markdown_names_definitions_only() {
-        assert_eq!(
-            render_markdown(&report(Vec::new())),
-            "| In `starter/lesson.cu` | Definitions |\n\
-             | --- | --- |\n\
-             | mirrored from `kernels/lesson.cu` | `kN`, `f`, `operator\\|` |\n\
-             | the exercise | `fixed` |\n"
-        );
-        let mut none = report(Vec::new());
-        none.exercise.clear();
-        assert!(render_markdown(&none).ends_with("| the exercise | *none* |\n"));
-    }
-
-    #[test]
-    fn code_cells_survive_backticks() {
-        assert_eq!(code_cell("a`b"), "``a`b``");
-        assert_eq!(code_cell("`a"), "`` `a ``");
     }
 }

@@ -14,7 +14,7 @@ use crate::sources::lesson::Program;
 use anyhow::{Context, Result, bail};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The version of the file format this build reads and writes.
 pub const FORMAT: u32 = 1;
@@ -23,6 +23,16 @@ const HEADER: &str = "\
 # Evidence recorded by `mdbook-evidence record` from a real run of the program
 # named below. Do not edit by hand: re-record it (the command is in `rerecord`).
 ";
+
+/// How and when this build reproduced a program's evidence: the note the
+/// workflow hands the book for its provenance lines.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reproduction {
+    /// "CPU emulation (g++ 12.2.0)" or "a run on NVIDIA H200".
+    pub how: String,
+    /// RFC 3339 time.
+    pub when: String,
+}
 
 /// How a run ended. Written in evidence as `exit 0`, `signal 11` or
 /// `timed out`.
@@ -183,11 +193,6 @@ pub enum Staleness {
 }
 
 impl Evidence {
-    /// Where a program's evidence lives: `evidence/kernels/testing.cu.toml`.
-    pub fn path_for(root: &Path, evidence_dir: &Path, program: &str) -> PathBuf {
-        root.join(evidence_dir).join(format!("{program}.toml"))
-    }
-
     /// Reads an evidence file; `Ok(None)` when there is none.
     pub fn load(path: &Path) -> Result<Option<Evidence>> {
         let text = match std::fs::read_to_string(path) {

@@ -1,20 +1,12 @@
 //! View models for `{{#evidence}}`: the transcript, the check tables and the
 //! gates, with their provenance line and banners.
 
-use crate::evidence::Evidence;
 use crate::evidence::transcript::{Check, Phase, Transcript, Verdict};
-use crate::render::{Templates, cell, fence_for};
+use crate::evidence::{Evidence, Reproduction};
+use crate::render::Templates;
+use crate::render::markdown::{cell, fence_for};
 use anyhow::Result;
 use serde::Serialize;
-
-/// How and when this build reproduced a program's evidence.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Reproduction {
-    /// "CPU emulation (g++ 12.2.0)" or "NVIDIA H200 (nvcc 13.0)".
-    pub how: String,
-    /// RFC 3339 day or time.
-    pub when: String,
-}
 
 /// What every evidence view is rendered from.
 pub struct Subject<'a> {
@@ -42,13 +34,8 @@ impl Subject<'_> {
             e.recorded_day(),
             e.short_source_hash()
         );
-        match self.reproduced {
-            Some(r) => line.push_str(&format!(
-                " Reproduced by {} on {}: identical.",
-                r.how, r.when
-            )),
-            None => line.push_str(" Not re-run by this build."),
-        }
+        line.push(' ');
+        line.push_str(&reproduction_sentence(self.reproduced));
         cell(&line)
     }
 
@@ -71,6 +58,7 @@ struct TranscriptView {
 #[derive(Serialize)]
 struct CheckView {
     name: String,
+    /// `pass` or `fail`: the `verdict` partial draws the mark.
     verdict: &'static str,
     got: String,
     want: String,
@@ -87,7 +75,9 @@ struct PhaseView {
     checks: Vec<CheckView>,
     passed: usize,
     failed: usize,
-    held: &'static str,
+    /// `yes`, `no`, or none when the wording says neither: the `held`
+    /// partial draws the mark.
+    held: Option<&'static str>,
 }
 
 #[derive(Serialize)]
@@ -98,6 +88,15 @@ struct TablesView {
     gate_failures: Vec<String>,
     closing: Option<String>,
     termination: String,
+}
+
+/// "Reproduced by ... on ...: identical." or "Not re-run by this build.",
+/// for every provenance line.
+pub fn reproduction_sentence(reproduced: Option<&Reproduction>) -> String {
+    match reproduced {
+        Some(r) => format!("Reproduced by {} on {}: identical.", r.how, r.when),
+        None => "Not re-run by this build.".into(),
+    }
 }
 
 /// `{{#evidence FILE}}`: the transcript as a code block.
@@ -172,11 +171,7 @@ fn phase_view(number: usize, phase: &Phase) -> PhaseView {
         checks: phase.checks.iter().map(check_view).collect(),
         passed: phase.passed(),
         failed: phase.failed(),
-        held: match expectation_held(phase) {
-            Some(true) => r#"<span class="evidence-pass">✓ yes</span>"#,
-            Some(false) => r#"<span class="evidence-fail">✗ no</span>"#,
-            None => "(cannot tell)",
-        },
+        held: expectation_held(phase).map(|held| if held { "yes" } else { "no" }),
     }
 }
 
@@ -184,10 +179,8 @@ fn check_view(check: &Check) -> CheckView {
     CheckView {
         name: cell(&check.name),
         verdict: match check.verdict {
-            // A symbol, a word and a class: told apart without colour, and
-            // styled by the book's theme/evidence.css.
-            Verdict::Pass => r#"<span class="evidence-pass">✓ PASS</span>"#,
-            Verdict::Fail => r#"<span class="evidence-fail">✗ FAIL</span>"#,
+            Verdict::Pass => "pass",
+            Verdict::Fail => "fail",
         },
         got: cell(&trim_fixed(&check.got.text)),
         want: cell(&trim_fixed(&check.want.text)),

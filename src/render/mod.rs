@@ -2,18 +2,23 @@
 //!
 //! The templates are Handlebars files in the crate's `templates/` folder,
 //! embedded in the binary and registered by name (`transcript`, `checks`,
-//! `gates`...). A book overrides one by placing a file of the same name in
-//! `theme/evidence/` (`theme/evidence/checks.hbs`). Templates receive view
-//! models with every value already formatted for Markdown, so a template
-//! only arranges them. Output is Markdown, so HTML escaping is off; the view
-//! models escape what needs escaping in table cells.
+//! `gates`, `drift`...), with the pieces several views share as partials
+//! (`templates/partials/`: the stale banner, the provenance line, the
+//! verdict marks). A book overrides any of them by placing a file of the
+//! same name in `theme/evidence/` (`theme/evidence/checks.hbs`,
+//! `theme/evidence/stale-banner.hbs`). The Rust side only builds view
+//! models, with every value already escaped for Markdown ([`markdown`]), so
+//! a template only arranges them. Output is Markdown, so HTML escaping is
+//! off.
 
 use anyhow::{Context, Result};
 use handlebars::Handlebars;
 use serde::Serialize;
 use std::path::Path;
 
+pub mod drift;
 pub mod evidence;
+pub mod markdown;
 pub mod tolerance;
 
 /// The embedded templates, by name.
@@ -21,6 +26,7 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ("transcript", include_str!("../../templates/transcript.hbs")),
     ("checks", include_str!("../../templates/checks.hbs")),
     ("gates", include_str!("../../templates/gates.hbs")),
+    ("drift", include_str!("../../templates/drift.hbs")),
     (
         "tolerance-dtypes",
         include_str!("../../templates/tolerance-dtypes.hbs"),
@@ -31,6 +37,27 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ),
 ];
 
+/// The embedded partials, by name. A partial used inside a table cell
+/// (`verdict`, `held`) has its final newline dropped when registered.
+pub const PARTIALS: &[(&str, &str)] = &[
+    (
+        "stale-banner",
+        include_str!("../../templates/partials/stale-banner.hbs"),
+    ),
+    (
+        "provenance",
+        include_str!("../../templates/partials/provenance.hbs"),
+    ),
+    (
+        "verdict",
+        include_str!("../../templates/partials/verdict.hbs"),
+    ),
+    ("held", include_str!("../../templates/partials/held.hbs")),
+];
+
+/// Inline partials: rendered inside a line, so without their final newline.
+const INLINE_PARTIALS: &[&str] = &["verdict", "held"];
+
 /// Where a book puts its own templates, relative to its root.
 pub const OVERRIDE_DIR: &str = "theme/evidence";
 
@@ -40,25 +67,26 @@ pub struct Templates {
 }
 
 impl Templates {
-    /// The embedded templates, with any overrides found under `root`.
+    /// The embedded templates and partials, with any overrides found under
+    /// `root`.
     pub fn for_book(root: &Path) -> Result<Templates> {
         let mut registry = Handlebars::new();
         registry.set_strict_mode(true);
         registry.register_escape_fn(handlebars::no_escape);
-        for (name, embedded) in TEMPLATES {
-            let file = root.join(OVERRIDE_DIR).join(format!("{name}.hbs"));
-            if file.is_file() {
-                let text = crate::sources::files::read_to_string(&file)?;
-                registry
-                    .register_template_string(name, text)
-                    .with_context(|| {
-                        format!("{}: not a valid Handlebars template", file.display())
-                    })?;
-            } else {
-                registry
-                    .register_template_string(name, *embedded)
-                    .expect("embedded templates parse");
+        for (name, embedded) in PARTIALS {
+            let mut text = overridden(root, name)?.unwrap_or_else(|| embedded.to_string());
+            if INLINE_PARTIALS.contains(name) {
+                text.truncate(text.trim_end_matches(['\n', '\r']).len());
             }
+            registry
+                .register_partial(name, text)
+                .with_context(|| override_error(root, name))?;
+        }
+        for (name, embedded) in TEMPLATES {
+            let text = overridden(root, name)?.unwrap_or_else(|| embedded.to_string());
+            registry
+                .register_template_string(name, text)
+                .with_context(|| override_error(root, name))?;
         }
         Ok(Templates { registry })
     }
@@ -71,19 +99,25 @@ impl Templates {
     }
 }
 
-/// Escapes text for a Markdown table cell: pipes, HTML's `<` and `&`, and
-/// newlines.
-pub fn cell(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('|', "\\|")
-        .replace('\n', " ")
+/// The book's own version of template `name`, if it has one.
+fn overridden(root: &Path, name: &str) -> Result<Option<String>> {
+    let file = root.join(OVERRIDE_DIR).join(format!("{name}.hbs"));
+    if file.is_file() {
+        crate::sources::files::read_to_string(&file).map(Some)
+    } else {
+        Ok(None)
+    }
 }
 
-/// A code fence longer than any run of backticks in `text`.
-pub fn fence_for(text: &str) -> String {
-    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
-    "`".repeat(longest.max(2) + 1)
+/// What a template that does not parse is called: the book's file, or (an
+/// embedded template, which a test parses) ours.
+fn override_error(root: &Path, name: &str) -> String {
+    let file = root.join(OVERRIDE_DIR).join(format!("{name}.hbs"));
+    if file.is_file() {
+        format!("{}: not a valid Handlebars template", file.display())
+    } else {
+        format!("the embedded template `{name}` does not parse")
+    }
 }
 
 #[cfg(test)]
@@ -91,10 +125,27 @@ mod tests {
     use super::*;
 
     #[test]
-    fn cells_and_fences() {
-        assert_eq!(cell("a|b <c> & d"), "a\\|b &lt;c> &amp; d");
-        assert_eq!(fence_for("plain"), "```");
-        assert_eq!(fence_for("has ``` inside"), "````");
+    fn every_embedded_template_and_partial_parses() {
+        let dir = tempfile::tempdir().unwrap();
+        Templates::for_book(dir.path()).unwrap();
+    }
+
+    #[test]
+    fn a_book_partial_overrides_the_embedded_one_in_every_view() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join(OVERRIDE_DIR)).unwrap();
+        std::fs::write(
+            dir.path().join(OVERRIDE_DIR).join("provenance.hbs"),
+            "FROM {{provenance}}\n",
+        )
+        .unwrap();
+        let templates = Templates::for_book(dir.path()).unwrap();
+        let data = serde_json::json!({"provenance": "here", "stale": null, "phases": [],
+            "gate_failures": [], "closing": null, "termination": "exit 0"});
+        for view in ["checks", "gates"] {
+            let out = templates.render(view, &data).unwrap();
+            assert!(out.ends_with("FROM here\n"), "{view}: {out}");
+        }
     }
 
     #[test]

@@ -5,9 +5,11 @@
 //! side; the arithmetic is in [`crate::tolerance`].
 
 use crate::evidence::Evidence;
+use crate::evidence::Reproduction;
 use crate::evidence::transcript::Transcript;
-use crate::render::evidence::Reproduction;
-use crate::render::{Templates, cell};
+use crate::render::Templates;
+use crate::render::evidence::reproduction_sentence;
+use crate::render::markdown::cell;
 use crate::tolerance::{self, PRECISIONS, ToleranceRule, WorkedExample};
 use anyhow::Result;
 use serde::Serialize;
@@ -222,13 +224,7 @@ pub fn program(templates: &Templates, lesson: &LessonTolerance) -> Result<String
         device: cell(&lesson.evidence.machine.device),
         recorded_day: lesson.evidence.recorded_day().to_string(),
         source_hash: lesson.evidence.short_source_hash().to_string(),
-        reproduced: match lesson.reproduced {
-            Some(r) => cell(&format!(
-                "Reproduced by {} on {}: identical.",
-                r.how, r.when
-            )),
-            None => "Not re-run by this build.".into(),
-        },
+        reproduced: cell(&reproduction_sentence(lesson.reproduced)),
     };
     templates.render("tolerance-program", &view)
 }

@@ -5,9 +5,8 @@
 //! run it (`// Build: nvcc ...` and `// Run:   ./name`): the GPU backend uses
 //! that command, with the output path replaced by its own.
 
-use crate::config::Settings;
 use crate::sources::files;
-use anyhow::{Context, Result};
+use anyhow::Result;
 use std::path::{Path, PathBuf};
 
 /// One CUDA program of the book: a lesson or a starter.
@@ -80,75 +79,6 @@ pub struct Lesson {
     pub starter: Option<String>,
 }
 
-impl Lesson {
-    /// The drift check of this lesson's starter against its program, or
-    /// `None` when the lesson has no starter.
-    pub fn drift(&self, root: &Path) -> Result<Option<crate::drift::DriftReport>> {
-        let Some(starter) = &self.starter else {
-            return Ok(None);
-        };
-        crate::drift::check(&root.join(&self.program), &root.join(starter), root).map(Some)
-    }
-}
-
-/// Every lesson under the kernels folder, sorted by name.
-pub fn discover(root: &Path, settings: &Settings) -> Result<Vec<Lesson>> {
-    let kernels = root.join(&settings.kernels_dir);
-    let mut lessons = Vec::new();
-    let entries = match std::fs::read_dir(&kernels) {
-        Ok(entries) => entries,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(lessons),
-        Err(e) => return Err(e).with_context(|| format!("listing {}", kernels.display())),
-    };
-    for entry in entries {
-        let path = entry
-            .with_context(|| format!("listing {}", kernels.display()))?
-            .path();
-        if path.extension().and_then(|e| e.to_str()) != Some("cu") {
-            continue;
-        }
-        let Some(name) = path.file_stem().and_then(|s| s.to_str()) else {
-            continue;
-        };
-        lessons.push(lesson_named(root, settings, name));
-    }
-    lessons.sort_by(|a, b| a.name.cmp(&b.name));
-    Ok(lessons)
-}
-
-/// The lesson called `name`, whether or not its files exist.
-pub fn lesson_named(root: &Path, settings: &Settings, name: &str) -> Lesson {
-    let rel = |dir: &Path| format!("{}/{name}.cu", dir.display()).replace('\\', "/");
-    let starter = rel(&settings.starter_dir);
-    Lesson {
-        name: name.to_string(),
-        program: rel(&settings.kernels_dir),
-        starter: root.join(&starter).is_file().then_some(starter),
-    }
-}
-
-/// The programs named on a command line, or, when none is, every lesson
-/// program and every starter of the book.
-pub fn programs(root: &Path, settings: &Settings, named: &[String]) -> Result<Vec<Program>> {
-    if !named.is_empty() {
-        return named.iter().map(|p| Program::load(root, p)).collect();
-    }
-    let mut programs = Vec::new();
-    for lesson in discover(root, settings)? {
-        programs.push(Program::load(root, &lesson.program)?);
-        if let Some(starter) = &lesson.starter {
-            programs.push(Program::load(root, starter)?);
-        }
-    }
-    if programs.is_empty() {
-        anyhow::bail!(
-            "no lesson programs in {}: nothing to do",
-            root.join(&settings.kernels_dir).display()
-        );
-    }
-    Ok(programs)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -169,36 +99,5 @@ mod tests {
             ..program
         };
         assert_eq!(none.build_line(), None);
-    }
-
-    #[test]
-    fn discovers_lessons_and_their_starters() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("kernels")).unwrap();
-        std::fs::create_dir_all(dir.path().join("starter")).unwrap();
-        for f in [
-            "kernels/b.cu",
-            "kernels/a.cu",
-            "kernels/notes.md",
-            "starter/a.cu",
-        ] {
-            std::fs::write(dir.path().join(f), "").unwrap();
-        }
-        let lessons = discover(dir.path(), &Settings::default()).unwrap();
-        assert_eq!(
-            lessons,
-            vec![
-                Lesson {
-                    name: "a".into(),
-                    program: "kernels/a.cu".into(),
-                    starter: Some("starter/a.cu".into())
-                },
-                Lesson {
-                    name: "b".into(),
-                    program: "kernels/b.cu".into(),
-                    starter: None
-                },
-            ]
-        );
     }
 }

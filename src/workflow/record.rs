@@ -6,12 +6,13 @@
 //! program that did not compile ran nothing, so there is nothing to record,
 //! forced or not.
 
-use crate::backend::{Backend, BackendError, Compiled};
-use crate::config::Settings;
+use super::compile_all;
+use crate::backend::{Backend, BackendError};
+use crate::course::Course;
 use crate::evidence::{Evidence, FORMAT, RunRecord, SourceRecord, decode};
 use crate::sources::lesson::Program;
-use anyhow::Result;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
 /// What happened to one program.
@@ -21,7 +22,7 @@ pub enum Recorded {
     Written {
         program: String,
         path: PathBuf,
-        evidence: Box<Evidence>,
+        evidence: Arc<Evidence>,
     },
     /// Nothing was written; the old evidence, if any, is untouched.
     Refused { program: String, reason: String },
@@ -36,23 +37,13 @@ impl Recorded {
 /// Records `programs` with `backend`.
 pub fn record(
     backend: &dyn Backend,
-    root: &Path,
-    settings: &Settings,
+    course: &Course,
     programs: &[Program],
     force: bool,
 ) -> Result<Vec<Recorded>, BackendError> {
     let machine = backend.machine()?;
-    let compiled: Vec<Result<Compiled, BackendError>> = std::thread::scope(|scope| {
-        let handles: Vec<_> = programs
-            .iter()
-            .map(|p| scope.spawn(move || backend.compile(p)))
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("compile thread panicked"))
-            .collect()
-    });
-    let timeout = Duration::from_secs(settings.timeout);
+    let compiled = compile_all(backend, &programs.iter().collect::<Vec<_>>());
+    let timeout = Duration::from_secs(course.settings().timeout);
     let mut outcomes = Vec::new();
     for (program, compiled) in programs.iter().zip(compiled) {
         let compiled = match compiled {
@@ -104,12 +95,11 @@ pub fn record(
                 stderr,
             },
         };
-        let path = Evidence::path_for(root, &settings.evidence_dir, &program.path);
-        evidence.save(&path)?;
+        let (path, evidence) = course.save_evidence(evidence)?;
         outcomes.push(Recorded::Written {
             program: program.path.clone(),
             path,
-            evidence: Box::new(evidence),
+            evidence,
         });
     }
     Ok(outcomes)
@@ -119,6 +109,7 @@ pub fn record(
 mod tests {
     use super::*;
     use crate::backend::fake::{FakeBackend, FakeOutcome};
+    use crate::config::Settings;
     use crate::evidence::Termination;
 
     fn setup() -> (tempfile::TempDir, Vec<Program>) {
@@ -154,7 +145,13 @@ mod tests {
                 runs("GPU: Fake\nlesson\n", Termination::Exited(0)),
             )
             .with("starter/a.cu", runs("starter\n", Termination::Exited(1)));
-        let outcomes = record(&fake, dir.path(), &Settings::default(), &programs, false).unwrap();
+        let outcomes = record(
+            &fake,
+            &Course::with_settings(dir.path().into(), Settings::default()),
+            &programs,
+            false,
+        )
+        .unwrap();
         assert!(outcomes.iter().all(Recorded::is_written), "{outcomes:?}");
         let saved = Evidence::load(&dir.path().join("evidence/kernels/a.cu.toml"))
             .unwrap()
@@ -176,14 +173,26 @@ mod tests {
         let good = FakeBackend::new()
             .with("kernels/a.cu", runs("good\n", Termination::Exited(0)))
             .with("starter/a.cu", runs("good\n", Termination::Exited(0)));
-        record(&good, dir.path(), &Settings::default(), &programs, false).unwrap();
+        record(
+            &good,
+            &Course::with_settings(dir.path().into(), Settings::default()),
+            &programs,
+            false,
+        )
+        .unwrap();
         let path = dir.path().join("evidence/kernels/a.cu.toml");
         let before = std::fs::read(&path).unwrap();
 
         let bad = FakeBackend::new()
             .with("kernels/a.cu", runs("half\n", Termination::Signaled(11)))
             .with("starter/a.cu", runs("half\n", Termination::TimedOut));
-        let outcomes = record(&bad, dir.path(), &Settings::default(), &programs, false).unwrap();
+        let outcomes = record(
+            &bad,
+            &Course::with_settings(dir.path().into(), Settings::default()),
+            &programs,
+            false,
+        )
+        .unwrap();
         for outcome in &outcomes {
             let Recorded::Refused { reason, .. } = outcome else {
                 panic!("{outcome:?}")
@@ -199,7 +208,13 @@ mod tests {
             "refused evidence must stay byte for byte"
         );
 
-        let outcomes = record(&bad, dir.path(), &Settings::default(), &programs, true).unwrap();
+        let outcomes = record(
+            &bad,
+            &Course::with_settings(dir.path().into(), Settings::default()),
+            &programs,
+            true,
+        )
+        .unwrap();
         assert!(outcomes.iter().all(Recorded::is_written));
         let forced = Evidence::load(&path).unwrap().unwrap();
         assert_eq!(forced.run.termination, Termination::Signaled(11));
@@ -214,7 +229,13 @@ mod tests {
                 FakeOutcome::FailsToCompile("a.cu(3): error: expected a ;".into()),
             )
             .with("starter/a.cu", runs("ok\n", Termination::Exited(0)));
-        let outcomes = record(&fake, dir.path(), &Settings::default(), &programs, true).unwrap();
+        let outcomes = record(
+            &fake,
+            &Course::with_settings(dir.path().into(), Settings::default()),
+            &programs,
+            true,
+        )
+        .unwrap();
         let Recorded::Refused { program, reason } = &outcomes[0] else {
             panic!("{outcomes:?}")
         };

@@ -11,20 +11,16 @@
 //! unchanged book does not recompile.
 
 use crate::backend::{self, Backend, BackendChoice};
-use crate::config::{Reproduce, Settings};
-use crate::render::evidence::Reproduction;
+use crate::config::Reproduce;
+use crate::course::Course;
+use crate::evidence::Reproduction;
 use crate::sources::lesson::Program;
-use crate::workflow::verify::{Verdict, verify_programs};
+use crate::workflow::verify::{Verification, verify_programs};
 use anyhow::{Result, bail};
 use std::collections::BTreeMap;
-use std::path::Path;
 
 /// The backend `reproduce` asks for, or `None` for `never`.
-pub fn backend_for(
-    reproduce: Reproduce,
-    root: &Path,
-    settings: &Settings,
-) -> Result<Option<Box<dyn Backend>>> {
+pub fn backend_for(reproduce: Reproduce, course: &Course) -> Result<Option<Box<dyn Backend>>> {
     let choice = match reproduce {
         Reproduce::Never => return Ok(None),
         Reproduce::Auto => BackendChoice::Auto,
@@ -34,7 +30,7 @@ pub fn backend_for(
     Ok(Some(backend::select(
         choice,
         &backend::Options::default(),
-        Some((root, settings)),
+        Some(course),
     )?))
 }
 
@@ -43,21 +39,20 @@ pub fn backend_for(
 /// fails, naming each program and showing the diff, when any differs.
 pub fn reproduce(
     backend: &dyn Backend,
-    root: &Path,
-    settings: &Settings,
+    course: &Course,
     programs: &[String],
 ) -> Result<BTreeMap<String, Reproduction>> {
     let programs: Vec<Program> = programs
         .iter()
-        .map(|path| Program::load(root, path))
+        .map(|path| course.program(path))
         .collect::<Result<_>>()?;
     let how = describe(backend);
     let when = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
     let mut notes = BTreeMap::new();
     let mut failures = Vec::new();
-    for (program, verdict) in verify_programs(Some(backend), "", root, settings, &programs)? {
+    for (program, verdict) in verify_programs(Some(backend), "", course, &programs)? {
         match verdict {
-            Verdict::Reproduced => {
+            Verification::Reproduced => {
                 tracing::info!("{program}: reproduced by {how}");
                 notes.insert(
                     program,
@@ -69,8 +64,12 @@ pub fn reproduce(
             }
             // Missing or stale evidence is the chapter's to report (an error,
             // or the stale banner), not a reproduction failure.
-            Verdict::NotRerun(_) | Verdict::NoCurrentEvidence(_) => {}
-            Verdict::Failed(message) => failures.push(format!("{program}: {message}")),
+            Verification::NotRerun { .. }
+            | Verification::NoEvidence(_)
+            | Verification::Stale { .. } => {}
+            failed @ (Verification::DidNotCompile { .. } | Verification::Mismatch { .. }) => {
+                failures.push(format!("{program}: {failed}"))
+            }
         }
     }
     if !failures.is_empty() {
@@ -104,7 +103,12 @@ fn backend_label(name: &str) -> &str {
 mod tests {
     use super::*;
     use crate::backend::fake::{FakeBackend, FakeOutcome};
+    use crate::config::Settings;
     use crate::evidence::Termination;
+
+    fn course(dir: &tempfile::TempDir) -> Course {
+        Course::with_settings(dir.path().into(), Settings::default())
+    }
 
     fn book() -> tempfile::TempDir {
         let dir = tempfile::tempdir().unwrap();
@@ -122,9 +126,9 @@ mod tests {
                 termination: Termination::Exited(0),
             },
         );
-        let program = Program::load(dir.path(), "kernels/a.cu").unwrap();
-        crate::workflow::record::record(&fake, dir.path(), &Settings::default(), &[program], false)
-            .unwrap();
+        let course = course(&dir);
+        let program = course.program("kernels/a.cu").unwrap();
+        crate::workflow::record::record(&fake, &course, &[program], false).unwrap();
         dir
     }
 
@@ -144,8 +148,7 @@ mod tests {
         let dir = book();
         let notes = reproduce(
             &backend("GPU: Other\nsum 1\n"),
-            dir.path(),
-            &Settings::default(),
+            &course(&dir),
             &["kernels/a.cu".into()],
         )
         .unwrap();
@@ -157,8 +160,7 @@ mod tests {
         let dir = book();
         let err = reproduce(
             &backend("GPU: Fake\nsum 2\n"),
-            dir.path(),
-            &Settings::default(),
+            &course(&dir),
             &["kernels/a.cu".into()],
         )
         .unwrap_err()
@@ -178,13 +180,7 @@ mod tests {
         )
         .unwrap();
         let fake = backend("anything\n");
-        let notes = reproduce(
-            &fake,
-            dir.path(),
-            &Settings::default(),
-            &["kernels/a.cu".into()],
-        )
-        .unwrap();
+        let notes = reproduce(&fake, &course(&dir), &["kernels/a.cu".into()]).unwrap();
         assert!(notes.is_empty());
         assert!(fake.compiled.lock().unwrap().is_empty());
     }

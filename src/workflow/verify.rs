@@ -5,24 +5,71 @@
 //! device line aside), the same stderr and ends the same way. A mismatch
 //! comes with a unified diff of the recorded and the new transcript.
 
+use super::compile_all;
 use crate::backend::exec::Captured;
+use crate::backend::{Backend, BackendError};
+use crate::course::{Course, CourseError};
 use crate::evidence::transcript::without_device_line;
 use crate::evidence::{Evidence, decode};
+use crate::sources::lesson::Program;
 use similar::TextDiff;
 
 /// The verdict on one program.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Verdict {
+pub enum Verification {
     /// The run matched the evidence.
     Reproduced,
     /// The evidence is current, and no run was made (with the reason).
-    NotRerun(String),
-    /// There is no current evidence to compare a run with: it is missing or
-    /// stale (the message says which, and what to do). Not re-run.
-    NoCurrentEvidence(String),
-    /// A run does not reproduce the evidence, or did not build; the message
-    /// says what and what to do.
-    Failed(String),
+    NotRerun { why: String },
+    /// There is no evidence to compare a run with. Not re-run.
+    NoEvidence(CourseError),
+    /// The evidence no longer describes the program (the sentence says why
+    /// and what to do). Not re-run: a changed program cannot reproduce it.
+    Stale { why: String },
+    /// The program did not build.
+    DidNotCompile { command: String, log: String },
+    /// A new run does not reproduce the evidence.
+    Mismatch {
+        backend: String,
+        recorded_on: String,
+        recorded_day: String,
+        diff: String,
+    },
+}
+
+impl Verification {
+    /// Whether this verdict counts as a pass.
+    pub fn passed(&self) -> bool {
+        matches!(
+            self,
+            Verification::Reproduced | Verification::NotRerun { .. }
+        )
+    }
+}
+
+impl std::fmt::Display for Verification {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Verification::Reproduced => f.write_str("reproduces its evidence"),
+            Verification::NotRerun { why } => {
+                write!(f, "has current evidence (re-run skipped: {why})")
+            }
+            Verification::NoEvidence(missing) => write!(f, "{missing}"),
+            Verification::Stale { why } => write!(f, "stale evidence: {why}"),
+            Verification::DidNotCompile { command, log } => {
+                write!(f, "it did not compile with `{command}`:\n{log}")
+            }
+            Verification::Mismatch {
+                backend,
+                recorded_on,
+                recorded_day,
+                diff,
+            } => write!(
+                f,
+                "the {backend} run does not match the evidence recorded on {recorded_on} ({recorded_day}):\n{diff}"
+            ),
+        }
+    }
 }
 
 /// Compares a new run with the recorded evidence; `None` when they match.
@@ -66,73 +113,60 @@ pub fn mismatch(evidence: &Evidence, run: &Captured, label: &str) -> Option<Stri
     (!report.is_empty()).then_some(report)
 }
 
-/// Verifies `programs` against their evidence under `root`, re-running them
+/// Verifies `programs` against their evidence in `course`, re-running them
 /// with `backend` when there is one (`why_not` says why there is none).
+/// Verdicts come in the order of `programs`.
 pub fn verify_programs(
-    backend: Option<&dyn crate::backend::Backend>,
+    backend: Option<&dyn Backend>,
     why_not: &str,
-    root: &std::path::Path,
-    settings: &crate::config::Settings,
-    programs: &[crate::sources::lesson::Program],
-) -> anyhow::Result<Vec<(String, Verdict)>> {
-    use crate::backend::BackendError;
+    course: &Course,
+    programs: &[Program],
+) -> anyhow::Result<Vec<(String, Verification)>> {
     let mut verdicts = Vec::new();
     let mut to_run = Vec::new();
     for program in programs {
-        let path = Evidence::path_for(root, &settings.evidence_dir, &program.path);
-        let Some(evidence) = Evidence::load(&path)? else {
+        let Some(evidence) = course.evidence(&program.path)? else {
             verdicts.push((
                 program.path.clone(),
-                Verdict::NoCurrentEvidence(format!(
-                    "no evidence at {}; record it on a GPU with `mdbook-evidence record {}`",
-                    crate::sources::files::display_relative(root, &path),
-                    program.path
-                )),
+                Verification::NoEvidence(course.no_evidence(&program.path)),
             ));
             continue;
         };
-        if let Some(message) = evidence.staleness(program).describe(&evidence) {
-            verdicts.push((
-                program.path.clone(),
-                Verdict::NoCurrentEvidence(format!("stale evidence: {message}")),
-            ));
+        if let Some(why) = evidence.staleness(program).describe(&evidence) {
+            verdicts.push((program.path.clone(), Verification::Stale { why }));
             continue;
         }
         match backend {
-            None => verdicts.push((program.path.clone(), Verdict::NotRerun(why_not.to_string()))),
+            None => verdicts.push((
+                program.path.clone(),
+                Verification::NotRerun {
+                    why: why_not.to_string(),
+                },
+            )),
             Some(_) => to_run.push((program, evidence)),
         }
     }
     let Some(backend) = backend else {
         return Ok(verdicts);
     };
-    let compiled: Vec<_> = std::thread::scope(|scope| {
-        let handles: Vec<_> = to_run
-            .iter()
-            .map(|(p, _)| scope.spawn(move || backend.compile(p)))
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("compile thread panicked"))
-            .collect()
-    });
-    let timeout = std::time::Duration::from_secs(settings.timeout);
-    for ((program, evidence), compiled) in to_run.iter().zip(compiled) {
+    let runnable: Vec<&Program> = to_run.iter().map(|(p, _)| *p).collect();
+    let timeout = std::time::Duration::from_secs(course.settings().timeout);
+    for ((program, evidence), compiled) in to_run.iter().zip(compile_all(backend, &runnable)) {
         let verdict = match compiled {
             Err(BackendError::CompileFailed { command, log, .. }) => {
-                Verdict::Failed(format!("it did not compile with `{command}`:\n{log}"))
+                Verification::DidNotCompile { command, log }
             }
             Err(other) => return Err(other.into()),
             Ok(compiled) => {
                 let run = backend.run(&compiled, timeout)?;
                 match mismatch(evidence, &run, backend.name()) {
-                    None => Verdict::Reproduced,
-                    Some(diff) => Verdict::Failed(format!(
-                        "the {} run does not match the evidence recorded on {} ({}):\n{diff}",
-                        backend.name(),
-                        evidence.machine.device,
-                        evidence.recorded_day()
-                    )),
+                    None => Verification::Reproduced,
+                    Some(diff) => Verification::Mismatch {
+                        backend: backend.name().to_string(),
+                        recorded_on: evidence.machine.device.clone(),
+                        recorded_day: evidence.recorded_day().to_string(),
+                        diff,
+                    },
                 }
             }
         };
@@ -146,7 +180,6 @@ pub fn verify_programs(
 mod tests {
     use super::*;
     use crate::evidence::Termination;
-    use crate::sources::lesson::Program;
     use std::time::Duration;
 
     fn evidence() -> Evidence {

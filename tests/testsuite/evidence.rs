@@ -224,3 +224,31 @@ fn on_a_gpu_record_writes_evidence_that_verifies() {
         String::from_utf8_lossy(&output.stdout)
     );
 }
+
+#[test]
+fn a_build_reads_each_evidence_file_once() {
+    let book = crate::course_copy();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_mdbook-evidence"))
+        .args(["build", "--reproduce", "emulate"])
+        .env("MDBOOK_EVIDENCE_LOG", "mdbook_evidence=debug")
+        .current_dir(book.path())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if !output.status.success() && stderr.contains("no C++ compiler") {
+        eprintln!("skipped: no C++ compiler for the emulator");
+        return;
+    }
+    assert!(output.status.success(), "{stderr}");
+    let mut reads = std::collections::BTreeMap::new();
+    for line in stderr.lines() {
+        if let Some((_, file)) = line.split_once("reading evidence ") {
+            *reads.entry(file.to_string()).or_insert(0) += 1;
+        }
+    }
+    // The device profiles (both programs), reproduction and the chapters
+    // all use the evidence of the lesson and the starter: one read each.
+    assert_eq!(reads.len(), 2, "{reads:?}\n{stderr}");
+    assert!(reads.values().all(|&n| n == 1), "{reads:?}");
+}

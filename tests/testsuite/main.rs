@@ -52,13 +52,20 @@ pub fn copy_tree(from: &Path, to: &Path) {
 
 /// Expands `directive` against the course book itself, as a chapter would.
 pub fn expand(directive: &str) -> String {
-    let root = repo_root();
-    let mut expander = mdbook_evidence::book::expand::Expander::new(
-        root.clone(),
+    expand_in(&repo_root(), "book/test.md", directive).unwrap()
+}
+
+/// Expands the directives of `content`, a chapter `chapter` of the book at
+/// `root` (default settings); the errors as the build prints them.
+pub fn expand_in(root: &Path, chapter: &str, content: &str) -> Result<String, Vec<String>> {
+    let course = mdbook_evidence::course::Course::with_settings(
+        root.to_path_buf(),
         mdbook_evidence::config::Settings::default(),
-        mdbook_evidence::render::Templates::for_book(&root).unwrap(),
     );
-    expander.expand("book/test.md", directive).unwrap()
+    let templates = mdbook_evidence::render::Templates::for_book(root).unwrap();
+    mdbook_evidence::book::expand::Expander::new(&course, templates)
+        .expand(chapter, content)
+        .map_err(|errors| errors.iter().map(ToString::to_string).collect())
 }
 
 /// Runs our binary in `dir` with `args`, stdin closed.

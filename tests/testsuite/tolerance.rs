@@ -3,19 +3,15 @@
 //! against the rtol values the recorded run printed.
 
 use crate::{expand, repo_root};
-use mdbook_evidence::book::expand::Expander;
-use mdbook_evidence::config::Settings;
 use mdbook_evidence::evidence::Evidence;
 use mdbook_evidence::evidence::transcript::Transcript;
-use mdbook_evidence::render::Templates;
 use mdbook_evidence::render::tolerance::sci;
 use mdbook_evidence::tolerance::{ToleranceRule, oracle_size};
 use snapbox::{assert_data_eq, file};
 use std::collections::BTreeMap;
-use std::path::Path;
 
 fn recorded() -> Transcript {
-    let file = Evidence::path_for(&repo_root(), Path::new("evidence"), "kernels/testing.cu");
+    let file = repo_root().join("evidence/kernels/testing.cu.toml");
     let evidence = Evidence::load(&file).unwrap().unwrap();
     Transcript::parse(&evidence.run.stdout, &evidence.run.stderr)
 }
@@ -99,14 +95,12 @@ fn a_source_whose_rule_changed_gets_a_banner_naming_the_checks() {
         ),
     )
     .unwrap();
-    let mut expander = Expander::new(
-        book.path().into(),
-        Settings::default(),
-        Templates::for_book(book.path()).unwrap(),
-    );
-    let markdown = expander
-        .expand("book/test.md", "{{#tolerance kernels/testing.cu}}")
-        .unwrap();
+    let markdown = crate::expand_in(
+        book.path(),
+        "book/test.md",
+        "{{#tolerance kernels/testing.cu}}",
+    )
+    .unwrap();
     assert!(markdown.contains("Stale evidence."), "{markdown}");
     assert!(
         markdown.contains("For <code>oracle, n=611</code> the run printed rtol 1.179e-05, the rule read from the source gives 1.000e-05."),
@@ -128,14 +122,12 @@ fn a_lesson_without_the_rule_fails_naming_the_file_and_the_declaration() {
         source.replace("constexpr double kFloatEps", "double kFloatEps"),
     )
     .unwrap();
-    let mut expander = Expander::new(
-        book.path().into(),
-        Settings::default(),
-        Templates::for_book(book.path()).unwrap(),
-    );
-    let errors = expander
-        .expand("book/c.md", "\n{{#tolerance kernels/testing.cu}}")
-        .unwrap_err();
+    let errors = crate::expand_in(
+        book.path(),
+        "book/c.md",
+        "\n{{#tolerance kernels/testing.cu}}",
+    )
+    .unwrap_err();
     assert_eq!(errors.len(), 1);
     assert!(
         errors[0].starts_with("book/c.md:2: kernels/testing.cu declares no `kFloatEps`"),
