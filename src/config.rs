@@ -51,6 +51,9 @@ pub struct Settings {
     pub starter_dir: PathBuf,
     /// Seconds a program may run before it is killed.
     pub timeout: u64,
+    /// Fail the build where a chapter embeds a program with no evidence,
+    /// instead of showing a "not recorded yet" placeholder (for publishing).
+    pub strict: bool,
 }
 
 impl Default for Settings {
@@ -62,6 +65,7 @@ impl Default for Settings {
             kernels_dir: "kernels".into(),
             starter_dir: "starter".into(),
             timeout: 60,
+            strict: false,
         }
     }
 }

@@ -90,6 +90,27 @@ impl Backend for EmulateBackend {
             driver_cuda_version: String::new(),
             driver_release: String::new(),
             runtime_version: String::new(),
+            emulator: String::new(),
+        })
+    }
+
+    /// The GPU this program's emulation stands in for, and the compiler
+    /// that stood in: what provisional evidence records.
+    fn machine_for(&self, program: &Program) -> Result<MachineRecord, BackendError> {
+        let profile = self.profile(&program.path);
+        let (major, minor) = profile.compute_capability;
+        let runtime = profile.runtime_version;
+        Ok(MachineRecord {
+            device: profile.name,
+            compute_capability: format!("{major}.{minor}"),
+            driver_cuda_version: String::new(),
+            driver_release: String::new(),
+            runtime_version: format!("{}.{}", runtime / 1000, runtime % 1000 / 10),
+            emulator: format!(
+                "{} {}",
+                self.emulator.compiler_version(),
+                self.emulator.flags().join(" ")
+            ),
         })
     }
 
@@ -141,6 +162,7 @@ mod tests {
             driver_cuda_version: "13.0".into(),
             driver_release: String::new(),
             runtime_version: "12.9".into(),
+            emulator: String::new(),
         };
         assert_eq!(
             profile_of(&machine),

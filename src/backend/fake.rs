@@ -45,6 +45,7 @@ impl FakeBackend {
             driver_cuda_version: "0.0".into(),
             driver_release: String::new(),
             runtime_version: "0.0".into(),
+            emulator: String::new(),
         }
     }
 }

@@ -48,6 +48,7 @@ impl GpuBackend {
             driver_cuda_version: device.driver_cuda_version,
             driver_release: driver_release().unwrap_or_default(),
             runtime_version,
+            emulator: String::new(),
         };
         let workdir = tempfile::Builder::new()
             .prefix("mdbook-evidence-gpu-")

@@ -77,6 +77,12 @@ pub trait Backend: Sync {
     /// Describes the device programs run on.
     fn machine(&self) -> Result<MachineRecord, BackendError>;
 
+    /// The machine to record for `program`'s run: [`Backend::machine`],
+    /// except where a backend stands in for another device (emulation).
+    fn machine_for(&self, _program: &Program) -> Result<MachineRecord, BackendError> {
+        self.machine()
+    }
+
     /// Compiles `program`. Safe to call for several programs at once.
     fn compile(&self, program: &Program) -> Result<Compiled, BackendError>;
 

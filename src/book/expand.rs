@@ -78,8 +78,8 @@ pub struct Expander<'a> {
     templates: Templates,
     reproduced: HashMap<String, Reproduction>,
     snippets: HashMap<String, Result<SnippetSet, Cause>>,
-    /// Programs whose stale evidence was warned about (once per build).
-    warned_stale: HashSet<String>,
+    /// What was warned about, so that each warning comes once per build.
+    warned: HashSet<String>,
 }
 
 impl<'a> Expander<'a> {
@@ -89,7 +89,7 @@ impl<'a> Expander<'a> {
             templates,
             reproduced: HashMap::new(),
             snippets: HashMap::new(),
-            warned_stale: HashSet::new(),
+            warned: HashSet::new(),
         }
     }
 
@@ -140,7 +140,9 @@ impl<'a> Expander<'a> {
                 Ok(text.strip_suffix('\r').unwrap_or(text).to_string())
             }
             Directive::Evidence { path, view } => {
-                let tracked = self.tracked_evidence(path)?;
+                let Some(tracked) = self.tracked_or_placeholder(path)? else {
+                    return self.not_recorded(path);
+                };
                 let subject = Subject {
                     evidence: &tracked.evidence,
                     stale: tracked.stale.clone(),
@@ -189,7 +191,9 @@ impl<'a> Expander<'a> {
                 }
             })?
         };
-        let tracked = self.tracked_evidence(path)?;
+        let Some(tracked) = self.tracked_or_placeholder(path)? else {
+            return self.not_recorded(path);
+        };
         let lesson = LessonTolerance {
             path,
             rule: &rule,
@@ -201,19 +205,49 @@ impl<'a> Expander<'a> {
         tolerance_view::program(&self.templates, &lesson).map_err(Cause::failed)
     }
 
+    /// The evidence of `path`, or `None` where the program has none and the
+    /// build shows a placeholder for it (not `strict`).
+    fn tracked_or_placeholder(&mut self, path: &str) -> Result<Option<TrackedEvidence>, Cause> {
+        match self.tracked_evidence(path) {
+            Ok(tracked) => Ok(Some(tracked)),
+            Err(Cause::Course(CourseError::NoEvidence { .. }))
+                if !self.course.settings().strict =>
+            {
+                Ok(None)
+            }
+            Err(other) => Err(other),
+        }
+    }
+
+    /// The "not recorded yet" placeholder, warned about once per program.
+    fn not_recorded(&mut self, path: &str) -> Result<String, Cause> {
+        if self.warned.insert(format!("missing {path}")) {
+            tracing::warn!(
+                "{}; the book shows a placeholder (build --strict fails instead)",
+                self.course.no_evidence(path)
+            );
+        }
+        #[derive(serde::Serialize)]
+        struct Missing<'p> {
+            program: &'p str,
+        }
+        self.templates
+            .render("missing", &Missing { program: path })
+            .map_err(Cause::failed)
+    }
+
     /// The evidence of `path` and whether it is stale; a stale program is
     /// warned about once per build.
     fn tracked_evidence(&mut self, path: &str) -> Result<TrackedEvidence, Cause> {
         let program = self.course.program(path).map_err(Cause::failed)?;
-        let tracked = self
-            .course
-            .tracked_evidence(&program)
-            .map_err(|e| match e.downcast_ref::<CourseError>() {
+        let tracked = self.course.tracked_evidence(&program).map_err(|e| {
+            match e.downcast_ref::<CourseError>() {
                 Some(missing) => Cause::Course(missing.clone()),
                 None => Cause::failed(e),
-            })?;
+            }
+        })?;
         if let Some(why) = &tracked.stale
-            && self.warned_stale.insert(path.to_string())
+            && self.warned.insert(format!("stale {path}"))
         {
             tracing::warn!("stale evidence: {why}");
         }

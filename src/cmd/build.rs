@@ -9,15 +9,26 @@ use mdbook_driver::MDBook;
 use std::path::Path;
 
 /// Build the book into its build directory (target/book).
-#[derive(Debug, clap::Args)]
+///
+/// For previewing: a chapter that embeds a program with no evidence yet
+/// shows a "not recorded yet" placeholder (with a warning), and provisional
+/// evidence (recorded by CPU emulation) is shown with its banner. For
+/// publishing, add --strict (missing evidence fails the build) and run
+/// `mdbook-evidence verify`.
+#[derive(Debug, Default, clap::Args)]
 pub struct Args {
     /// How to reproduce the evidence each chapter embeds, overriding book.toml.
     #[arg(long, value_enum, value_name = "HOW")]
     pub reproduce: Option<Reproduce>,
+
+    /// Fail where a chapter embeds a program that has no evidence, instead
+    /// of showing a placeholder (`strict = true` in book.toml does the same).
+    #[arg(long)]
+    pub strict: bool,
 }
 
 pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
-    let book = load(root, args.reproduce)?;
+    let book = load(root, &args)?;
     book.build().context("building the book")?;
     let index = book.build_dir_for("html").join("index.html");
     let shown = index.strip_prefix(".").unwrap_or(&index);
@@ -27,12 +38,13 @@ pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
 
 /// Loads the book at `root` with our preprocessor in place of the external
 /// command.
-pub fn load(root: &Path, reproduce: Option<Reproduce>) -> anyhow::Result<MDBook> {
+pub fn load(root: &Path, args: &Args) -> anyhow::Result<MDBook> {
     let config = config::load(root)?;
     let mut settings = Settings::from_config(&config)?;
-    if let Some(reproduce) = reproduce {
+    if let Some(reproduce) = args.reproduce {
         settings.reproduce = reproduce;
     }
+    settings.strict |= args.strict;
     let mut book = MDBook::load_with_config(root, config)
         .with_context(|| format!("loading the book at {}", root.display()))?;
     book.with_preprocessor(EvidencePreprocessor::with_settings(settings));

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 pub mod build;
 pub mod drift;
+pub mod new;
 pub mod preprocess;
 pub mod record;
 pub mod run;
@@ -48,6 +49,7 @@ pub enum Command {
     Record(record::Args),
     Verify(verify::Args),
     Drift(drift::Args),
+    New(new::Args),
     Run(run::Args),
     Supports(supports::Args),
 }
@@ -82,6 +84,7 @@ pub fn execute(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Record(args)) => record::execute(&cli.root, args),
         Some(Command::Verify(args)) => verify::execute(&cli.root, args),
         Some(Command::Drift(args)) => drift::execute(&cli.root, args),
+        Some(Command::New(args)) => new::execute(&cli.root, args),
         Some(Command::Supports(args)) => supports::execute(args),
     }?;
     Ok(status.into())

@@ -20,6 +20,12 @@ pub struct Args {
     /// Where to re-run: `auto` uses the GPU when there is one.
     #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
     pub backend: BackendChoice,
+
+    /// Fail on provisional evidence (recorded by CPU emulation): a GPU
+    /// runner in CI insists on GPU recordings. `EVIDENCE_REQUIRE_GPU=1` does
+    /// the same.
+    #[arg(long)]
+    pub require_gpu_evidence: bool,
 }
 
 pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
@@ -31,10 +37,30 @@ pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
             Err(why) if args.backend == BackendChoice::Auto => (None, why.to_string()),
             Err(why) => return Err(why.into()),
         };
+    let require_gpu = args.require_gpu_evidence
+        || std::env::var_os("EVIDENCE_REQUIRE_GPU").is_some_and(|v| v == "1");
     let verdicts = verify_programs(chosen.as_deref(), &why_not, &course, &programs)?;
     let (mut passed, mut failed) = (0, 0);
     for (program, verdict) in verdicts {
-        if verdict.passed() {
+        let provisional = course
+            .evidence(&program)?
+            .filter(|e| e.is_provisional() && verdict.passed());
+        if let Some(evidence) = provisional {
+            if require_gpu {
+                failed += 1;
+                println!(
+                    "FAILED: {program}: provisional evidence (recorded by CPU emulation on {}, standing in for {}) where GPU evidence is required; record it on a GPU with `{}`",
+                    evidence.recorded_day(),
+                    evidence.machine.device,
+                    evidence.rerecord
+                );
+            } else {
+                passed += 1;
+                println!(
+                    "ok: {program} {verdict} (provisional: recorded by CPU emulation, not yet on a GPU)"
+                );
+            }
+        } else if verdict.passed() {
             passed += 1;
             println!("ok: {program} {verdict}");
         } else {

@@ -332,6 +332,11 @@ impl Emulator {
         &self.options
     }
 
+    /// The flags every program is compiled with (see the module doc).
+    pub fn flags(&self) -> &[String] {
+        &self.flags
+    }
+
     /// The first line of the compiler's `--version`.
     pub fn compiler_version(&self) -> &str {
         first_line(&self.compiler.version)

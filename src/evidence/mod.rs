@@ -124,7 +124,7 @@ impl SourceRecord {
 }
 
 /// The machine and toolchain of the recording.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub struct MachineRecord {
     pub device: String,
@@ -136,6 +136,11 @@ pub struct MachineRecord {
     pub driver_release: String,
     /// The CUDA runtime the program was built against (nvcc's release).
     pub runtime_version: String,
+    /// Set when the run was made by CPU emulation, not on a GPU: the C++
+    /// compiler and its flags. The device fields then name the GPU the
+    /// emulator stood in for, and the evidence is provisional.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub emulator: String,
 }
 
 /// How the program was built.
@@ -240,9 +245,21 @@ impl Evidence {
         }
     }
 
-    /// The first 12 hex digits of the source hash, for provenance lines.
+    /// The first 12 characters of the source hash, for provenance lines.
     pub fn short_source_hash(&self) -> &str {
-        &self.source.sha256[..self.source.sha256.len().min(12)]
+        let end = self
+            .source
+            .sha256
+            .char_indices()
+            .nth(12)
+            .map_or(self.source.sha256.len(), |(i, _)| i);
+        &self.source.sha256[..end]
+    }
+
+    /// Whether this evidence was recorded by CPU emulation and still waits
+    /// for a run on a GPU.
+    pub fn is_provisional(&self) -> bool {
+        !self.machine.emulator.is_empty()
     }
 
     /// The recording day (`2026-11-30`).
@@ -304,6 +321,7 @@ pub(crate) mod tests {
                 driver_cuda_version: "13.0".into(),
                 driver_release: "580.159.04".into(),
                 runtime_version: "13.0".into(),
+                emulator: String::new(),
             },
             build: BuildRecord {
                 command: "nvcc -O3 -o /tmp/x/t t.cu".into(),
@@ -383,6 +401,15 @@ pub(crate) mod tests {
                 && message.contains("mdbook-evidence record kernels/t.cu")
         );
         assert!(message.contains("2026-11-30T15:00:00Z") && message.contains("NVIDIA H200"));
+    }
+
+    #[test]
+    fn a_hash_that_is_not_hex_does_not_break_the_provenance_line() {
+        let mut evidence = sample(&program(""));
+        evidence.source.sha256 = "ééééééééééééééééé".into();
+        assert_eq!(evidence.short_source_hash(), "éééééééééééé");
+        evidence.source.sha256 = "abc".into();
+        assert_eq!(evidence.short_source_hash(), "abc");
     }
 
     #[test]

@@ -26,17 +26,34 @@ impl Subject<'_> {
         } else {
             format!(", driver {}", m.driver_release)
         };
-        let mut line = format!(
-            "Recorded on {} (compute capability {}) with CUDA {}{driver}, {}; source {}.",
-            m.device,
-            m.compute_capability,
-            m.runtime_version,
-            e.recorded_day(),
-            e.short_source_hash()
-        );
+        let mut line = if e.is_provisional() {
+            format!(
+                "Provisional: recorded by CPU emulation ({}) standing in for {} (compute capability {}) with CUDA {}, {}; source {}.",
+                m.emulator,
+                m.device,
+                m.compute_capability,
+                m.runtime_version,
+                e.recorded_day(),
+                e.short_source_hash()
+            )
+        } else {
+            format!(
+                "Recorded on {} (compute capability {}) with CUDA {}{driver}, {}; source {}.",
+                m.device,
+                m.compute_capability,
+                m.runtime_version,
+                e.recorded_day(),
+                e.short_source_hash()
+            )
+        };
         line.push(' ');
         line.push_str(&reproduction_sentence(self.reproduced));
         cell(&line)
+    }
+
+    /// The provisional banner's sentence, when the evidence is provisional.
+    pub fn provisional(&self) -> Option<String> {
+        provisional_note(self.evidence)
     }
 
     fn transcript(&self) -> Transcript {
@@ -49,6 +66,7 @@ struct TranscriptView {
     program: String,
     provenance: String,
     stale: Option<String>,
+    provisional: Option<String>,
     failed: Option<String>,
     fence: String,
     stdout: String,
@@ -84,10 +102,21 @@ struct PhaseView {
 struct TablesView {
     provenance: String,
     stale: Option<String>,
+    provisional: Option<String>,
     phases: Vec<PhaseView>,
     gate_failures: Vec<String>,
     closing: Option<String>,
     termination: String,
+}
+
+/// The sentence of the provisional banner, for provisional evidence.
+pub fn provisional_note(evidence: &Evidence) -> Option<String> {
+    evidence.is_provisional().then(|| {
+        format!(
+            "This evidence was recorded by CPU emulation, standing in for {}. Record it on a GPU with `{}`.",
+            evidence.machine.device, evidence.rerecord
+        )
+    })
 }
 
 /// "Reproduced by ... on ...: identical." or "Not re-run by this build.",
@@ -115,6 +144,7 @@ pub fn transcript(templates: &Templates, subject: &Subject) -> Result<String> {
         program: subject.evidence.program.clone(),
         provenance: subject.provenance(),
         stale: subject.stale.clone(),
+        provisional: subject.provisional(),
         failed: (!run.termination.success()).then(|| {
             format!(
                 "This run did not succeed: {}. The transcript shows what it printed.",
@@ -143,6 +173,7 @@ fn tables(subject: &Subject) -> TablesView {
     TablesView {
         provenance: subject.provenance(),
         stale: subject.stale.clone(),
+        provisional: subject.provisional(),
         phases: transcript
             .phases
             .iter()

@@ -27,6 +27,7 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ("checks", include_str!("../../templates/checks.hbs")),
     ("gates", include_str!("../../templates/gates.hbs")),
     ("drift", include_str!("../../templates/drift.hbs")),
+    ("missing", include_str!("../../templates/missing.hbs")),
     (
         "tolerance-dtypes",
         include_str!("../../templates/tolerance-dtypes.hbs"),
@@ -43,6 +44,10 @@ pub const PARTIALS: &[(&str, &str)] = &[
     (
         "stale-banner",
         include_str!("../../templates/partials/stale-banner.hbs"),
+    ),
+    (
+        "provisional-banner",
+        include_str!("../../templates/partials/provisional-banner.hbs"),
     ),
     (
         "provenance",

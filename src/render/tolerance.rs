@@ -8,7 +8,7 @@ use crate::evidence::Evidence;
 use crate::evidence::Reproduction;
 use crate::evidence::transcript::Transcript;
 use crate::render::Templates;
-use crate::render::evidence::reproduction_sentence;
+use crate::render::evidence::{provisional_note, reproduction_sentence};
 use crate::render::markdown::cell;
 use crate::tolerance::{self, PRECISIONS, ToleranceRule, WorkedExample};
 use anyhow::Result;
@@ -162,6 +162,7 @@ struct ProgramView {
     rows: Vec<RowView>,
     disagreements: Vec<Disagreement>,
     stale: Option<String>,
+    provisional: Option<String>,
     device: String,
     recorded_day: String,
     source_hash: String,
@@ -221,7 +222,15 @@ pub fn program(templates: &Templates, lesson: &LessonTolerance) -> Result<String
         rows,
         disagreements,
         stale: lesson.stale.clone(),
-        device: cell(&lesson.evidence.machine.device),
+        provisional: provisional_note(lesson.evidence),
+        device: cell(&if lesson.evidence.is_provisional() {
+            format!(
+                "CPU emulation standing in for {}",
+                lesson.evidence.machine.device
+            )
+        } else {
+            lesson.evidence.machine.device.clone()
+        }),
         recorded_day: lesson.evidence.recorded_day().to_string(),
         source_hash: lesson.evidence.short_source_hash().to_string(),
         reproduced: cell(&reproduction_sentence(lesson.reproduced)),

@@ -5,6 +5,11 @@
 //! crashed or timed out is refused (the old evidence stays) unless forced; a
 //! program that did not compile ran nothing, so there is nothing to record,
 //! forced or not.
+//!
+//! Recording by CPU emulation makes *provisional* evidence (its machine
+//! section names the compiler that stood in for the GPU). It never replaces
+//! evidence recorded on a GPU unless forced; a GPU recording replaces
+//! provisional evidence like any other.
 
 use super::compile_all;
 use crate::backend::{Backend, BackendError};
@@ -41,7 +46,8 @@ pub fn record(
     programs: &[Program],
     force: bool,
 ) -> Result<Vec<Recorded>, BackendError> {
-    let machine = backend.machine()?;
+    // Asked first, so that a missing GPU is reported before anything builds.
+    backend.machine()?;
     let compiled = compile_all(backend, &programs.iter().collect::<Vec<_>>());
     let timeout = Duration::from_secs(course.settings().timeout);
     let mut outcomes = Vec::new();
@@ -64,6 +70,23 @@ pub fn record(
             }
             Err(other) => return Err(other),
         };
+        let machine = backend.machine_for(program)?;
+        if !machine.emulator.is_empty()
+            && !force
+            && let Some(existing) = course.evidence(&program.path)?
+            && !existing.is_provisional()
+        {
+            outcomes.push(Recorded::Refused {
+                program: program.path.clone(),
+                reason: format!(
+                    "its evidence was recorded on a GPU ({}, {}); CPU emulation records provisional evidence \
+                     and never replaces a GPU recording. Record it on a GPU, or pass --force to replace it anyway",
+                    existing.machine.device,
+                    existing.recorded_day()
+                ),
+            });
+            continue;
+        }
         let captured = backend.run(&compiled, timeout)?;
         if !captured.termination.completed() && !force {
             outcomes.push(Recorded::Refused {
@@ -85,7 +108,7 @@ pub fn record(
                 .to_string(),
             rerecord: format!("mdbook-evidence record {}", program.path),
             source: SourceRecord::of(program),
-            machine: machine.clone(),
+            machine,
             build: compiled.build.clone(),
             run: RunRecord {
                 command: program.run_line().unwrap_or("").to_string(),

@@ -42,10 +42,12 @@ pub fn reproduce(
     course: &Course,
     programs: &[String],
 ) -> Result<BTreeMap<String, Reproduction>> {
+    // A program that cannot be read is left to the chapter that embeds it,
+    // which reports it with its file and line.
     let programs: Vec<Program> = programs
         .iter()
-        .map(|path| course.program(path))
-        .collect::<Result<_>>()?;
+        .filter_map(|path| course.program(path).ok())
+        .collect();
     let how = describe(backend);
     let when = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
     let mut notes = BTreeMap::new();

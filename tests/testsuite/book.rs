@@ -6,7 +6,7 @@ use mdbook_evidence::cmd::build;
 #[test]
 fn a_fixture_book_builds_with_its_snippet_in_the_html() {
     let book_dir = fixture("small-book");
-    let book = build::load(book_dir.path(), None).unwrap();
+    let book = build::load(book_dir.path(), &build::Args::default()).unwrap();
     book.build().unwrap();
     let html = std::fs::read_to_string(book_dir.path().join("out/chapter.html")).unwrap();
     let source = std::fs::read_to_string(book_dir.path().join("kernels/scale.cu")).unwrap();
@@ -33,7 +33,7 @@ fn a_directive_that_cannot_be_expanded_fails_the_build_naming_chapter_and_line()
     let book_dir = fixture("small-book");
     let chapter = book_dir.path().join("src/chapter.md");
     std::fs::write(&chapter, "# C\n\n{{#snippet kernels/scale.cu:kernal}}\n").unwrap();
-    let book = build::load(book_dir.path(), None).unwrap();
+    let book = build::load(book_dir.path(), &build::Args::default()).unwrap();
     let err = format!("{:#}", book.build().unwrap_err());
     assert!(
         err.contains("src/chapter.md:3: kernels/scale.cu has no snippet named `kernal`"),
@@ -50,7 +50,10 @@ fn the_embedded_preprocessor_runs_even_without_a_table_in_book_toml() {
         "[book]\nsrc = \"src\"\n[build]\nbuild-dir = \"out\"\n",
     )
     .unwrap();
-    build::load(book_dir.path(), None).unwrap().build().unwrap();
+    build::load(book_dir.path(), &build::Args::default())
+        .unwrap()
+        .build()
+        .unwrap();
     let html = std::fs::read_to_string(book_dir.path().join("out/chapter.html")).unwrap();
     assert!(html.contains("__global__"), "the snippet was not expanded");
 }
@@ -58,7 +61,10 @@ fn the_embedded_preprocessor_runs_even_without_a_table_in_book_toml() {
 #[test]
 fn build_without_book_toml_says_where_it_looked() {
     let dir = tempfile::tempdir().unwrap();
-    let err = build::load(dir.path(), None).err().unwrap().to_string();
+    let err = build::load(dir.path(), &build::Args::default())
+        .err()
+        .unwrap()
+        .to_string();
     assert!(
         err.contains("no book.toml in") && err.contains("--root"),
         "{err}"

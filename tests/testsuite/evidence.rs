@@ -121,16 +121,45 @@ fn a_changed_build_line_is_stale_too() {
 }
 
 #[test]
-fn missing_evidence_fails_the_build_with_the_command_to_record_it() {
+fn missing_evidence_fails_a_strict_build_with_the_command_to_record_it() {
     let book = course_copy();
     std::fs::remove_file(book.path().join("evidence/kernels/testing.cu.toml")).unwrap();
-    let output = crate::tool(book.path(), &["build", "--reproduce", "never"]);
+    let output = crate::tool(book.path(), &["build", "--reproduce", "never", "--strict"]);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("book/day66-testing.md:"), "{stderr}");
     assert!(
         stderr.contains("mdbook-evidence record kernels/testing.cu"),
         "{stderr}"
+    );
+}
+
+#[test]
+fn missing_evidence_is_a_placeholder_in_a_preview_build_and_a_failure_in_verify() {
+    let book = course_copy();
+    std::fs::remove_file(book.path().join("evidence/kernels/testing.cu.toml")).unwrap();
+    let output = crate::tool(book.path(), &["build", "--reproduce", "never"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert_eq!(
+        stderr
+            .matches("kernels/testing.cu has no recorded evidence")
+            .count(),
+        1,
+        "warned once: {stderr}"
+    );
+    let html = std::fs::read_to_string(book.path().join("target/book/day66-testing.html")).unwrap();
+    assert!(html.contains("Not recorded yet."), "no placeholder");
+    assert!(
+        html.contains("mdbook-evidence record --backend emulate kernels/testing.cu"),
+        "the placeholder says how to record without a GPU"
+    );
+    let output = crate::tool(book.path(), &["verify", "--backend", "emulate"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(output.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("FAILED: kernels/testing.cu: kernels/testing.cu has no recorded evidence"),
+        "{stdout}"
     );
 }
 

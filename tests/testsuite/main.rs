@@ -2,6 +2,7 @@
 //! folder, built through the library or the binary, with assertions on what
 //! comes out.
 
+mod authoring;
 mod book;
 mod drift;
 mod emulation;

@@ -68,7 +68,14 @@ fn every_snippet_in_the_built_book_is_byte_identical_to_its_source_region() {
         }
     }
     std::fs::copy(repo_root().join("book.toml"), copy.path().join("book.toml")).unwrap();
-    let book = build::load(copy.path(), Some(Reproduce::Never)).unwrap();
+    let book = build::load(
+        copy.path(),
+        &build::Args {
+            reproduce: Some(Reproduce::Never),
+            ..Default::default()
+        },
+    )
+    .unwrap();
     let renderer = mdbook_driver::builtin_renderers::MarkdownRenderer::new();
     let (processed, _) = book.preprocess_book(&renderer).unwrap();
     let markdown_blocks: Vec<String> = processed
