@@ -16,7 +16,6 @@
 //! build anything itself.
 
 use std::ffi::OsString;
-use std::fmt::Write as _;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -47,12 +46,7 @@ impl Fingerprint {
     /// The first 32 hex digits (128 bits): plenty for a cache, short enough
     /// for a path a human can read.
     pub(crate) fn finish(self) -> String {
-        let digest = self.0.finalize();
-        let mut hex = String::with_capacity(32);
-        for byte in &digest[..16] {
-            let _ = write!(hex, "{byte:02x}");
-        }
-        hex
+        crate::evidence::hex(&self.0.finalize()[..16])
     }
 }
 

@@ -43,51 +43,6 @@ pub use self::profile::DeviceProfile;
 pub use self::rewrite::{RewriteError, RewrittenSource, UnsupportedFeature};
 use self::toolchain::{Compiler, compiler_messages};
 
-/// The whole-program command turned into "compile to `<stem>.o`": the
-/// runtime objects, `-o` and the libraries left out.
-fn object_args(args: &[OsString], stem: &str) -> Vec<OsString> {
-    let mut compile: Vec<OsString> = Vec::new();
-    let mut iter = args.iter();
-    while let Some(arg) = iter.next() {
-        if arg == "-o" {
-            iter.next();
-        } else if arg == "-lpthread" || Path::new(arg).extension().is_some_and(|e| e == "o") {
-        } else {
-            compile.push(arg.clone());
-        }
-    }
-    compile.extend(["-c", "-o"].map(OsString::from));
-    compile.push(OsString::from(format!("{stem}.o")));
-    compile
-}
-
-/// The link step: the program's object, the runtime objects, `-lpthread`.
-fn link_args(
-    leading: &[String],
-    args: &[OsString],
-    runtime: &[PathBuf],
-    stem: &str,
-) -> Vec<OsString> {
-    let mut link: Vec<OsString> = leading.iter().map(OsString::from).collect();
-    // Keep architecture flags (-march...) for the link, as g++ expects.
-    link.extend(
-        args.iter()
-            .filter(|a| a.to_string_lossy().starts_with("-m"))
-            .cloned(),
-    );
-    link.push(OsString::from(format!("{stem}.o")));
-    link.extend(runtime.iter().map(|o| o.clone().into_os_string()));
-    link.extend(["-o", stem, "-lpthread"].map(OsString::from));
-    link
-}
-
-/// The runtime's objects: where they go, and how they are built.
-struct RuntimePlan {
-    entry: PathBuf,
-    commands: Vec<Vec<OsString>>,
-    objects: Vec<PathBuf>,
-}
-
 /// Why a program could not be built for the emulator.
 #[derive(Debug, Error)]
 pub enum EmulateError {
@@ -427,6 +382,51 @@ impl Emulator {
         args.push(shim_dir.as_os_str().to_owned());
         args
     }
+}
+
+/// The whole-program command turned into "compile to `<stem>.o`": the
+/// runtime objects, `-o` and the libraries left out.
+fn object_args(args: &[OsString], stem: &str) -> Vec<OsString> {
+    let mut compile: Vec<OsString> = Vec::new();
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        if arg == "-o" {
+            iter.next();
+        } else if arg == "-lpthread" || Path::new(arg).extension().is_some_and(|e| e == "o") {
+        } else {
+            compile.push(arg.clone());
+        }
+    }
+    compile.extend(["-c", "-o"].map(OsString::from));
+    compile.push(OsString::from(format!("{stem}.o")));
+    compile
+}
+
+/// The link step: the program's object, the runtime objects, `-lpthread`.
+fn link_args(
+    leading: &[String],
+    args: &[OsString],
+    runtime: &[PathBuf],
+    stem: &str,
+) -> Vec<OsString> {
+    let mut link: Vec<OsString> = leading.iter().map(OsString::from).collect();
+    // Keep architecture flags (-march...) for the link, as g++ expects.
+    link.extend(
+        args.iter()
+            .filter(|a| a.to_string_lossy().starts_with("-m"))
+            .cloned(),
+    );
+    link.push(OsString::from(format!("{stem}.o")));
+    link.extend(runtime.iter().map(|o| o.clone().into_os_string()));
+    link.extend(["-o", stem, "-lpthread"].map(OsString::from));
+    link
+}
+
+/// The runtime's objects: where they go, and how they are built.
+struct RuntimePlan {
+    entry: PathBuf,
+    commands: Vec<Vec<OsString>>,
+    objects: Vec<PathBuf>,
 }
 
 #[cfg(test)]
