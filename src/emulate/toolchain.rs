@@ -179,36 +179,34 @@ pub(super) fn compiler_messages(output: &std::process::Output) -> String {
     messages
 }
 
-/// A command line a human can paste into a shell.
+/// A command line a human can paste into a shell, each word quoted by
+/// `shell_words`. That crate quotes any word holding an `=` (at the start of
+/// a line it would be a variable assignment); after the program it is plain,
+/// so each side of a flag's `=` is quoted on its own and `-std=gnu++17`
+/// reads as typed.
 fn display_command(program: &Path, args: &[OsString]) -> String {
-    let mut line = shell_word(program.as_os_str());
-    for arg in args {
-        line.push(' ');
-        line.push_str(&shell_word(arg));
-    }
-    line
+    std::iter::once(program.as_os_str())
+        .chain(args.iter().map(OsString::as_os_str))
+        .map(shell_word)
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn shell_word(word: &OsStr) -> String {
     let word = word.to_string_lossy();
-    let plain = !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=+:,@%".contains(c));
-    if plain {
-        word.into_owned()
-    } else {
-        let mut quoted = String::from("'");
-        for c in word.chars() {
-            if c == '\'' {
-                quoted.push_str("'\\''");
-            } else {
-                quoted.push(c);
-            }
-        }
-        quoted.push('\'');
-        quoted
+    if word.is_empty() {
+        return shell_words::quote("").into_owned();
     }
+    word.split('=')
+        .map(|part| {
+            if part.is_empty() {
+                part.into()
+            } else {
+                shell_words::quote(part)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("=")
 }
 
 #[cfg(test)]
@@ -292,6 +290,15 @@ mod tests {
         assert_eq!(
             display_command(Path::new("/usr/bin/g++"), &args),
             "/usr/bin/g++ -I '/a b/shim' 'it'\\''s'"
+        );
+    }
+
+    #[test]
+    fn flags_keep_their_equals_sign_plain() {
+        let args = ["-std=gnu++17", "-DNAME=a b", "-D=", ""].map(OsString::from);
+        assert_eq!(
+            display_command(Path::new("g++"), &args),
+            "g++ -std=gnu++17 -DNAME='a b' -D= ''"
         );
     }
 }
