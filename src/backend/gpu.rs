@@ -6,8 +6,8 @@
 //! `// Build:` line (flags kept; the output path and the source path ours) in
 //! a private temporary folder, and run from there.
 
-use crate::backend::exec;
 use crate::backend::{Backend, BackendError, Compiled};
+use crate::backend::{exec, tools};
 use crate::evidence::{BuildRecord, MachineRecord};
 use crate::sources::lesson::Program;
 use anyhow::{Context, anyhow};
@@ -261,16 +261,16 @@ fn probe_device() -> Result<DeviceInfo, BackendError> {
 
 /// nvcc on the PATH, in `$CUDA_HOME/bin` or in `/usr/local/cuda/bin`.
 pub fn find_nvcc() -> Option<PathBuf> {
-    let mut candidates: Vec<PathBuf> = std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).map(|d| d.join("nvcc")).collect())
-        .unwrap_or_default();
-    for var in ["CUDA_HOME", "CUDA_PATH"] {
-        if let Some(home) = std::env::var_os(var) {
-            candidates.push(PathBuf::from(home).join("bin/nvcc"));
-        }
-    }
-    candidates.push("/usr/local/cuda/bin/nvcc".into());
-    candidates.into_iter().find(|c| c.is_file())
+    let on_path = std::env::var_os("PATH");
+    tools::find_program(Path::new("nvcc"), on_path.as_deref()).or_else(|| {
+        ["CUDA_HOME", "CUDA_PATH"]
+            .into_iter()
+            .filter_map(|var| {
+                std::env::var_os(var).map(|home| PathBuf::from(home).join("bin/nvcc"))
+            })
+            .chain([PathBuf::from("/usr/local/cuda/bin/nvcc")])
+            .find(|candidate| tools::is_executable(candidate))
+    })
 }
 
 fn nvcc_version(nvcc: &Path) -> Result<String, BackendError> {

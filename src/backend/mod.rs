@@ -17,6 +17,7 @@ pub mod emulate;
 pub mod exec;
 pub mod fake;
 pub mod gpu;
+pub mod tools;
 
 /// A program compiled by a backend, ready to run.
 #[derive(Debug, Clone, PartialEq, Eq)]

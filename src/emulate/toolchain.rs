@@ -20,6 +20,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use super::EmulateError;
+use crate::backend::tools::find_program;
 
 /// The C++ compiler, as found.
 #[derive(Debug, Clone)]
@@ -93,17 +94,7 @@ pub(super) fn find_compiler(
     cxx: Option<OsString>,
     path_var: Option<OsString>,
 ) -> Result<Compiler, EmulateError> {
-    let search = |program: &Path| -> Option<PathBuf> {
-        if program.components().count() > 1 {
-            return program
-                .is_file()
-                .then(|| std::path::absolute(program).ok())
-                .flatten();
-        }
-        std::env::split_paths(path_var.as_deref().unwrap_or_default())
-            .map(|dir| dir.join(program))
-            .find(|candidate| is_executable(candidate))
-    };
+    let search = |program: &Path| find_program(program, path_var.as_deref());
     let (program, leading_args) = if let Some(explicit) = explicit {
         let found = search(explicit).ok_or_else(|| EmulateError::CompilerNotFound {
             searched: format!("`{}`, as configured", explicit.display()),
@@ -145,18 +136,6 @@ pub(super) fn find_compiler(
         leading_args,
         version: String::from_utf8_lossy(&output.stdout).into_owned(),
     })
-}
-
-#[cfg(unix)]
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    path.metadata()
-        .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
-}
-
-#[cfg(not(unix))]
-fn is_executable(path: &Path) -> bool {
-    path.is_file()
 }
 
 fn first_line(text: &str) -> &str {
