@@ -10,7 +10,6 @@ use crate::backend::{Backend, BackendError, Compiled};
 use crate::backend::{exec, tools};
 use crate::evidence::{BuildRecord, MachineRecord};
 use crate::sources::lesson::Program;
-use anyhow::{Context, anyhow};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -52,7 +51,7 @@ impl GpuBackend {
         let workdir = tempfile::Builder::new()
             .prefix("mdbook-evidence-gpu-")
             .tempdir()
-            .context("creating a build folder")?;
+            .map_err(BackendError::io("creating a build folder"))?;
         Ok(GpuBackend {
             nvcc,
             nvcc_version,
@@ -87,7 +86,7 @@ impl Backend for GpuBackend {
             .path()
             .join(program.path.replace(['/', '\\'], "_"));
         std::fs::create_dir_all(&out_dir)
-            .with_context(|| format!("creating {}", out_dir.display()))?;
+            .map_err(BackendError::io(format!("creating {}", out_dir.display())))?;
         let executable = out_dir.join(program.lesson_name());
         let argv = build_command(
             program,
@@ -154,11 +153,10 @@ pub fn build_command(
         .ok_or_else(|| BackendError::NoBuildLine {
             program: program.path.clone(),
         })?;
-    let words = shell_words::split(line).map_err(|e| {
-        anyhow!(
-            "{}: cannot read the `// Build:` line `{line}`: {e}",
-            program.path
-        )
+    let words = shell_words::split(line).map_err(|e| BackendError::UnreadableBuildLine {
+        program: program.path.clone(),
+        line: line.to_string(),
+        reason: e.to_string(),
     })?;
     let Some((tool, args)) = words.split_first() else {
         return Err(BackendError::NoBuildLine {
@@ -166,11 +164,10 @@ pub fn build_command(
         });
     };
     if Path::new(tool).file_name().and_then(|n| n.to_str()) != Some("nvcc") {
-        return Err(anyhow!(
-            "{}: the `// Build:` line runs `{tool}`, not nvcc",
-            program.path
-        )
-        .into());
+        return Err(BackendError::NotNvcc {
+            program: program.path.clone(),
+            tool: tool.clone(),
+        });
     }
     let source_name = program
         .file
@@ -277,7 +274,10 @@ fn nvcc_version(nvcc: &Path) -> Result<String, BackendError> {
     let output = Command::new(nvcc)
         .arg("--version")
         .output()
-        .with_context(|| format!("running {} --version", nvcc.display()))?;
+        .map_err(BackendError::io(format!(
+            "running {} --version",
+            nvcc.display()
+        )))?;
     let text = String::from_utf8_lossy(&output.stdout);
     Ok(text
         .lines()

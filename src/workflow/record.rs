@@ -40,7 +40,7 @@ pub fn record(
     settings: &Settings,
     programs: &[Program],
     force: bool,
-) -> Result<Vec<Recorded>, BackendError> {
+) -> Result<Vec<Recorded>> {
     let machine = backend.machine()?;
     let compiled: Vec<Result<Compiled, BackendError>> = std::thread::scope(|scope| {
         let handles: Vec<_> = programs
@@ -71,7 +71,7 @@ pub fn record(
                 });
                 continue;
             }
-            Err(other) => return Err(other),
+            Err(other) => return Err(other.into()),
         };
         let captured = backend.run(&compiled, timeout)?;
         if !captured.termination.completed() && !force {
