@@ -10,7 +10,7 @@
 //! the stale banner. Emulated builds are cached by the emulator, so an
 //! unchanged book does not recompile.
 
-use crate::backend::{self, Backend, BackendChoice};
+use crate::backend::{self, Backend};
 use crate::config::{Reproduce, Settings};
 use crate::render::evidence::Reproduction;
 use crate::sources::lesson::Program;
@@ -25,11 +25,8 @@ pub fn backend_for(
     root: &Path,
     settings: &Settings,
 ) -> Result<Option<Box<dyn Backend>>> {
-    let choice = match reproduce {
-        Reproduce::Never => return Ok(None),
-        Reproduce::Auto => BackendChoice::Auto,
-        Reproduce::Gpu => BackendChoice::Gpu,
-        Reproduce::Emulate => BackendChoice::Emulate,
+    let Some(choice) = reproduce.backend() else {
+        return Ok(None);
     };
     Ok(Some(backend::select(
         choice,
