@@ -6,6 +6,7 @@
 //! Every key can also come from the environment, as mdBook allows:
 //! `MDBOOK_PREPROCESSOR__EVIDENCE__REPRODUCE=never`.
 
+use crate::backend::BackendChoice;
 use anyhow::{Context, Result, bail};
 use mdbook_preprocessor::config::Config;
 use serde::Deserialize;
@@ -24,6 +25,19 @@ pub enum Reproduce {
     Emulate,
     /// Run nothing: embed the recorded evidence as it is.
     Never,
+}
+
+impl Reproduce {
+    /// The backend this asks for (the same names, with the same meaning, as
+    /// `--backend`), or `None` for `never`.
+    pub fn backend(self) -> Option<BackendChoice> {
+        match self {
+            Reproduce::Auto => Some(BackendChoice::Auto),
+            Reproduce::Gpu => Some(BackendChoice::Gpu),
+            Reproduce::Emulate => Some(BackendChoice::Emulate),
+            Reproduce::Never => None,
+        }
+    }
 }
 
 /// What drift between a starter and its lesson does to a build.
@@ -126,6 +140,27 @@ mod tests {
         let settings = Settings::from_config(&config).unwrap();
         assert_eq!(settings.reproduce, Reproduce::Never);
         assert_eq!(settings.drift, DriftPolicy::Error);
+    }
+
+    #[test]
+    fn reproduce_names_the_backends_as_backend_choice_does() {
+        use clap::ValueEnum;
+        let name =
+            |value: Option<clap::builder::PossibleValue>| value.unwrap().get_name().to_string();
+        let mut backends = Vec::new();
+        for reproduce in Reproduce::value_variants() {
+            match reproduce.backend() {
+                Some(choice) => {
+                    assert_eq!(
+                        name(reproduce.to_possible_value()),
+                        name(choice.to_possible_value())
+                    );
+                    backends.push(choice);
+                }
+                None => assert_eq!(*reproduce, Reproduce::Never),
+            }
+        }
+        assert_eq!(backends, BackendChoice::value_variants());
     }
 
     #[test]

@@ -28,8 +28,7 @@ impl EmulateBackend {
             bounds_check,
             ..EmulatorOptions::default()
         };
-        let emulator =
-            Emulator::new(crate::emulate::default_cache_dir(), options).map_err(emulate_error)?;
+        let emulator = Emulator::new(crate::emulate::default_cache_dir(), options)?;
         Ok(EmulateBackend {
             emulator,
             profiles: HashMap::new(),
@@ -72,10 +71,6 @@ pub fn profile_of(machine: &MachineRecord) -> DeviceProfile {
         compute_capability: numbers(&machine.compute_capability),
         runtime_version: runtime_major * 1000 + runtime_minor * 10,
     }
-}
-
-fn emulate_error(error: EmulateError) -> BackendError {
-    BackendError::Other(anyhow::Error::new(error))
 }
 
 impl Backend for EmulateBackend {
@@ -127,7 +122,7 @@ impl Backend for EmulateBackend {
                     log: stderr,
                 });
             }
-            Err(other) => return Err(emulate_error(other)),
+            Err(other) => return Err(other.into()),
         };
         Ok(Compiled {
             executable: built.executable,

@@ -1,14 +1,18 @@
-//! Runs a child process under a time limit and captures what it printed.
+//! Runs a child process under a time limit: capturing what it printed
+//! ([`run`]), or with the terminal as its stdio ([`run_inherited`]).
 //!
-//! stdout and stderr are read on their own threads, so a program that fills
-//! one pipe while we wait on the other cannot deadlock; a program still
-//! running at the limit is killed and reported as timed out, with whatever it
-//! had printed so far. `wait-timeout` gives the portable timed wait.
+//! When capturing, stdout and stderr are read on their own threads, so a
+//! program that fills one pipe while we wait on the other cannot deadlock. A
+//! program still running at the limit is killed and reported as timed out
+//! (with whatever it had printed so far); one killed by a signal is reported
+//! with that signal. `wait-timeout` gives the portable timed wait. What the
+//! ending means to a command (an exit code, a refusal to record) is for the
+//! caller.
 
 use crate::evidence::Termination;
-use anyhow::{Context, Result};
-use std::io::Read;
-use std::process::{Command, Stdio};
+use std::io::{self, Read};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 use wait_timeout::ChildExt;
 
@@ -21,8 +25,32 @@ pub struct Captured {
     pub elapsed: Duration,
 }
 
+/// Why a process could not be run or watched. (How it ended, crashes and
+/// time-outs included, is a [`Termination`], not an error.)
+#[derive(Debug, thiserror::Error)]
+pub enum ExecError {
+    #[error("starting {command}")]
+    Start {
+        command: String,
+        #[source]
+        source: io::Error,
+    },
+    #[error("waiting for {command}")]
+    Wait {
+        command: String,
+        #[source]
+        source: io::Error,
+    },
+    #[error("reading {stream}")]
+    Read {
+        stream: &'static str,
+        #[source]
+        source: io::Error,
+    },
+}
+
 /// Runs `command` with stdin closed, killing it after `timeout`.
-pub fn run(command: &mut Command, timeout: Duration) -> Result<Captured> {
+pub fn run(command: &mut Command, timeout: Duration) -> Result<Captured, ExecError> {
     let shown = format!("{command:?}");
     let start = Instant::now();
     let mut child = command
@@ -30,7 +58,10 @@ pub fn run(command: &mut Command, timeout: Duration) -> Result<Captured> {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .with_context(|| format!("starting {shown}"))?;
+        .map_err(|source| ExecError::Start {
+            command: shown.clone(),
+            source,
+        })?;
     let mut stdout = child.stdout.take().expect("piped");
     let mut stderr = child.stderr.take().expect("piped");
     let out = std::thread::spawn(move || {
@@ -41,30 +72,48 @@ pub fn run(command: &mut Command, timeout: Duration) -> Result<Captured> {
         let mut buf = Vec::new();
         stderr.read_to_end(&mut buf).map(|_| buf)
     });
-    let termination = match child
+    let termination = wait_or_kill(&mut child, timeout, &shown)?;
+    let read = |stream| move |source| ExecError::Read { stream, source };
+    let stdout = out.join().expect("reader thread").map_err(read("stdout"))?;
+    let stderr = err.join().expect("reader thread").map_err(read("stderr"))?;
+    Ok(Captured {
+        stdout,
+        stderr,
+        termination,
+        elapsed: start.elapsed(),
+    })
+}
+
+/// Runs `command` with our own stdin, stdout and stderr (the terminal),
+/// killing it after `timeout`.
+pub fn run_inherited(command: &mut Command, timeout: Duration) -> Result<Termination, ExecError> {
+    let shown = Path::new(command.get_program()).display().to_string();
+    let mut child = command.spawn().map_err(|source| ExecError::Start {
+        command: shown.clone(),
+        source,
+    })?;
+    wait_or_kill(&mut child, timeout, &shown)
+}
+
+/// Waits for `child` up to `timeout`; past it, kills it.
+fn wait_or_kill(
+    child: &mut Child,
+    timeout: Duration,
+    shown: &str,
+) -> Result<Termination, ExecError> {
+    let status = child
         .wait_timeout(timeout)
-        .with_context(|| format!("waiting for {shown}"))?
-    {
+        .map_err(|source| ExecError::Wait {
+            command: shown.to_string(),
+            source,
+        })?;
+    Ok(match status {
         Some(status) => termination_of(status),
         None => {
             let _ = child.kill();
             let _ = child.wait();
             Termination::TimedOut
         }
-    };
-    let stdout = out
-        .join()
-        .expect("reader thread")
-        .context("reading stdout")?;
-    let stderr = err
-        .join()
-        .expect("reader thread")
-        .context("reading stderr")?;
-    Ok(Captured {
-        stdout,
-        stderr,
-        termination,
-        elapsed: start.elapsed(),
     })
 }
 
@@ -127,5 +176,39 @@ mod tests {
         let done = run(&mut sh(script), Duration::from_secs(30)).unwrap();
         assert_eq!(done.stdout.len(), 2000 * 41);
         assert_eq!(done.stderr.len(), 2000 * 41);
+    }
+
+    #[test]
+    fn an_inherited_run_reports_how_it_ended() {
+        let limit = Duration::from_secs(10);
+        assert_eq!(
+            run_inherited(&mut sh("exit 3"), limit).unwrap(),
+            Termination::Exited(3)
+        );
+        assert_eq!(
+            run_inherited(&mut sh("kill -SEGV $$"), limit).unwrap(),
+            Termination::Signaled(11)
+        );
+        assert_eq!(
+            run_inherited(&mut sh("exec sleep 30"), Duration::from_millis(300)).unwrap(),
+            Termination::TimedOut
+        );
+    }
+
+    #[test]
+    fn a_program_that_cannot_start_is_an_error_naming_it() {
+        let error = run_inherited(
+            &mut Command::new("/nonexistent/program"),
+            Duration::from_secs(1),
+        )
+        .unwrap_err();
+        assert!(matches!(error, ExecError::Start { .. }), "{error:?}");
+        assert_eq!(error.to_string(), "starting /nonexistent/program");
+        let error = run(
+            &mut Command::new("/nonexistent/program"),
+            Duration::from_secs(1),
+        )
+        .unwrap_err();
+        assert!(matches!(error, ExecError::Start { .. }), "{error:?}");
     }
 }

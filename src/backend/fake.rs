@@ -78,9 +78,10 @@ impl Backend for FakeBackend {
                 env: Vec::new(),
                 cached: false,
             }),
-            None => {
-                Err(anyhow::anyhow!("the fake backend has no outcome for {}", program.path).into())
-            }
+            None => Err(BackendError::NotPrepared {
+                what: "has no outcome for",
+                program: program.path.clone(),
+            }),
         }
     }
 
@@ -101,7 +102,10 @@ impl Backend for FakeBackend {
                 termination: *termination,
                 elapsed: Duration::ZERO,
             }),
-            _ => Err(anyhow::anyhow!("the fake backend cannot run {key}").into()),
+            _ => Err(BackendError::NotPrepared {
+                what: "cannot run",
+                program: key,
+            }),
         }
     }
 }

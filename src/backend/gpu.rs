@@ -6,11 +6,10 @@
 //! `// Build:` line (flags kept; the output path and the source path ours) in
 //! a private temporary folder, and run from there.
 
-use crate::backend::exec;
 use crate::backend::{Backend, BackendError, Compiled};
+use crate::backend::{exec, tools};
 use crate::evidence::{BuildRecord, MachineRecord};
 use crate::sources::lesson::Program;
-use anyhow::{Context, anyhow};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
@@ -53,7 +52,7 @@ impl GpuBackend {
         let workdir = tempfile::Builder::new()
             .prefix("mdbook-evidence-gpu-")
             .tempdir()
-            .context("creating a build folder")?;
+            .map_err(BackendError::io("creating a build folder"))?;
         Ok(GpuBackend {
             nvcc,
             nvcc_version,
@@ -88,7 +87,7 @@ impl Backend for GpuBackend {
             .path()
             .join(program.path.replace(['/', '\\'], "_"));
         std::fs::create_dir_all(&out_dir)
-            .with_context(|| format!("creating {}", out_dir.display()))?;
+            .map_err(BackendError::io(format!("creating {}", out_dir.display())))?;
         let executable = out_dir.join(program.lesson_name());
         let argv = build_command(
             program,
@@ -155,11 +154,10 @@ pub fn build_command(
         .ok_or_else(|| BackendError::NoBuildLine {
             program: program.path.clone(),
         })?;
-    let words = shell_words::split(line).map_err(|e| {
-        anyhow!(
-            "{}: cannot read the `// Build:` line `{line}`: {e}",
-            program.path
-        )
+    let words = shell_words::split(line).map_err(|e| BackendError::UnreadableBuildLine {
+        program: program.path.clone(),
+        line: line.to_string(),
+        reason: e.to_string(),
     })?;
     let Some((tool, args)) = words.split_first() else {
         return Err(BackendError::NoBuildLine {
@@ -167,11 +165,10 @@ pub fn build_command(
         });
     };
     if Path::new(tool).file_name().and_then(|n| n.to_str()) != Some("nvcc") {
-        return Err(anyhow!(
-            "{}: the `// Build:` line runs `{tool}`, not nvcc",
-            program.path
-        )
-        .into());
+        return Err(BackendError::NotNvcc {
+            program: program.path.clone(),
+            tool: tool.clone(),
+        });
     }
     let source_name = program
         .file
@@ -262,23 +259,26 @@ fn probe_device() -> Result<DeviceInfo, BackendError> {
 
 /// nvcc on the PATH, in `$CUDA_HOME/bin` or in `/usr/local/cuda/bin`.
 pub fn find_nvcc() -> Option<PathBuf> {
-    let mut candidates: Vec<PathBuf> = std::env::var_os("PATH")
-        .map(|p| std::env::split_paths(&p).map(|d| d.join("nvcc")).collect())
-        .unwrap_or_default();
-    for var in ["CUDA_HOME", "CUDA_PATH"] {
-        if let Some(home) = std::env::var_os(var) {
-            candidates.push(PathBuf::from(home).join("bin/nvcc"));
-        }
-    }
-    candidates.push("/usr/local/cuda/bin/nvcc".into());
-    candidates.into_iter().find(|c| c.is_file())
+    let on_path = std::env::var_os("PATH");
+    tools::find_program(Path::new("nvcc"), on_path.as_deref()).or_else(|| {
+        ["CUDA_HOME", "CUDA_PATH"]
+            .into_iter()
+            .filter_map(|var| {
+                std::env::var_os(var).map(|home| PathBuf::from(home).join("bin/nvcc"))
+            })
+            .chain([PathBuf::from("/usr/local/cuda/bin/nvcc")])
+            .find(|candidate| tools::is_executable(candidate))
+    })
 }
 
 fn nvcc_version(nvcc: &Path) -> Result<String, BackendError> {
     let output = Command::new(nvcc)
         .arg("--version")
         .output()
-        .with_context(|| format!("running {} --version", nvcc.display()))?;
+        .map_err(BackendError::io(format!(
+            "running {} --version",
+            nvcc.display()
+        )))?;
     let text = String::from_utf8_lossy(&output.stdout);
     Ok(text
         .lines()

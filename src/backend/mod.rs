@@ -6,7 +6,8 @@
 //! so the record and verify flows are tested without either. Everything
 //! above this module sees only the [`Backend`] trait.
 
-use self::exec::Captured;
+use self::exec::{Captured, ExecError};
+use crate::emulate::EmulateError;
 use crate::evidence::{BuildRecord, MachineRecord};
 use crate::sources::lesson::Program;
 use std::path::PathBuf;
@@ -17,6 +18,7 @@ pub mod emulate;
 pub mod exec;
 pub mod fake;
 pub mod gpu;
+pub mod tools;
 
 /// A program compiled by a backend, ready to run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,14 +49,54 @@ pub enum BackendError {
         "{program} has no `// Build:` line in its header comment; add one, such as `// Build: nvcc -std=c++17 -O3 -o NAME NAME.cu`"
     )]
     NoBuildLine { program: String },
+    #[error("{program}: cannot read the `// Build:` line `{line}`: {reason}")]
+    UnreadableBuildLine {
+        program: String,
+        line: String,
+        reason: String,
+    },
+    #[error("{program}: the `// Build:` line runs `{tool}`, not nvcc")]
+    NotNvcc { program: String, tool: String },
     #[error("{program} did not compile; `{command}` said:\n{log}")]
     CompileFailed {
         program: String,
         command: String,
         log: String,
     },
+    #[error(
+        "--bounds-check is for CPU emulation; on a GPU, run the program under `compute-sanitizer --tool memcheck`"
+    )]
+    BoundsCheckOnGpu,
+    /// A compiler or a program could not be started or watched (not: it
+    /// ran and failed).
     #[error(transparent)]
-    Other(#[from] anyhow::Error),
+    Exec(#[from] ExecError),
+    /// The CPU emulator found no compiler, refused the program, or could not
+    /// build its runtime (a program that does not compile is
+    /// [`BackendError::CompileFailed`]).
+    #[error(transparent)]
+    Emulate(#[from] EmulateError),
+    /// A folder or tool of the backend's own could not be made or asked.
+    #[error("{what}")]
+    Io {
+        what: String,
+        #[source]
+        source: std::io::Error,
+    },
+    /// Reading the book for the devices its programs were recorded on.
+    #[error(transparent)]
+    Book(anyhow::Error),
+    /// The fake backend was asked for a program it has no outcome for.
+    #[error("the fake backend {what} {program}")]
+    NotPrepared { what: &'static str, program: String },
+}
+
+impl BackendError {
+    /// An [`BackendError::Io`] saying `what` was being done.
+    fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> Self {
+        let what = what.into();
+        move |source| Self::Io { what, source }
+    }
 }
 
 /// Which backend a command should use.
@@ -128,17 +170,16 @@ pub fn select(
     let emulate = || -> Result<Box<dyn Backend>, BackendError> {
         let backend = emulate::EmulateBackend::new(options.bounds_check)?;
         Ok(Box::new(match course {
-            Some(course) => backend.with_recorded_devices(course)?,
+            Some(course) => backend
+                .with_recorded_devices(course)
+                .map_err(BackendError::Book)?,
             None => backend,
         }))
     };
     match choice {
         BackendChoice::Gpu => {
             if options.bounds_check {
-                return Err(anyhow::anyhow!(
-                    "--bounds-check is for CPU emulation; on a GPU, run the program under `compute-sanitizer --tool memcheck`"
-                )
-                .into());
+                return Err(BackendError::BoundsCheckOnGpu);
             }
             Ok(Box::new(gpu(options)?))
         }
@@ -151,5 +192,21 @@ pub fn select(
                 emulate()
             }
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bounds_checking_on_a_gpu_is_refused_before_looking_for_one() {
+        let options = Options {
+            bounds_check: true,
+            ..Options::default()
+        };
+        let error = select(BackendChoice::Gpu, &options, None).err().unwrap();
+        assert!(matches!(error, BackendError::BoundsCheckOnGpu), "{error}");
+        assert!(error.to_string().contains("compute-sanitizer"), "{error}");
     }
 }

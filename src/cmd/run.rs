@@ -2,15 +2,14 @@
 //! the GPU or by CPU emulation, with its stdout, stderr and exit status
 //! passed through: the one command a student needs for the exercise.
 
-use crate::backend::{self, BackendChoice, Options};
+use crate::backend::{self, BackendChoice, Options, exec};
 use crate::cmd::Status;
 use crate::course::Course;
+use crate::evidence::Termination;
 use crate::sources::lesson::Program;
-use anyhow::Context;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
-use wait_timeout::ChildExt;
 
 /// Compile and run a CUDA program on the GPU, or on the CPU by emulation.
 ///
@@ -70,36 +69,23 @@ pub fn execute(root: &Path, args: Args) -> anyhow::Result<Ended> {
     };
     let mut command = chosen.command(&compiled);
     command.args(&args.args);
-    let mut child = command
-        .spawn()
-        .with_context(|| format!("starting {}", compiled.executable.display()))?;
-    let status = match child.wait_timeout(Duration::from_secs(args.timeout))? {
-        Some(status) => status,
-        None => {
-            let _ = child.kill();
-            let _ = child.wait();
-            eprintln!(
-                "mdbook-evidence: {} ran past {} s and was killed (raise --timeout)",
-                program.path, args.timeout
-            );
-            return Ok(Ended::Code(124));
-        }
-    };
-    if let Some(code) = status.code() {
-        return Ok(Ended::Code(code.clamp(0, 255) as u8));
-    }
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::ExitStatusExt;
-        if let Some(signal) = status.signal() {
+    match exec::run_inherited(&mut command, Duration::from_secs(args.timeout))? {
+        Termination::Exited(code) => Ok(Ended::Code(code.clamp(0, 255) as u8)),
+        Termination::Signaled(signal) => {
             eprintln!(
                 "mdbook-evidence: {} was killed by signal {signal}",
                 program.path
             );
-            return Ok(Ended::Code(128u8.saturating_add(signal as u8)));
+            Ok(Ended::Code(128u8.saturating_add(signal as u8)))
+        }
+        Termination::TimedOut => {
+            eprintln!(
+                "mdbook-evidence: {} ran past {} s and was killed (raise --timeout)",
+                program.path, args.timeout
+            );
+            Ok(Ended::Code(124))
         }
     }
-    Ok(Ended::Code(1))
 }
 
 impl From<Ended> for ExitCode {

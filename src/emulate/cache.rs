@@ -9,12 +9,20 @@
 //! two processes that race to build the same thing both end up using one
 //! complete copy. Nothing is ever updated in place, so there is no locking;
 //! what this module does not do is evict old entries.
+//!
+//! It also says where the cache lives ([`default_cache_dir`]) and what keys
+//! each kind of entry: [`program_key`] and [`runtime_key`] list every input
+//! of a build, so that a change to any of them makes a new entry. It does not
+//! build anything itself.
 
-use std::fmt::Write as _;
+use std::ffi::OsString;
 use std::io;
 use std::path::{Path, PathBuf};
 
 use sha2::{Digest, Sha256};
+
+use super::headers::LocalHeader;
+use super::toolchain::Compiler;
 
 /// A hash of named parts, for naming cache entries. Each part is framed by
 /// its length, so `("ab", "c")` and `("a", "bc")` differ.
@@ -38,12 +46,84 @@ impl Fingerprint {
     /// The first 32 hex digits (128 bits): plenty for a cache, short enough
     /// for a path a human can read.
     pub(crate) fn finish(self) -> String {
-        let digest = self.0.finalize();
-        let mut hex = String::with_capacity(32);
-        for byte in &digest[..16] {
-            let _ = write!(hex, "{byte:02x}");
-        }
-        hex
+        crate::evidence::hex(&self.0.finalize()[..16])
+    }
+}
+
+/// Bumped when the layout of the cache or the way programs are built changes
+/// in a way the hashed inputs do not show.
+const BUILD_SCHEME: &str = "mdbook-evidence emulate 1";
+
+/// The key of a program's entry: its rewritten text, its local headers, the
+/// shim, the compiler and the command line that builds it.
+pub(crate) fn program_key(
+    program_cpp: &str,
+    headers: &[LocalHeader],
+    shim_hash: &str,
+    compiler: &Compiler,
+    command: &str,
+) -> String {
+    let mut key = Fingerprint::new(BUILD_SCHEME);
+    key.add("program", program_cpp.as_bytes());
+    for header in headers {
+        key.add(
+            "header path",
+            header.relative_path.as_os_str().as_encoded_bytes(),
+        );
+        key.add("header", &header.content);
+    }
+    key.add("shim", shim_hash.as_bytes());
+    key.add("compiler", compiler.program.as_os_str().as_encoded_bytes());
+    key.add("compiler version", compiler.version.as_bytes());
+    key.add("command", command.as_bytes());
+    key.finish()
+}
+
+/// The key of the runtime's entry: the shim, the compiler and the command
+/// lines that build the runtime's objects.
+pub(crate) fn runtime_key<'a>(
+    shim_hash: &str,
+    compiler: &Compiler,
+    commands: impl IntoIterator<Item = &'a str>,
+) -> String {
+    let mut key = Fingerprint::new(BUILD_SCHEME);
+    key.add("shim", shim_hash.as_bytes());
+    key.add("compiler", compiler.program.as_os_str().as_encoded_bytes());
+    key.add("compiler version", compiler.version.as_bytes());
+    for command in commands {
+        key.add("command", command.as_bytes());
+    }
+    key.finish()
+}
+
+/// Where the emulator keeps its builds unless told otherwise:
+/// `$MDBOOK_EVIDENCE_CACHE`, else `$XDG_CACHE_HOME/mdbook-evidence`, else
+/// `$HOME/.cache/mdbook-evidence`, else `mdbook-evidence` in the system's
+/// temporary directory.
+pub fn default_cache_dir() -> PathBuf {
+    let var = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
+    cache_dir_from(
+        var("MDBOOK_EVIDENCE_CACHE"),
+        var("XDG_CACHE_HOME"),
+        var("HOME"),
+        std::env::temp_dir(),
+    )
+}
+
+fn cache_dir_from(
+    explicit: Option<OsString>,
+    xdg_cache_home: Option<OsString>,
+    home: Option<OsString>,
+    temp: PathBuf,
+) -> PathBuf {
+    if let Some(dir) = explicit {
+        PathBuf::from(dir)
+    } else if let Some(dir) = xdg_cache_home {
+        PathBuf::from(dir).join("mdbook-evidence")
+    } else if let Some(home) = home {
+        PathBuf::from(home).join(".cache").join("mdbook-evidence")
+    } else {
+        temp.join("mdbook-evidence")
     }
 }
 
@@ -105,6 +185,32 @@ pub(crate) fn install<E>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_cache_dir_follows_the_environment() {
+        let temp = PathBuf::from("/tmp");
+        assert_eq!(
+            cache_dir_from(
+                Some("/c".into()),
+                Some("/x".into()),
+                Some("/h".into()),
+                temp.clone()
+            ),
+            PathBuf::from("/c")
+        );
+        assert_eq!(
+            cache_dir_from(None, Some("/x".into()), Some("/h".into()), temp.clone()),
+            PathBuf::from("/x/mdbook-evidence")
+        );
+        assert_eq!(
+            cache_dir_from(None, None, Some("/h".into()), temp.clone()),
+            PathBuf::from("/h/.cache/mdbook-evidence")
+        );
+        assert_eq!(
+            cache_dir_from(None, None, None, temp),
+            PathBuf::from("/tmp/mdbook-evidence")
+        );
+    }
 
     #[test]
     fn fingerprints_frame_their_parts() {

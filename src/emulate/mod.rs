@@ -2,134 +2,46 @@
 //! included) into a native executable that runs its kernels on the CPU.
 //!
 //! It exists so that a lesson's programs can be checked on machines without a
-//! GPU: the `.cu` file is rewritten into C++ ([`rewrite`]), compiled by the
-//! system's C++ compiler against a small CUDA runtime shim (C++ headers and one
-//! runtime source in `src/emulate/shim/`, embedded in this binary), and cached
-//! so that an unchanged program is never compiled twice (module `cache`). The
-//! executable reads the device it pretends to be and its checking options
-//! from environment variables ([`Emulator::environment`]); running it, and
-//! comparing what it prints, is the caller's business.
+//! GPU: the `.cu` file is rewritten into C++, compiled by the system's C++
+//! compiler against a small CUDA runtime shim, and cached so that an
+//! unchanged program is never compiled twice. The executable reads the device
+//! it pretends to be and its checking options from environment variables
+//! ([`Emulator::environment`]); running it, and comparing what it prints, is
+//! the caller's business.
 //!
-//! Compiler flags are chosen for agreement with the GPU, not for speed:
-//! `-std=gnu++17` (ISO `-std=c++17` turns off the contraction of `a*b + c`
-//! into a fused multiply-add, which nvcc does by default), `-march=x86-64-v3`
-//! when the CPU has FMA so that the contraction happens, never `-ffast-math`
-//! (it reorders sums), `-fno-strict-aliasing` because CUDA code routinely
-//! reads a `float` array through `float4` pointers, and `-fno-builtin-printf`
-//! so that device `printf` stays a call the shim sees (g++ would turn some into
-//! `puts`).
+//! The folder, in the order a build goes through it:
+//!
+//! - [`rewrite`]: the `.cu` file into C++ (kernel launches, `extern
+//!   __shared__`), or a refusal naming the file, line and feature;
+//! - `headers`: the local headers the program includes, rewritten too;
+//! - `embedded` and `shim/`: the CUDA runtime shim (headers and the runtime
+//!   source) embedded in this binary, and installing it into the cache;
+//! - `toolchain`: the C++ compiler, its version, and the flags chosen for
+//!   agreement with nvcc;
+//! - `cache`: where builds live, what keys them, and entries that appear
+//!   whole or not at all;
+//! - `profile`: the device the program pretends to be, and the `CUDA_EMU_*`
+//!   environment the shim reads it from;
+//! - this file: the [`Emulator`], which puts those together: compile the
+//!   program and the runtime, link, and hand back a [`Build`].
 
 mod cache;
+mod embedded;
+mod headers;
+mod profile;
 pub mod rewrite;
+mod toolchain;
 
-use std::collections::BTreeSet;
 use std::ffi::{OsStr, OsString};
-use std::path::{Component, Path, PathBuf};
-use std::process::Command;
+use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
-use self::cache::{Entry, Fingerprint, InstallError};
+pub use self::cache::default_cache_dir;
+use self::cache::{Entry, InstallError};
+pub use self::profile::DeviceProfile;
 pub use self::rewrite::{RewriteError, RewrittenSource, UnsupportedFeature};
-
-/// One file of the CUDA runtime shim, embedded at build time.
-/// The whole-program command turned into "compile to `<stem>.o`": the
-/// runtime objects, `-o` and the libraries left out.
-fn object_args(args: &[OsString], stem: &str) -> Vec<OsString> {
-    let mut compile: Vec<OsString> = Vec::new();
-    let mut iter = args.iter();
-    while let Some(arg) = iter.next() {
-        if arg == "-o" {
-            iter.next();
-        } else if arg == "-lpthread" || Path::new(arg).extension().is_some_and(|e| e == "o") {
-        } else {
-            compile.push(arg.clone());
-        }
-    }
-    compile.extend(["-c", "-o"].map(OsString::from));
-    compile.push(OsString::from(format!("{stem}.o")));
-    compile
-}
-
-/// The link step: the program's object, the runtime objects, `-lpthread`.
-fn link_args(
-    leading: &[String],
-    args: &[OsString],
-    runtime: &[PathBuf],
-    stem: &str,
-) -> Vec<OsString> {
-    let mut link: Vec<OsString> = leading.iter().map(OsString::from).collect();
-    // Keep architecture flags (-march...) for the link, as g++ expects.
-    link.extend(
-        args.iter()
-            .filter(|a| a.to_string_lossy().starts_with("-m"))
-            .cloned(),
-    );
-    link.push(OsString::from(format!("{stem}.o")));
-    link.extend(runtime.iter().map(|o| o.clone().into_os_string()));
-    link.extend(["-o", stem, "-lpthread"].map(OsString::from));
-    link
-}
-
-/// The runtime's objects: where they go, and how they are built.
-struct RuntimePlan {
-    entry: PathBuf,
-    commands: Vec<Vec<OsString>>,
-    objects: Vec<PathBuf>,
-}
-
-struct ShimFile {
-    name: &'static str,
-    text: &'static str,
-}
-
-/// The shim, as written into the cache. A `.cpp` file is a runtime source,
-/// compiled once into an object that every program links; the rest are
-/// headers found through `-I` (`cooperative_groups.h`, `cuda_fp16.h`,
-/// `cuda_bf16.h` and `mma.h` only stop the compile with an `#error` naming
-/// the missing feature). A test checks this list against the directory.
-const SHIM_FILES: &[ShimFile] = &[
-    ShimFile {
-        name: "cuda_runtime.h",
-        text: include_str!("shim/cuda_runtime.h"),
-    },
-    ShimFile {
-        name: "cuda_runtime_api.h",
-        text: include_str!("shim/cuda_runtime_api.h"),
-    },
-    ShimFile {
-        name: "cuda.h",
-        text: include_str!("shim/cuda.h"),
-    },
-    ShimFile {
-        name: "device_launch_parameters.h",
-        text: include_str!("shim/device_launch_parameters.h"),
-    },
-    ShimFile {
-        name: "cooperative_groups.h",
-        text: include_str!("shim/cooperative_groups.h"),
-    },
-    ShimFile {
-        name: "cuda_fp16.h",
-        text: include_str!("shim/cuda_fp16.h"),
-    },
-    ShimFile {
-        name: "cuda_bf16.h",
-        text: include_str!("shim/cuda_bf16.h"),
-    },
-    ShimFile {
-        name: "mma.h",
-        text: include_str!("shim/mma.h"),
-    },
-    ShimFile {
-        name: "cuda_emu.cpp",
-        text: include_str!("shim/cuda_emu.cpp"),
-    },
-];
-
-/// Bumped when the layout of the cache or the way programs are built changes
-/// in a way the hashed inputs do not show.
-const BUILD_SCHEME: &str = "mdbook-evidence emulate 1";
+use self::toolchain::{Compiler, compiler_messages};
 
 /// Why a program could not be built for the emulator.
 #[derive(Debug, Error)]
@@ -214,32 +126,9 @@ impl Default for EmulatorOptions {
     }
 }
 
-/// The GPU an emulated program reports through `cudaGetDeviceProperties`,
-/// `cudaRuntimeGetVersion` and the like.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DeviceProfile {
-    /// `cudaDeviceProp::name`, e.g. "NVIDIA H200".
-    pub name: String,
-    /// `(major, minor)`, e.g. `(9, 0)`.
-    pub compute_capability: (u32, u32),
-    /// As `cudaRuntimeGetVersion` returns it: 1000 * major + 10 * minor.
-    pub runtime_version: u32,
-}
-
-impl DeviceProfile {
-    /// The course's reference machine: an H200 with the CUDA 13.0 runtime.
-    pub fn h200() -> Self {
-        Self {
-            name: "NVIDIA H200".to_string(),
-            compute_capability: (9, 0),
-            runtime_version: 13000,
-        }
-    }
-}
-
 /// A program built for the emulator.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Compiled {
+pub struct Build {
     /// The executable, inside the cache; run it with [`Emulator::environment`].
     pub executable: PathBuf,
     /// True when the executable came from the cache and no compiler ran.
@@ -249,17 +138,6 @@ pub struct Compiled {
     pub command: String,
     /// The first line of the compiler's `--version`.
     pub compiler_version: String,
-}
-
-/// The C++ compiler, as found.
-#[derive(Debug, Clone)]
-struct Compiler {
-    /// Absolute path of the program.
-    program: PathBuf,
-    /// Arguments that came with it in `$CXX` (e.g. `CXX="g++-12 -m64"`).
-    leading_args: Vec<String>,
-    /// Its whole `--version` output, for cache keys.
-    version: String,
 }
 
 /// Builds CUDA programs into CPU executables, with a cache.
@@ -272,37 +150,6 @@ pub struct Emulator {
     shim_hash: String,
 }
 
-/// Where the emulator keeps its builds unless told otherwise:
-/// `$MDBOOK_EVIDENCE_CACHE`, else `$XDG_CACHE_HOME/mdbook-evidence`, else
-/// `$HOME/.cache/mdbook-evidence`, else `mdbook-evidence` in the system's
-/// temporary directory.
-pub fn default_cache_dir() -> PathBuf {
-    let var = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
-    cache_dir_from(
-        var("MDBOOK_EVIDENCE_CACHE"),
-        var("XDG_CACHE_HOME"),
-        var("HOME"),
-        std::env::temp_dir(),
-    )
-}
-
-fn cache_dir_from(
-    explicit: Option<OsString>,
-    xdg_cache_home: Option<OsString>,
-    home: Option<OsString>,
-    temp: PathBuf,
-) -> PathBuf {
-    if let Some(dir) = explicit {
-        PathBuf::from(dir)
-    } else if let Some(dir) = xdg_cache_home {
-        PathBuf::from(dir).join("mdbook-evidence")
-    } else if let Some(home) = home {
-        PathBuf::from(home).join(".cache").join("mdbook-evidence")
-    } else {
-        temp.join("mdbook-evidence")
-    }
-}
-
 impl Emulator {
     /// An emulator that keeps its builds under `cache_dir/emulate/`. Finds
     /// the C++ compiler and asks its version now, so a missing compiler is
@@ -311,19 +158,18 @@ impl Emulator {
         cache_dir: impl Into<PathBuf>,
         options: EmulatorOptions,
     ) -> Result<Self, EmulateError> {
-        let compiler = find_compiler(
+        let compiler = toolchain::find_compiler(
             options.compiler.as_deref(),
             std::env::var_os("CXX").filter(|cxx| !cxx.is_empty()),
             std::env::var_os("PATH"),
         )?;
-        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-        let flags = compiler_flags(cfg!(target_arch = "x86_64") && has_fma_and_avx2(&cpuinfo));
+        let flags = toolchain::flags_for_this_cpu();
         Ok(Self {
             root: cache_dir.into().join("emulate"),
             options,
             compiler,
             flags,
-            shim_hash: shim_hash(),
+            shim_hash: embedded::shim_hash(),
         })
     }
 
@@ -339,13 +185,13 @@ impl Emulator {
 
     /// The first line of the compiler's `--version`.
     pub fn compiler_version(&self) -> &str {
-        first_line(&self.compiler.version)
+        self.compiler.first_version_line()
     }
 
     /// Builds the CUDA program at `source` (a whole program, with `main`),
     /// or finds it already built. Local headers it includes with `"..."`
     /// from beside it are rewritten and tracked too.
-    pub fn compile(&self, source: &Path) -> Result<Compiled, EmulateError> {
+    pub fn compile(&self, source: &Path) -> Result<Build, EmulateError> {
         self.compile_shown_as(source, source)
     }
 
@@ -353,13 +199,13 @@ impl Emulator {
     /// (hence in compiler errors, `__FILE__` and refusals): a book passes
     /// the path relative to its root, so that messages read well and the
     /// cache key does not depend on how the current directory was spelled.
-    pub fn compile_shown_as(&self, source: &Path, shown: &Path) -> Result<Compiled, EmulateError> {
+    pub fn compile_shown_as(&self, source: &Path, shown: &Path) -> Result<Build, EmulateError> {
         let text = std::fs::read_to_string(source)
             .map_err(EmulateError::io("reading the CUDA program", source))?;
         let main = rewrite::rewrite(shown, &text)?;
-        let headers = local_headers(source, &main)?;
+        let headers = headers::local_headers(source, &main)?;
 
-        let shim_dir = self.install_shim()?;
+        let shim_dir = embedded::install(&self.root, &self.shim_hash)?;
         let runtime = self.runtime_plan(&shim_dir);
         let runtime_objects = &runtime.objects;
 
@@ -392,25 +238,16 @@ impl Emulator {
                 .map(|object| object.clone().into_os_string()),
         );
         args.extend(["-o", &stem, "-lpthread"].map(OsString::from));
-        let command = display_command(&self.compiler.program, &args);
+        let command = self.compiler.command_line(&args);
 
-        let mut key = Fingerprint::new(BUILD_SCHEME);
-        key.add("program", main.cpp.as_bytes());
-        for header in &headers {
-            key.add(
-                "header path",
-                header.relative_path.as_os_str().as_encoded_bytes(),
-            );
-            key.add("header", &header.content);
-        }
-        key.add("shim", self.shim_hash.as_bytes());
-        key.add(
-            "compiler",
-            self.compiler.program.as_os_str().as_encoded_bytes(),
+        let key = cache::program_key(
+            &main.cpp,
+            &headers,
+            &self.shim_hash,
+            &self.compiler,
+            &command,
         );
-        key.add("compiler version", self.compiler.version.as_bytes());
-        key.add("command", command.as_bytes());
-        let entry = self.root.join("programs").join(key.finish());
+        let entry = self.root.join("programs").join(key);
         let executable = entry.join(&stem);
 
         let built = cache::install(&entry, |dir| {
@@ -425,12 +262,12 @@ impl Emulator {
                 std::fs::write(&path, &header.content)
                     .map_err(EmulateError::io("writing", &path))?;
             }
-            log::info!("emulate: compiling {}: {command}", source.display());
+            tracing::info!("emulate: compiling {}: {command}", source.display());
             // The program's own compile (the slow part) runs while the
             // runtime object is built, if it is not cached yet; then link.
             let (runtime_built, compiled) = std::thread::scope(|scope| {
                 let runtime_built = scope.spawn(|| self.build_runtime(&runtime));
-                let compiled = self.run_compiler(dir, &object_args(&args, &stem));
+                let compiled = self.compiler.run(dir, &object_args(&args, &stem));
                 (
                     runtime_built.join().expect("runtime build thread"),
                     compiled,
@@ -444,7 +281,7 @@ impl Emulator {
                 });
             }
             runtime_built?;
-            let output = self.run_compiler(
+            let output = self.compiler.run(
                 dir,
                 &link_args(&self.compiler.leading_args, &args, runtime_objects, &stem),
             )?;
@@ -457,13 +294,13 @@ impl Emulator {
             Ok(())
         })?;
         if built == Entry::Found {
-            log::debug!(
+            tracing::debug!(
                 "emulate: {} is cached at {}",
                 source.display(),
                 executable.display()
             );
         }
-        Ok(Compiled {
+        Ok(Build {
             executable,
             cached: built == Entry::Found,
             command,
@@ -473,71 +310,38 @@ impl Emulator {
 
     /// The environment to run a compiled program with, so that it reports
     /// `device` and checks what the options ask.
+    /// The environment to run a compiled program with, so that it reports
+    /// `device` and checks what the options ask.
     pub fn environment(&self, device: &DeviceProfile) -> Vec<(String, String)> {
-        let (major, minor) = device.compute_capability;
-        vec![
-            ("CUDA_EMU_DEVICE_NAME".to_string(), device.name.clone()),
-            ("CUDA_EMU_CC".to_string(), format!("{major}.{minor}")),
-            (
-                "CUDA_EMU_RUNTIME_VERSION".to_string(),
-                device.runtime_version.to_string(),
-            ),
-            (
-                "CUDA_EMU_BOUNDS_CHECK".to_string(),
-                if self.options.bounds_check { "1" } else { "0" }.to_string(),
-            ),
-        ]
+        profile::environment(device, self.options.bounds_check)
     }
 
-    /// Writes the embedded shim into `emulate/shim-<hash>/` once.
-    fn install_shim(&self) -> Result<PathBuf, EmulateError> {
-        let dir = self.root.join(format!("shim-{}", self.shim_hash));
-        cache::install(&dir, |staging| {
-            for file in SHIM_FILES {
-                let path = staging.join(file.name);
-                std::fs::write(&path, file.text).map_err(EmulateError::io("writing", &path))?;
-            }
-            Ok::<(), EmulateError>(())
-        })?;
-        Ok(dir)
-    }
-
-    /// Compiles the shim's runtime sources once per shim, compiler and flags;
-    /// returns the objects to link.
     /// Where the runtime's objects are (or will be) and the commands that
     /// build them; nothing is built here.
     fn runtime_plan(&self, shim_dir: &Path) -> RuntimePlan {
-        let sources: Vec<&str> = SHIM_FILES
-            .iter()
-            .map(|file| file.name)
-            .filter(|name| name.ends_with(".cpp"))
-            .collect();
+        let sources: Vec<&str> = embedded::runtime_sources().collect();
         let mut commands = Vec::new();
         for source in &sources {
             let mut args = self.common_args(shim_dir);
             args.push(OsString::from("-c"));
             args.push(shim_dir.join(source).into_os_string());
             args.push(OsString::from("-o"));
-            args.push(OsString::from(object_name(source)));
+            args.push(OsString::from(embedded::object_name(source)));
             commands.push(args);
         }
-        let mut key = Fingerprint::new(BUILD_SCHEME);
-        key.add("shim", self.shim_hash.as_bytes());
-        key.add(
-            "compiler",
-            self.compiler.program.as_os_str().as_encoded_bytes(),
+        let lines: Vec<String> = commands
+            .iter()
+            .map(|args| self.compiler.command_line(args))
+            .collect();
+        let key = cache::runtime_key(
+            &self.shim_hash,
+            &self.compiler,
+            lines.iter().map(String::as_str),
         );
-        key.add("compiler version", self.compiler.version.as_bytes());
-        for args in &commands {
-            key.add(
-                "command",
-                display_command(&self.compiler.program, args).as_bytes(),
-            );
-        }
-        let entry = self.root.join(format!("runtime-{}", key.finish()));
+        let entry = self.root.join(format!("runtime-{key}"));
         let objects = sources
             .iter()
-            .map(|source| entry.join(object_name(source)))
+            .map(|source| entry.join(embedded::object_name(source)))
             .collect();
         RuntimePlan {
             entry,
@@ -554,9 +358,9 @@ impl Emulator {
         let _one_at_a_time = BUILDING.lock().unwrap_or_else(|e| e.into_inner());
         cache::install(&plan.entry, |dir| {
             for args in &plan.commands {
-                let command = display_command(&self.compiler.program, args);
-                log::info!("emulate: building the runtime: {command}");
-                let output = self.run_compiler(dir, args)?;
+                let command = self.compiler.command_line(args);
+                tracing::info!("emulate: building the runtime: {command}");
+                let output = self.compiler.run(dir, args)?;
                 if !output.status.success() {
                     return Err(EmulateError::RuntimeBuildFailed {
                         command,
@@ -583,268 +387,58 @@ impl Emulator {
         args.push(shim_dir.as_os_str().to_owned());
         args
     }
-
-    fn run_compiler(
-        &self,
-        dir: &Path,
-        args: &[OsString],
-    ) -> Result<std::process::Output, EmulateError> {
-        Command::new(&self.compiler.program)
-            .args(args)
-            .current_dir(dir)
-            .output()
-            .map_err(EmulateError::io(
-                "running the C++ compiler",
-                &self.compiler.program,
-            ))
-    }
 }
 
-/// `cuda_emu.cpp` -> `cuda_emu.o`.
-fn object_name(source: &str) -> String {
-    format!("{}.o", source.strip_suffix(".cpp").unwrap_or(source))
-}
-
-/// A hash of the embedded shim's file names and contents.
-fn shim_hash() -> String {
-    let mut fingerprint = Fingerprint::new("shim");
-    for file in SHIM_FILES {
-        fingerprint.add(file.name, file.text.as_bytes());
-    }
-    fingerprint.finish()
-}
-
-/// The flags every emulated program and the runtime are compiled with.
-fn compiler_flags(fma: bool) -> Vec<String> {
-    let mut flags = vec!["-std=gnu++17", "-O2"];
-    if fma {
-        flags.push("-march=x86-64-v3");
-    }
-    flags.extend(["-fno-strict-aliasing", "-fno-builtin-printf"]);
-    flags.into_iter().map(String::from).collect()
-}
-
-/// Whether `/proc/cpuinfo` text lists both `fma` and `avx2` among the flags.
-fn has_fma_and_avx2(cpuinfo: &str) -> bool {
-    cpuinfo
-        .lines()
-        .find(|line| line.starts_with("flags"))
-        .and_then(|line| line.split_once(':'))
-        .is_some_and(|(_, flags)| {
-            let words: Vec<&str> = flags.split_whitespace().collect();
-            words.contains(&"fma") && words.contains(&"avx2")
-        })
-}
-
-/// Finds the compiler: `explicit`, else `$CXX` (a program and arguments
-/// separated by spaces), else `g++`, else `c++` on `path_var`.
-fn find_compiler(
-    explicit: Option<&Path>,
-    cxx: Option<OsString>,
-    path_var: Option<OsString>,
-) -> Result<Compiler, EmulateError> {
-    let search = |program: &Path| -> Option<PathBuf> {
-        if program.components().count() > 1 {
-            return program
-                .is_file()
-                .then(|| std::path::absolute(program).ok())
-                .flatten();
-        }
-        std::env::split_paths(path_var.as_deref().unwrap_or_default())
-            .map(|dir| dir.join(program))
-            .find(|candidate| is_executable(candidate))
-    };
-    let (program, leading_args) = if let Some(explicit) = explicit {
-        let found = search(explicit).ok_or_else(|| EmulateError::CompilerNotFound {
-            searched: format!("`{}`, as configured", explicit.display()),
-        })?;
-        (found, Vec::new())
-    } else if let Some(cxx) = cxx {
-        let cxx = cxx.to_string_lossy().into_owned();
-        let mut words = cxx.split_whitespace().map(String::from);
-        let name = words.next().unwrap_or_default();
-        let found = search(Path::new(&name)).ok_or_else(|| EmulateError::CompilerNotFound {
-            searched: format!("`{cxx}` from $CXX"),
-        })?;
-        (found, words.collect())
-    } else {
-        let found = ["g++", "c++"]
-            .iter()
-            .find_map(|name| search(Path::new(name)))
-            .ok_or_else(|| EmulateError::CompilerNotFound {
-                searched: "$CXX (unset), `g++` and `c++` on $PATH".to_string(),
-            })?;
-        (found, Vec::new())
-    };
-    let output = Command::new(&program)
-        .args(&leading_args)
-        .arg("--version")
-        .output()
-        .map_err(|error| EmulateError::CompilerBroken {
-            compiler: program.clone(),
-            reason: error.to_string(),
-        })?;
-    if !output.status.success() {
-        return Err(EmulateError::CompilerBroken {
-            compiler: program,
-            reason: compiler_messages(&output),
-        });
-    }
-    Ok(Compiler {
-        program,
-        leading_args,
-        version: String::from_utf8_lossy(&output.stdout).into_owned(),
-    })
-}
-
-#[cfg(unix)]
-fn is_executable(path: &Path) -> bool {
-    use std::os::unix::fs::PermissionsExt;
-    path.metadata()
-        .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
-}
-
-#[cfg(not(unix))]
-fn is_executable(path: &Path) -> bool {
-    path.is_file()
-}
-
-fn first_line(text: &str) -> &str {
-    text.lines().next().unwrap_or("").trim()
-}
-
-/// What the compiler said: stderr, and stdout when it printed there.
-fn compiler_messages(output: &std::process::Output) -> String {
-    let mut messages = String::from_utf8_lossy(&output.stderr).into_owned();
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    if !stdout.trim().is_empty() {
-        messages.push_str(&stdout);
-    }
-    if messages.trim().is_empty() {
-        messages = format!(
-            "(the compiler printed nothing; it exited with {})",
-            output.status
-        );
-    }
-    messages
-}
-
-/// A command line a human can paste into a shell.
-fn display_command(program: &Path, args: &[OsString]) -> String {
-    let mut line = shell_word(program.as_os_str());
-    for arg in args {
-        line.push(' ');
-        line.push_str(&shell_word(arg));
-    }
-    line
-}
-
-fn shell_word(word: &OsStr) -> String {
-    let word = word.to_string_lossy();
-    let plain = !word.is_empty()
-        && word
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_./=+:,@%".contains(c));
-    if plain {
-        word.into_owned()
-    } else {
-        let mut quoted = String::from("'");
-        for c in word.chars() {
-            if c == '\'' {
-                quoted.push_str("'\\''");
-            } else {
-                quoted.push(c);
-            }
-        }
-        quoted.push('\'');
-        quoted
-    }
-}
-
-/// A header the program includes with `"..."`, found beside it.
-#[derive(Debug)]
-struct LocalHeader {
-    /// Where it goes beside the rewritten program, relative to the program.
-    relative_path: PathBuf,
-    /// Its rewritten text, or its bytes as they are when it cannot be
-    /// placed beside the program (a path with `..`): then g++ finds the
-    /// original through `-iquote`, and its content only keys the cache.
-    content: Vec<u8>,
-    rewritten: bool,
-}
-
-/// The local headers `main` includes, directly or through each other,
-/// rewritten like the program itself. Headers that do not exist beside the
-/// program are left to the compiler to find or report.
-fn local_headers(source: &Path, main: &RewrittenSource) -> Result<Vec<LocalHeader>, EmulateError> {
-    let base = source.parent().unwrap_or(Path::new(""));
-    let mut headers = Vec::new();
-    let mut seen = BTreeSet::new();
-    let mut pending: Vec<(PathBuf, String)> = main
-        .local_includes
-        .iter()
-        .map(|name| (PathBuf::new(), name.clone()))
-        .collect();
-    while let Some((includer_dir, name)) = pending.pop() {
-        let Some(relative_path) = normal_relative(&includer_dir.join(&name)) else {
-            let path = base.join(&includer_dir).join(&name);
-            if seen.insert(path.clone())
-                && let Ok(content) = std::fs::read(&path)
-            {
-                headers.push(LocalHeader {
-                    relative_path: path,
-                    content,
-                    rewritten: false,
-                });
-            }
-            continue;
-        };
-        if !seen.insert(relative_path.clone()) {
-            continue;
-        }
-        let path = base.join(&relative_path);
-        if !path.is_file() {
-            continue;
-        }
-        let text = std::fs::read_to_string(&path)
-            .map_err(EmulateError::io("reading the header", &path))?;
-        let rewritten = rewrite::rewrite(&path, &text)?;
-        let dir = relative_path
-            .parent()
-            .map(Path::to_path_buf)
-            .unwrap_or_default();
-        pending.extend(
-            rewritten
-                .local_includes
-                .iter()
-                .map(|name| (dir.clone(), name.clone())),
-        );
-        headers.push(LocalHeader {
-            relative_path,
-            content: rewritten.cpp.into_bytes(),
-            rewritten: true,
-        });
-    }
-    headers.sort_by(|a, b| a.relative_path.cmp(&b.relative_path));
-    Ok(headers)
-}
-
-/// `path` with `.` removed, when it stays below its starting directory.
-fn normal_relative(path: &Path) -> Option<PathBuf> {
-    let mut normal = PathBuf::new();
-    for component in path.components() {
-        match component {
-            Component::Normal(part) => normal.push(part),
-            Component::CurDir => {}
-            _ => return None,
+/// The whole-program command turned into "compile to `<stem>.o`": the
+/// runtime objects, `-o` and the libraries left out.
+fn object_args(args: &[OsString], stem: &str) -> Vec<OsString> {
+    let mut compile: Vec<OsString> = Vec::new();
+    let mut iter = args.iter();
+    while let Some(arg) = iter.next() {
+        if arg == "-o" {
+            iter.next();
+        } else if arg == "-lpthread" || Path::new(arg).extension().is_some_and(|e| e == "o") {
+        } else {
+            compile.push(arg.clone());
         }
     }
-    (!normal.as_os_str().is_empty()).then_some(normal)
+    compile.extend(["-c", "-o"].map(OsString::from));
+    compile.push(OsString::from(format!("{stem}.o")));
+    compile
+}
+
+/// The link step: the program's object, the runtime objects, `-lpthread`.
+fn link_args(
+    leading: &[String],
+    args: &[OsString],
+    runtime: &[PathBuf],
+    stem: &str,
+) -> Vec<OsString> {
+    let mut link: Vec<OsString> = leading.iter().map(OsString::from).collect();
+    // Keep architecture flags (-march...) for the link, as g++ expects.
+    link.extend(
+        args.iter()
+            .filter(|a| a.to_string_lossy().starts_with("-m"))
+            .cloned(),
+    );
+    link.push(OsString::from(format!("{stem}.o")));
+    link.extend(runtime.iter().map(|o| o.clone().into_os_string()));
+    link.extend(["-o", stem, "-lpthread"].map(OsString::from));
+    link
+}
+
+/// The runtime's objects: where they go, and how they are built.
+struct RuntimePlan {
+    entry: PathBuf,
+    commands: Vec<Vec<OsString>>,
+    objects: Vec<PathBuf>,
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
+    use std::collections::BTreeSet;
+    use std::process::Command;
 
     /// A stand-in for g++: logs each call beside itself, answers
     /// `--version`, fails on a source containing `COMPILE_ERROR`, and
@@ -866,14 +460,16 @@ printf '#!/bin/sh\necho fake program\n' > "$out"
 chmod +x "$out"
 "#;
 
-    struct Fixture {
-        dir: tempfile::TempDir,
-        compiler: PathBuf,
+    /// A cache and a source folder in a temporary directory, with the fake
+    /// compiler as the emulator's compiler.
+    pub(super) struct Fixture {
+        pub(super) dir: tempfile::TempDir,
+        pub(super) compiler: PathBuf,
     }
 
     impl Fixture {
         #[cfg(unix)]
-        fn new() -> Self {
+        pub(super) fn new() -> Self {
             use std::os::unix::fs::PermissionsExt;
             let dir = tempfile::tempdir().unwrap();
             let compiler = dir.path().join("bin/fake-c++");
@@ -883,7 +479,7 @@ chmod +x "$out"
             Self { dir, compiler }
         }
 
-        fn emulator(&self) -> Emulator {
+        pub(super) fn emulator(&self) -> Emulator {
             let options = EmulatorOptions {
                 compiler: Some(self.compiler.clone()),
                 ..EmulatorOptions::default()
@@ -891,7 +487,7 @@ chmod +x "$out"
             Emulator::new(self.dir.path().join("cache"), options).unwrap()
         }
 
-        fn write(&self, name: &str, text: &str) -> PathBuf {
+        pub(super) fn write(&self, name: &str, text: &str) -> PathBuf {
             let path = self.dir.path().join("src").join(name);
             std::fs::create_dir_all(path.parent().unwrap()).unwrap();
             std::fs::write(&path, text).unwrap();
@@ -899,7 +495,7 @@ chmod +x "$out"
         }
 
         /// The compiler calls so far, `--version` aside.
-        fn calls(&self) -> Vec<String> {
+        pub(super) fn calls(&self) -> Vec<String> {
             std::fs::read_to_string(self.dir.path().join("bin/calls.log"))
                 .unwrap_or_default()
                 .lines()
@@ -1124,148 +720,6 @@ chmod +x "$out"
         assert!(emulator.compile(&source).unwrap().cached);
     }
 
-    #[test]
-    fn a_missing_compiler_is_reported_with_what_was_tried() {
-        let error = find_compiler(Some(Path::new("/nonexistent/c++")), None, None).unwrap_err();
-        assert!(
-            matches!(error, EmulateError::CompilerNotFound { .. }),
-            "{error:?}"
-        );
-        assert!(error.to_string().contains("/nonexistent/c++"), "{error}");
-
-        let error = find_compiler(
-            None,
-            Some("no-such-cxx -m64".into()),
-            Some("/nonexistent".into()),
-        )
-        .unwrap_err();
-        assert!(
-            error.to_string().contains("`no-such-cxx -m64` from $CXX"),
-            "{error}"
-        );
-
-        let error = find_compiler(None, None, Some("/nonexistent".into())).unwrap_err();
-        assert!(
-            error.to_string().contains("`g++` and `c++` on $PATH"),
-            "{error}"
-        );
-        assert!(
-            error.to_string().contains("install g++ or set $CXX"),
-            "{error}"
-        );
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn cxx_may_carry_arguments() {
-        let fixture = Fixture::new();
-        let bin = fixture.compiler.parent().unwrap().as_os_str().to_owned();
-        let compiler = find_compiler(None, Some("fake-c++ -m64".into()), Some(bin)).unwrap();
-        assert_eq!(compiler.program, fixture.compiler);
-        assert_eq!(compiler.leading_args, vec!["-m64"]);
-        assert!(compiler.version.starts_with("fake-c++ (Test) 1.0\n"));
-    }
-
-    #[test]
-    fn flags_contract_multiply_adds_only_with_fma() {
-        assert_eq!(
-            compiler_flags(true),
-            [
-                "-std=gnu++17",
-                "-O2",
-                "-march=x86-64-v3",
-                "-fno-strict-aliasing",
-                "-fno-builtin-printf"
-            ]
-        );
-        assert_eq!(
-            compiler_flags(false),
-            [
-                "-std=gnu++17",
-                "-O2",
-                "-fno-strict-aliasing",
-                "-fno-builtin-printf"
-            ]
-        );
-        let cpuinfo = "processor\t: 0\nflags\t\t: fpu sse2 avx2 bmi2 fma\n";
-        assert!(has_fma_and_avx2(cpuinfo));
-        assert!(!has_fma_and_avx2("flags\t\t: fpu sse2 avx\n"));
-        assert!(!has_fma_and_avx2("flags\t\t: fpu avx2 fma4\n"));
-        assert!(!has_fma_and_avx2(""));
-    }
-
-    #[test]
-    fn the_cache_dir_follows_the_environment() {
-        let temp = PathBuf::from("/tmp");
-        assert_eq!(
-            cache_dir_from(
-                Some("/c".into()),
-                Some("/x".into()),
-                Some("/h".into()),
-                temp.clone()
-            ),
-            PathBuf::from("/c")
-        );
-        assert_eq!(
-            cache_dir_from(None, Some("/x".into()), Some("/h".into()), temp.clone()),
-            PathBuf::from("/x/mdbook-evidence")
-        );
-        assert_eq!(
-            cache_dir_from(None, None, Some("/h".into()), temp.clone()),
-            PathBuf::from("/h/.cache/mdbook-evidence")
-        );
-        assert_eq!(
-            cache_dir_from(None, None, None, temp),
-            PathBuf::from("/tmp/mdbook-evidence")
-        );
-    }
-
-    #[cfg(unix)]
-    #[test]
-    fn the_environment_describes_the_device_and_checks() {
-        let fixture = Fixture::new();
-        assert_eq!(
-            fixture.emulator().environment(&DeviceProfile::h200()),
-            [
-                ("CUDA_EMU_DEVICE_NAME", "NVIDIA H200"),
-                ("CUDA_EMU_CC", "9.0"),
-                ("CUDA_EMU_RUNTIME_VERSION", "13000"),
-                ("CUDA_EMU_BOUNDS_CHECK", "1"),
-            ]
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-        );
-    }
-
-    #[test]
-    fn commands_quote_what_a_shell_would_split() {
-        let args = ["-I", "/a b/shim", "it's"].map(OsString::from);
-        assert_eq!(
-            display_command(Path::new("/usr/bin/g++"), &args),
-            "/usr/bin/g++ -I '/a b/shim' 'it'\\''s'"
-        );
-    }
-
-    #[test]
-    fn every_shim_file_is_embedded() {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/emulate/shim");
-        let on_disk: BTreeSet<String> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        let embedded: BTreeSet<String> = SHIM_FILES.iter().map(|f| f.name.to_string()).collect();
-        assert_eq!(embedded, on_disk, "update SHIM_FILES in src/emulate/mod.rs");
-    }
-
-    #[test]
-    fn header_paths_stay_below_the_program() {
-        assert_eq!(
-            normal_relative(Path::new("./a/b.h")),
-            Some(PathBuf::from("a/b.h"))
-        );
-        assert_eq!(normal_relative(Path::new("../b.h")), None);
-        assert_eq!(normal_relative(Path::new("/b.h")), None);
-    }
-
     // ---- With the real compiler and shim: skipped when there is no compiler.
 
     /// An emulator using the system's compiler, or `None` (with the reason
@@ -1281,7 +735,7 @@ chmod +x "$out"
         }
     }
 
-    fn run_on_h200(emulator: &Emulator, compiled: &Compiled) -> std::process::Output {
+    fn run_on_h200(emulator: &Emulator, compiled: &Build) -> std::process::Output {
         Command::new(&compiled.executable)
             .envs(emulator.environment(&DeviceProfile::h200()))
             .output()

@@ -289,11 +289,16 @@ impl Staleness {
     }
 }
 
+/// The SHA-256 of `bytes`, in lowercase hex: how evidence files name a
+/// source and its build line.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+    hex(&Sha256::digest(bytes))
+}
+
+/// `bytes` as lowercase hex, two digits a byte: the one spelling of hashes
+/// in evidence files and in the emulator's cache names.
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Decodes a program's output; the flag says whether bytes were replaced.
@@ -343,6 +348,15 @@ pub(crate) mod tests {
             file: "kernels/t.cu".into(),
             source: source.into(),
         }
+    }
+
+    #[test]
+    fn hashes_are_spelled_in_lowercase_hex() {
+        assert_eq!(hex(&[0x00, 0xab, 0x0f]), "00ab0f");
+        assert_eq!(
+            sha256_hex(b""),
+            "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+        );
     }
 
     #[test]

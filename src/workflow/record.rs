@@ -16,6 +16,7 @@ use crate::backend::{Backend, BackendError};
 use crate::course::Course;
 use crate::evidence::{Evidence, FORMAT, RunRecord, SourceRecord, decode};
 use crate::sources::lesson::Program;
+use anyhow::Result;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
@@ -45,7 +46,7 @@ pub fn record(
     course: &Course,
     programs: &[Program],
     force: bool,
-) -> Result<Vec<Recorded>, BackendError> {
+) -> Result<Vec<Recorded>> {
     // Asked first, so that a missing GPU is reported before anything builds.
     backend.machine()?;
     let compiled = compile_all(backend, &programs.iter().collect::<Vec<_>>());
@@ -68,7 +69,7 @@ pub fn record(
                 });
                 continue;
             }
-            Err(other) => return Err(other),
+            Err(other) => return Err(other.into()),
         };
         let machine = backend.machine_for(program)?;
         if !machine.emulator.is_empty()

@@ -10,7 +10,7 @@
 //! the stale banner. Emulated builds are cached by the emulator, so an
 //! unchanged book does not recompile.
 
-use crate::backend::{self, Backend, BackendChoice};
+use crate::backend::{self, Backend};
 use crate::config::Reproduce;
 use crate::course::Course;
 use crate::evidence::Reproduction;
@@ -21,11 +21,8 @@ use std::collections::BTreeMap;
 
 /// The backend `reproduce` asks for, or `None` for `never`.
 pub fn backend_for(reproduce: Reproduce, course: &Course) -> Result<Option<Box<dyn Backend>>> {
-    let choice = match reproduce {
-        Reproduce::Never => return Ok(None),
-        Reproduce::Auto => BackendChoice::Auto,
-        Reproduce::Gpu => BackendChoice::Gpu,
-        Reproduce::Emulate => BackendChoice::Emulate,
+    let Some(choice) = reproduce.backend() else {
+        return Ok(None);
     };
     Ok(Some(backend::select(
         choice,

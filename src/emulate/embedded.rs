@@ -1,0 +1,121 @@
+//! The CUDA runtime shim, embedded in this binary: the files of
+//! `src/emulate/shim/`, their hash, and writing them into the cache.
+//!
+//! Embedding keeps the installed tool self-contained: the shim that a program
+//! is compiled against is always the one this binary was built with, and its
+//! hash keys every build made from it. This module does not compile the
+//! runtime source (the [`Emulator`] does, once per shim and compiler).
+//!
+//! [`Emulator`]: super::Emulator
+
+use std::path::{Path, PathBuf};
+
+use super::EmulateError;
+use super::cache::{self, Fingerprint};
+
+/// One file of the CUDA runtime shim, embedded at build time.
+struct ShimFile {
+    name: &'static str,
+    text: &'static str,
+}
+
+/// The shim, as written into the cache. A `.cpp` file is a runtime source,
+/// compiled once into an object that every program links; the rest are
+/// headers found through `-I` (`cooperative_groups.h`, `cuda_fp16.h`,
+/// `cuda_bf16.h` and `mma.h` only stop the compile with an `#error` naming
+/// the missing feature). A test checks this list against the directory.
+const SHIM_FILES: &[ShimFile] = &[
+    ShimFile {
+        name: "cuda_runtime.h",
+        text: include_str!("shim/cuda_runtime.h"),
+    },
+    ShimFile {
+        name: "cuda_runtime_api.h",
+        text: include_str!("shim/cuda_runtime_api.h"),
+    },
+    ShimFile {
+        name: "cuda.h",
+        text: include_str!("shim/cuda.h"),
+    },
+    ShimFile {
+        name: "device_launch_parameters.h",
+        text: include_str!("shim/device_launch_parameters.h"),
+    },
+    ShimFile {
+        name: "cooperative_groups.h",
+        text: include_str!("shim/cooperative_groups.h"),
+    },
+    ShimFile {
+        name: "cuda_fp16.h",
+        text: include_str!("shim/cuda_fp16.h"),
+    },
+    ShimFile {
+        name: "cuda_bf16.h",
+        text: include_str!("shim/cuda_bf16.h"),
+    },
+    ShimFile {
+        name: "mma.h",
+        text: include_str!("shim/mma.h"),
+    },
+    ShimFile {
+        name: "cuda_emu.cpp",
+        text: include_str!("shim/cuda_emu.cpp"),
+    },
+];
+
+/// A hash of the embedded shim's file names and contents.
+pub(super) fn shim_hash() -> String {
+    let mut fingerprint = Fingerprint::new("shim");
+    for file in SHIM_FILES {
+        fingerprint.add(file.name, file.text.as_bytes());
+    }
+    fingerprint.finish()
+}
+
+/// Writes the embedded shim into `root/shim-<hash>/` once; returns that
+/// directory.
+pub(super) fn install(root: &Path, shim_hash: &str) -> Result<PathBuf, EmulateError> {
+    let dir = root.join(format!("shim-{shim_hash}"));
+    cache::install(&dir, |staging| {
+        for file in SHIM_FILES {
+            let path = staging.join(file.name);
+            std::fs::write(&path, file.text).map_err(EmulateError::io("writing", &path))?;
+        }
+        Ok::<(), EmulateError>(())
+    })?;
+    Ok(dir)
+}
+
+/// The runtime sources (the `.cpp` files), compiled once into objects that
+/// every program links.
+pub(super) fn runtime_sources() -> impl Iterator<Item = &'static str> {
+    SHIM_FILES
+        .iter()
+        .map(|file| file.name)
+        .filter(|name| name.ends_with(".cpp"))
+}
+
+/// `cuda_emu.cpp` -> `cuda_emu.o`.
+pub(super) fn object_name(source: &str) -> String {
+    format!("{}.o", source.strip_suffix(".cpp").unwrap_or(source))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn every_shim_file_is_embedded() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/emulate/shim");
+        let on_disk: BTreeSet<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        let embedded: BTreeSet<String> = SHIM_FILES.iter().map(|f| f.name.to_string()).collect();
+        assert_eq!(
+            embedded, on_disk,
+            "update SHIM_FILES in src/emulate/embedded.rs"
+        );
+    }
+}

@@ -1,0 +1,113 @@
+//! The program's local headers: the files it includes with `"..."` from
+//! beside it, which a build depends on as much as on the program itself.
+//!
+//! CUDA headers of a course (`common/launch.cuh`) hold kernels and launches
+//! too, so they are rewritten like the program and placed beside the
+//! rewritten program in its cache entry, and their contents key that entry.
+//! This module finds and rewrites them; it does not search system include
+//! paths (the compiler does) nor decide where the build goes.
+
+use std::collections::BTreeSet;
+use std::path::{Component, Path, PathBuf};
+
+use super::EmulateError;
+use super::rewrite::{self, RewrittenSource};
+
+/// A header the program includes with `"..."`, found beside it.
+#[derive(Debug)]
+pub(super) struct LocalHeader {
+    /// Where it goes beside the rewritten program, relative to the program.
+    pub(super) relative_path: PathBuf,
+    /// Its rewritten text, or its bytes as they are when it cannot be
+    /// placed beside the program (a path with `..`): then g++ finds the
+    /// original through `-iquote`, and its content only keys the cache.
+    pub(super) content: Vec<u8>,
+    /// Whether `content` is rewritten and goes beside the program.
+    pub(super) rewritten: bool,
+}
+
+/// The local headers `main` includes, directly or through each other,
+/// rewritten like the program itself. Headers that do not exist beside the
+/// program are left to the compiler to find or report.
+pub(super) fn local_headers(
+    source: &Path,
+    main: &RewrittenSource,
+) -> Result<Vec<LocalHeader>, EmulateError> {
+    let base = source.parent().unwrap_or(Path::new(""));
+    let mut headers = Vec::new();
+    let mut seen = BTreeSet::new();
+    let mut pending: Vec<(PathBuf, String)> = main
+        .local_includes
+        .iter()
+        .map(|name| (PathBuf::new(), name.clone()))
+        .collect();
+    while let Some((includer_dir, name)) = pending.pop() {
+        let Some(relative_path) = normal_relative(&includer_dir.join(&name)) else {
+            let path = base.join(&includer_dir).join(&name);
+            if seen.insert(path.clone())
+                && let Ok(content) = std::fs::read(&path)
+            {
+                headers.push(LocalHeader {
+                    relative_path: path,
+                    content,
+                    rewritten: false,
+                });
+            }
+            continue;
+        };
+        if !seen.insert(relative_path.clone()) {
+            continue;
+        }
+        let path = base.join(&relative_path);
+        if !path.is_file() {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path)
+            .map_err(EmulateError::io("reading the header", &path))?;
+        let rewritten = rewrite::rewrite(&path, &text)?;
+        let dir = relative_path
+            .parent()
+            .map(Path::to_path_buf)
+            .unwrap_or_default();
+        pending.extend(
+            rewritten
+                .local_includes
+                .iter()
+                .map(|name| (dir.clone(), name.clone())),
+        );
+        headers.push(LocalHeader {
+            relative_path,
+            content: rewritten.cpp.into_bytes(),
+            rewritten: true,
+        });
+    }
+    headers.sort_by(|a, b| a.relative_path.cmp(&b.relative_path));
+    Ok(headers)
+}
+
+/// `path` with `.` removed, when it stays below its starting directory.
+fn normal_relative(path: &Path) -> Option<PathBuf> {
+    let mut normal = PathBuf::new();
+    for component in path.components() {
+        match component {
+            Component::Normal(part) => normal.push(part),
+            Component::CurDir => {}
+            _ => return None,
+        }
+    }
+    (!normal.as_os_str().is_empty()).then_some(normal)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    #[test]
+    fn header_paths_stay_below_the_program() {
+        assert_eq!(
+            normal_relative(Path::new("./a/b.h")),
+            Some(PathBuf::from("a/b.h"))
+        );
+        assert_eq!(normal_relative(Path::new("../b.h")), None);
+        assert_eq!(normal_relative(Path::new("/b.h")), None);
+    }
+}

@@ -1,0 +1,75 @@
+//! The device an emulated program pretends to be, and the `CUDA_EMU_*`
+//! environment protocol through which the shim learns it.
+//!
+//! The shim (`shim/cuda_emu.cpp`) reads these variables once, at start:
+//! `CUDA_EMU_DEVICE_NAME` (`cudaDeviceProp::name`), `CUDA_EMU_CC`
+//! (`"major.minor"`), `CUDA_EMU_RUNTIME_VERSION` (as
+//! `cudaRuntimeGetVersion` returns it; it also picks the error codes of bad
+//! launches) and `CUDA_EMU_BOUNDS_CHECK` (`1` checks every global-memory
+//! access against the program's allocations). This module writes them; it
+//! does not run the program (the caller does, with these variables set) nor
+//! decide which device a program was recorded on (the emulation backend
+//! reads that from its evidence).
+
+/// The GPU an emulated program reports through `cudaGetDeviceProperties`,
+/// `cudaRuntimeGetVersion` and the like.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeviceProfile {
+    /// `cudaDeviceProp::name`, e.g. "NVIDIA H200".
+    pub name: String,
+    /// `(major, minor)`, e.g. `(9, 0)`.
+    pub compute_capability: (u32, u32),
+    /// As `cudaRuntimeGetVersion` returns it: 1000 * major + 10 * minor.
+    pub runtime_version: u32,
+}
+
+impl DeviceProfile {
+    /// The course's reference machine: an H200 with the CUDA 13.0 runtime.
+    pub fn h200() -> Self {
+        Self {
+            name: "NVIDIA H200".to_string(),
+            compute_capability: (9, 0),
+            runtime_version: 13000,
+        }
+    }
+}
+
+/// The environment a program built for the emulator runs with, so that it
+/// reports `device` and checks bounds when `bounds_check` is set.
+pub(super) fn environment(device: &DeviceProfile, bounds_check: bool) -> Vec<(String, String)> {
+    let (major, minor) = device.compute_capability;
+    vec![
+        ("CUDA_EMU_DEVICE_NAME".to_string(), device.name.clone()),
+        ("CUDA_EMU_CC".to_string(), format!("{major}.{minor}")),
+        (
+            "CUDA_EMU_RUNTIME_VERSION".to_string(),
+            device.runtime_version.to_string(),
+        ),
+        (
+            "CUDA_EMU_BOUNDS_CHECK".to_string(),
+            if bounds_check { "1" } else { "0" }.to_string(),
+        ),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::emulate::tests::Fixture;
+
+    #[cfg(unix)]
+    #[test]
+    fn the_environment_describes_the_device_and_checks() {
+        let fixture = Fixture::new();
+        assert_eq!(
+            fixture.emulator().environment(&DeviceProfile::h200()),
+            [
+                ("CUDA_EMU_DEVICE_NAME", "NVIDIA H200"),
+                ("CUDA_EMU_CC", "9.0"),
+                ("CUDA_EMU_RUNTIME_VERSION", "13000"),
+                ("CUDA_EMU_BOUNDS_CHECK", "1"),
+            ]
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+        );
+    }
+}

@@ -1,0 +1,283 @@
+//! The C++ compiler the emulator builds with: finding it, asking its
+//! version, and the flags chosen for agreement with nvcc.
+//!
+//! Flags are chosen for agreement with the GPU, not for speed:
+//! `-std=gnu++17` (ISO `-std=c++17` turns off the contraction of `a*b + c`
+//! into a fused multiply-add, which nvcc does by default), `-march=x86-64-v3`
+//! when the CPU has FMA so that the contraction happens, never `-ffast-math`
+//! (it reorders sums), `-fno-strict-aliasing` because CUDA code routinely
+//! reads a `float` array through `float4` pointers, and `-fno-builtin-printf`
+//! so that device `printf` stays a call the shim sees (g++ would turn some into
+//! `puts`).
+//!
+//! It does not decide what is compiled or where (that is the [`Emulator`]'s
+//! orchestration in `mod.rs`), nor how builds are cached (`cache`).
+//!
+//! [`Emulator`]: super::Emulator
+
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use super::EmulateError;
+use crate::backend::tools::find_program;
+
+/// The C++ compiler, as found.
+#[derive(Debug, Clone)]
+pub(super) struct Compiler {
+    /// Absolute path of the program.
+    pub(super) program: PathBuf,
+    /// Arguments that came with it in `$CXX` (e.g. `CXX="g++-12 -m64"`).
+    pub(super) leading_args: Vec<String>,
+    /// Its whole `--version` output, for cache keys.
+    pub(super) version: String,
+}
+
+impl Compiler {
+    /// The first line of its `--version`.
+    pub(super) fn first_version_line(&self) -> &str {
+        first_line(&self.version)
+    }
+
+    /// Runs the compiler with `args` in `dir`, capturing what it says.
+    pub(super) fn run(
+        &self,
+        dir: &Path,
+        args: &[OsString],
+    ) -> Result<std::process::Output, EmulateError> {
+        Command::new(&self.program)
+            .args(args)
+            .current_dir(dir)
+            .output()
+            .map_err(EmulateError::io("running the C++ compiler", &self.program))
+    }
+
+    /// The command line that runs it with `args`, for humans and cache keys.
+    pub(super) fn command_line(&self, args: &[OsString]) -> String {
+        display_command(&self.program, args)
+    }
+}
+
+/// The flags for this machine: [`compiler_flags`], with FMA when the CPU
+/// has it.
+pub(super) fn flags_for_this_cpu() -> Vec<String> {
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    compiler_flags(cfg!(target_arch = "x86_64") && has_fma_and_avx2(&cpuinfo))
+}
+
+/// The flags every emulated program and the runtime are compiled with.
+fn compiler_flags(fma: bool) -> Vec<String> {
+    let mut flags = vec!["-std=gnu++17", "-O2"];
+    if fma {
+        flags.push("-march=x86-64-v3");
+    }
+    flags.extend(["-fno-strict-aliasing", "-fno-builtin-printf"]);
+    flags.into_iter().map(String::from).collect()
+}
+
+/// Whether `/proc/cpuinfo` text lists both `fma` and `avx2` among the flags.
+fn has_fma_and_avx2(cpuinfo: &str) -> bool {
+    cpuinfo
+        .lines()
+        .find(|line| line.starts_with("flags"))
+        .and_then(|line| line.split_once(':'))
+        .is_some_and(|(_, flags)| {
+            let words: Vec<&str> = flags.split_whitespace().collect();
+            words.contains(&"fma") && words.contains(&"avx2")
+        })
+}
+
+/// Finds the compiler: `explicit`, else `$CXX` (a program and arguments
+/// separated by spaces), else `g++`, else `c++` on `path_var`.
+pub(super) fn find_compiler(
+    explicit: Option<&Path>,
+    cxx: Option<OsString>,
+    path_var: Option<OsString>,
+) -> Result<Compiler, EmulateError> {
+    let search = |program: &Path| find_program(program, path_var.as_deref());
+    let (program, leading_args) = if let Some(explicit) = explicit {
+        let found = search(explicit).ok_or_else(|| EmulateError::CompilerNotFound {
+            searched: format!("`{}`, as configured", explicit.display()),
+        })?;
+        (found, Vec::new())
+    } else if let Some(cxx) = cxx {
+        let cxx = cxx.to_string_lossy().into_owned();
+        let mut words = cxx.split_whitespace().map(String::from);
+        let name = words.next().unwrap_or_default();
+        let found = search(Path::new(&name)).ok_or_else(|| EmulateError::CompilerNotFound {
+            searched: format!("`{cxx}` from $CXX"),
+        })?;
+        (found, words.collect())
+    } else {
+        let found = ["g++", "c++"]
+            .iter()
+            .find_map(|name| search(Path::new(name)))
+            .ok_or_else(|| EmulateError::CompilerNotFound {
+                searched: "$CXX (unset), `g++` and `c++` on $PATH".to_string(),
+            })?;
+        (found, Vec::new())
+    };
+    let output = Command::new(&program)
+        .args(&leading_args)
+        .arg("--version")
+        .output()
+        .map_err(|error| EmulateError::CompilerBroken {
+            compiler: program.clone(),
+            reason: error.to_string(),
+        })?;
+    if !output.status.success() {
+        return Err(EmulateError::CompilerBroken {
+            compiler: program,
+            reason: compiler_messages(&output),
+        });
+    }
+    Ok(Compiler {
+        program,
+        leading_args,
+        version: String::from_utf8_lossy(&output.stdout).into_owned(),
+    })
+}
+
+fn first_line(text: &str) -> &str {
+    text.lines().next().unwrap_or("").trim()
+}
+
+/// What the compiler said: stderr, and stdout when it printed there.
+pub(super) fn compiler_messages(output: &std::process::Output) -> String {
+    let mut messages = String::from_utf8_lossy(&output.stderr).into_owned();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    if !stdout.trim().is_empty() {
+        messages.push_str(&stdout);
+    }
+    if messages.trim().is_empty() {
+        messages = format!(
+            "(the compiler printed nothing; it exited with {})",
+            output.status
+        );
+    }
+    messages
+}
+
+/// A command line a human can paste into a shell, each word quoted by
+/// `shell_words`. That crate quotes any word holding an `=` (at the start of
+/// a line it would be a variable assignment); after the program it is plain,
+/// so each side of a flag's `=` is quoted on its own and `-std=gnu++17`
+/// reads as typed.
+fn display_command(program: &Path, args: &[OsString]) -> String {
+    std::iter::once(program.as_os_str())
+        .chain(args.iter().map(OsString::as_os_str))
+        .map(shell_word)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn shell_word(word: &OsStr) -> String {
+    let word = word.to_string_lossy();
+    if word.is_empty() {
+        return shell_words::quote("").into_owned();
+    }
+    word.split('=')
+        .map(|part| {
+            if part.is_empty() {
+                part.into()
+            } else {
+                shell_words::quote(part)
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("=")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::emulate::tests::Fixture;
+
+    #[test]
+    fn a_missing_compiler_is_reported_with_what_was_tried() {
+        let error = find_compiler(Some(Path::new("/nonexistent/c++")), None, None).unwrap_err();
+        assert!(
+            matches!(error, EmulateError::CompilerNotFound { .. }),
+            "{error:?}"
+        );
+        assert!(error.to_string().contains("/nonexistent/c++"), "{error}");
+
+        let error = find_compiler(
+            None,
+            Some("no-such-cxx -m64".into()),
+            Some("/nonexistent".into()),
+        )
+        .unwrap_err();
+        assert!(
+            error.to_string().contains("`no-such-cxx -m64` from $CXX"),
+            "{error}"
+        );
+
+        let error = find_compiler(None, None, Some("/nonexistent".into())).unwrap_err();
+        assert!(
+            error.to_string().contains("`g++` and `c++` on $PATH"),
+            "{error}"
+        );
+        assert!(
+            error.to_string().contains("install g++ or set $CXX"),
+            "{error}"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn cxx_may_carry_arguments() {
+        let fixture = Fixture::new();
+        let bin = fixture.compiler.parent().unwrap().as_os_str().to_owned();
+        let compiler = find_compiler(None, Some("fake-c++ -m64".into()), Some(bin)).unwrap();
+        assert_eq!(compiler.program, fixture.compiler);
+        assert_eq!(compiler.leading_args, vec!["-m64"]);
+        assert!(compiler.version.starts_with("fake-c++ (Test) 1.0\n"));
+    }
+
+    #[test]
+    fn flags_contract_multiply_adds_only_with_fma() {
+        assert_eq!(
+            compiler_flags(true),
+            [
+                "-std=gnu++17",
+                "-O2",
+                "-march=x86-64-v3",
+                "-fno-strict-aliasing",
+                "-fno-builtin-printf"
+            ]
+        );
+        assert_eq!(
+            compiler_flags(false),
+            [
+                "-std=gnu++17",
+                "-O2",
+                "-fno-strict-aliasing",
+                "-fno-builtin-printf"
+            ]
+        );
+        let cpuinfo = "processor\t: 0\nflags\t\t: fpu sse2 avx2 bmi2 fma\n";
+        assert!(has_fma_and_avx2(cpuinfo));
+        assert!(!has_fma_and_avx2("flags\t\t: fpu sse2 avx\n"));
+        assert!(!has_fma_and_avx2("flags\t\t: fpu avx2 fma4\n"));
+        assert!(!has_fma_and_avx2(""));
+    }
+
+    #[test]
+    fn commands_quote_what_a_shell_would_split() {
+        let args = ["-I", "/a b/shim", "it's"].map(OsString::from);
+        assert_eq!(
+            display_command(Path::new("/usr/bin/g++"), &args),
+            "/usr/bin/g++ -I '/a b/shim' 'it'\\''s'"
+        );
+    }
+
+    #[test]
+    fn flags_keep_their_equals_sign_plain() {
+        let args = ["-std=gnu++17", "-DNAME=a b", "-D=", ""].map(OsString::from);
+        assert_eq!(
+            display_command(Path::new("g++"), &args),
+            "g++ -std=gnu++17 -DNAME='a b' -D= ''"
+        );
+    }
+}
