@@ -8,6 +8,7 @@ pub mod backend;
 pub mod book;
 pub mod cmd;
 pub mod config;
+mod cxx;
 pub mod drift;
 pub mod emulate;
 pub mod evidence;

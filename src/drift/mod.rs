@@ -62,30 +62,16 @@
 //! strings, char literals, raw strings, templates and nested braces, and
 //! needs nothing but the source text.
 
-mod definitions;
 mod report;
-mod tokens;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use anyhow::Context as _;
 
-pub use definitions::DefinitionKind;
-use definitions::{Definition, Place, ScannedSource};
+use crate::cxx::definitions::{self, Definition, Place, ScannedSource};
+pub use crate::cxx::definitions::{DefinitionKind, SourceError};
 pub use report::render_markdown;
-
-/// A source file the drift check cannot read as C++, at a line.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{file}:{line}: {message}")]
-pub struct SourceError {
-    /// The file as shown to the user, like `starter/testing.cu`.
-    pub file: String,
-    /// 1-based.
-    pub line: usize,
-    /// What is wrong and what to do about it.
-    pub message: String,
-}
 
 /// A source text and the name it is shown by in reports and errors.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,8 +1,8 @@
 //! The top-level definitions of a lesson source, each with the exact text
 //! the drift check compares, and the parts of the file it must not compare.
 //!
-//! This is the scanner behind [`super::compare`]. It is hand-written on top of
-//! [`super::tokens`] rather than a C++ grammar: all it needs is where each
+//! This is the scanner behind [`crate::drift::compare`]. It is hand-written on top of
+//! [`super::lexer`] rather than a C++ grammar: all it needs is where each
 //! top-level definition starts and ends and what it is called, and the rules
 //! that decide which comment belongs to which definition are ours, not a
 //! grammar's. It does not type-check, expand macros or look inside bodies
@@ -44,8 +44,19 @@
 use std::collections::HashMap;
 use std::ops::Range;
 
-use super::SourceError;
-use super::tokens::{LineIndex, Token, TokenKind, tokenize};
+use super::lexer::{LineIndex, Token, TokenKind, tokenize};
+
+/// A source file the definition scanner cannot read, at a line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{file}:{line}: {message}")]
+pub struct SourceError {
+    /// The file as shown to the user, like `starter/testing.cu`.
+    pub file: String,
+    /// 1-based.
+    pub line: usize,
+    /// What is wrong and what to do about it.
+    pub message: String,
+}
 
 /// What a compared piece of source is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -217,7 +228,7 @@ struct Pending {
 
 /// Cuts `src` (shown as `file` in errors) into definitions.
 pub(crate) fn scan(file: &str, src: &str) -> Result<ScannedSource, SourceError> {
-    let lines = LineIndex::new(src);
+    let lines = LineIndex::new(src.as_bytes());
     let error = |at: usize, message: String| SourceError {
         file: file.to_string(),
         line: lines.line_of(at),
@@ -923,6 +934,13 @@ fn qualified_name(s: &[Code], at: usize) -> String {
     } else {
         format!("{}{}", qualifier_before(s, at), s[at].text)
     }
+}
+
+/// The name and kind of the declaration whose tokens are `tokens` (a head
+/// like `float f(int x)`, or a whole declaration), named as [`scan`] names
+/// definitions, qualifiers written in it included.
+pub(crate) fn declaration_name(src: &str, tokens: &[Token]) -> (String, DefinitionKind) {
+    name_of(&code_between(tokens, src, 0, tokens.len()), src)
 }
 
 /// The name and kind of the declaration made of the code tokens `s`.
