@@ -1303,7 +1303,8 @@ fn declarator_name(s: &[Code], src: &str) -> (String, DefinitionKind) {
                     _ => {
                         // A parenthesised declarator: `int (*fp)(int) = ...;`.
                         let end = skip_group(s, k);
-                        if let Some(id) = s[k + 1..end - 1]
+                        // An unclosed `(` runs to the end of `s`.
+                        if let Some(id) = s[k + 1..(end - 1).max(k + 1)]
                             .iter()
                             .find(|c| c.kind == TokenKind::Ident && !NOT_A_NAME.contains(&c.text))
                         {
@@ -1378,11 +1379,14 @@ fn runs_to_semicolon(head: &[Code], src: &str) -> bool {
         "typedef" | "using" => return true,
         "struct" | "class" | "union" | "enum" => {
             // The head stops at the body's `{`, so a definition ends there.
+            // It stands where the head ends, so text collapsed up to it
+            // (an unclosed `<` runs to it) stays in order.
+            let end = head[head.len() - 1].span.1;
             let mut with_brace: Vec<Code> = head.to_vec();
             with_brace.push(Code {
                 kind: TokenKind::Punct,
                 text: "{",
-                span: (0, 0),
+                span: (end, end),
             });
             if !matches!(type_head(&with_brace, src), TypeHead::NotADefinition) {
                 return true;
@@ -1773,9 +1777,77 @@ void b() {}
         assert_eq!(named(src), ["#include <a>", "x", "y", "z"]);
     }
 
+    /// A small lesson with one of each construct the scanner reads, to damage.
+    const DAMAGE_ME: &str = r#"// Header: what the lesson shows.
+//
+// More header.
+
+#include <cstdio>
+#include "common.cuh"  // ours
+#define CHECK(call) \
+  do { if (!(call)) { std::abort(); } } while (0)
+
+namespace lesson {
+constexpr int kBlock = 256;  // threads
+static_assert(kBlock % 32 == 0, "whole warps");
+const char* kBanner = R"x(a "raw" } { string */ )x";
+char kQuote = '\'';
+}  // namespace lesson
+
+template <typename T, int N = (3 > 2)>
+struct Box {
+  T items[N];
+  bool operator==(const Box& o) const { return items[0] == o.items[0]; }
+};
+
+// snippet: kernel
+__global__ void __launch_bounds__(256) scale(float* x, int n) {
+  /* a } in a comment */
+  if (threadIdx.x < n) { x[threadIdx.x] *= 2.0f; }
+}
+// end snippet
+
+extern "C" { int c_api(int); }
+
+// exercise: begin
+// Write sum here.
+float sum(const float* x, int n) { return x[0] + n; }
+// exercise: end
+
+// Claims.
+int main() {
+  scale<<<1, 256>>>(nullptr, 0);
+  return 0;
+}
+"#;
+
+    #[test]
+    fn the_damage_fixture_scans() {
+        assert_eq!(
+            named(DAMAGE_ME),
+            [
+                "#include <cstdio>",
+                "#include \"common.cuh\"",
+                "CHECK",
+                "namespace lesson",
+                "lesson::kBlock",
+                "lesson::kBanner",
+                "lesson::kQuote",
+                "namespace lesson (end)",
+                "Box",
+                "scale",
+                "extern \"C\"",
+                "c_api",
+                "extern \"C\" (end)",
+                "sum",
+                "main",
+            ]
+        );
+    }
+
     #[test]
     fn damaged_sources_give_errors_or_definitions_never_panics() {
-        let lesson = include_str!("../../kernels/testing.cu");
+        let lesson = DAMAGE_ME;
         let inserts = [
             "{",
             "}",
@@ -1798,7 +1870,7 @@ void b() {}
             "namespace n {",
             "\u{e9}",
         ];
-        for at in (0..lesson.len()).step_by(131) {
+        for at in (0..lesson.len()).step_by(7) {
             for insert in inserts {
                 let damaged = format!("{}{insert}{}", &lesson[..at], &lesson[at..]);
                 if let Ok(scanned) = scan("t.cu", &damaged) {

@@ -427,7 +427,14 @@ pub fn rows(rule: &ToleranceRule, lesson: &[RecordedSize]) -> Vec<Row> {
 mod tests {
     use super::*;
 
-    const LESSON: &str = include_str!("../../kernels/testing.cu");
+    /// The lesson's rule, declared as the lesson declares it, with a decoy
+    /// in a comment.
+    const LESSON: &str = "constexpr int kBlock = 256;\n\
+                          constexpr double kBaseRtol = 1e-5;   // the float32 default\n\
+                          constexpr double kLooseRtol = 1e-2;\n\
+                          /* constexpr double kFloatEps = 1.0; */\n\
+                          constexpr double kFloatEps = 1.1920929e-7;  // 2^-23\n\
+                          constexpr double kOrderSlack = 4.0;\n";
     const RECORDED: &str = include_str!("../../tests/fixtures/h200/testing.stdout");
 
     fn rule() -> ToleranceRule {

@@ -3,7 +3,9 @@
 //! comes out.
 
 mod book;
+mod cxx_reader;
 mod drift;
+mod drift_pair;
 mod emulation;
 mod evidence;
 mod mdbook_cli;
