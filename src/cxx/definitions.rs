@@ -1,8 +1,9 @@
 //! The top-level definitions of a lesson source, each with the exact text
 //! the drift check compares, and the parts of the file it must not compare.
 //!
-//! This is the scanner behind [`crate::drift::compare`]. It is hand-written on top of
-//! [`super::lexer`] rather than a C++ grammar: all it needs is where each
+//! This is the scanner behind [`crate::drift::compare`]; the tolerance rule
+//! names the function a snippet defines with its [`declaration_name`]. It is
+//! hand-written on top of [`super::lexer`] rather than a C++ grammar: all it needs is where each
 //! top-level definition starts and ends and what it is called, and the rules
 //! that decide which comment belongs to which definition are ours, not a
 //! grammar's. It does not type-check, expand macros or look inside bodies

@@ -56,11 +56,13 @@
 //! it (`kBlock` and the asserts that check it are one definition). A second
 //! definition with the same name (an overload, or a declaration and its
 //! definition) is `name#2`. Declarations without a body count as
-//! definitions. See `drift/definitions.rs` for the scanner and its rules.
+//! definitions. See `cxx/definitions.rs` for the scanner and its rules.
 //!
-//! The scanner is hand-written (`drift/tokens.rs`): it handles comments,
-//! strings, char literals, raw strings, templates and nested braces, and
-//! needs nothing but the source text.
+//! The scanner is the crate's hand-written C++ reader (`src/cxx/`, on
+//! its one lexer): it handles comments, strings, char literals, raw strings,
+//! templates and nested braces, and needs nothing but the source text. A
+//! comment or raw string that is never closed makes the file unreadable
+//! (a [`SourceError`] at its line), as the lexer's policy says.
 
 mod report;
 

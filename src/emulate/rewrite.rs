@@ -24,7 +24,7 @@
 //! textures and surfaces, dynamic parallelism), before g++ produces a page of
 //! confusing errors about them.
 //!
-//! It is hand-written on the crate's one C++ lexer ([`crate::cxx::lexer`]: its
+//! It is hand-written on the crate's one C++ lexer (`src/cxx/lexer.rs`: its
 //! code tokens, with preprocessor lines opened up into their own tokens, each
 //! with its line and column) rather than built on a parser such as
 //! tree-sitter-cuda: the two rewrites only need balanced brackets around `<<<`

@@ -153,7 +153,7 @@ pub enum RuleError {
 
 /// Finds `constexpr TYPE NAME = LITERAL;` (or `NAME{LITERAL}`) in `source`,
 /// `static` or `inline` allowed first, through the C++ reader
-/// ([`crate::cxx::constants`]: comments and `#if 0` blocks are not read, a
+/// (`src/cxx/constants.rs`: comments and `#if 0` blocks are not read, a
 /// name declared in two branches of an `#if` is refused). `None` when
 /// nothing declares `name`; an error when the value is not a literal or the
 /// source cannot be read.
@@ -304,7 +304,7 @@ pub struct RecordedSize {
 /// The name of the function the `drop-tail` snippet defines (the buggy
 /// variant, `sumDropTail`): the first function whose body the snippet opens
 /// at its top level, without its qualifier
-/// ([`crate::cxx::constants::defined_function`]).
+/// (`src/cxx/constants.rs`).
 pub fn defined_function(snippet: &str) -> Option<String> {
     constants::defined_function(snippet)
 }
@@ -470,6 +470,25 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "k.cu:2: `kFloatEps` is declared as `1.0 / (1 << 23)`, which is not a plain number; write the value as a literal so the tolerance table can read it"
+        );
+    }
+
+    #[test]
+    fn comments_and_if_0_blocks_are_not_read_and_two_branches_are_refused() {
+        let source = "/* constexpr int kBlock = 1; */\n#if 0\nconstexpr int kBlock = 2;\n#endif\n\
+                      constexpr int kBlock = 256;\n";
+        let read = constexpr_number("k.cu", source, "kBlock").unwrap().unwrap();
+        assert_eq!((read.value, read.line), (256.0, 5));
+
+        let source = "#ifdef FAST\nconstexpr int kBlock = 512;\n#else\nconstexpr int kBlock = 256;\n#endif\n";
+        let err = constexpr_number("k.cu", source, "kBlock")
+            .unwrap()
+            .unwrap_err();
+        assert!(
+            err.to_string().starts_with(
+                "k.cu:4: `kBlock` is declared in two branches of the `#if` at line 1 (lines 2 and 4)"
+            ),
+            "{err}"
         );
     }
 
