@@ -9,6 +9,7 @@ pub mod book;
 pub mod cmd;
 pub mod config;
 pub mod course;
+pub mod cxx;
 pub mod drift;
 pub mod emulate;
 pub mod evidence;

@@ -24,12 +24,15 @@
 //! textures and surfaces, dynamic parallelism), before g++ produces a page of
 //! confusing errors about them.
 //!
-//! It is hand-written on a small C++ tokenizer (comments, string, raw-string and
-//! character literals, numbers with digit separators, preprocessor lines) rather
-//! than built on a parser such as tree-sitter-cuda: the two rewrites only need
-//! balanced brackets around `<<<` and `>>>`, a parser would add a C toolchain
-//! dependency to the build, and a grammar that fails on a construct it does not
-//! know would reject programs that g++ compiles fine. What it is not: a C++
+//! It is hand-written on the crate's one C++ lexer (`src/cxx/lexer.rs`: its
+//! code tokens, with preprocessor lines opened up into their own tokens, each
+//! with its line and column) rather than built on a parser such as
+//! tree-sitter-cuda: the two rewrites only need balanced brackets around `<<<`
+//! and `>>>`, a parser would add a C toolchain dependency to the build, and a
+//! grammar that fails on a construct it does not know would reject programs
+//! that g++ compiles fine. A comment or raw string that is never closed runs
+//! to the end of the file, as the lexer's policy says: nothing in it is
+//! rewritten, and g++ reports it. What it is not: a C++
 //! parser. It does not expand macros or evaluate `#if`, so a refused feature in
 //! a disabled branch is still refused, and a launch written inside a macro body
 //! is rewritten inside that body.
@@ -38,6 +41,8 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use thiserror::Error;
+
+use crate::cxx::lexer::{CodeToken, TokenKind, lex};
 
 /// What the emulator puts in place of `<<<`: the callee that takes the kernel
 /// and its launch configuration and returns a callable taking the arguments.
@@ -137,7 +142,7 @@ pub struct RewrittenSource {
 /// Rewrites `source`, read from `path`, into C++ for the emulator. `path` is
 /// used as written in the `#line` directive and in errors.
 pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteError> {
-    let tokens = tokenize(source);
+    let tokens = lex(source.as_bytes()).code_tokens();
     let mut rewriter = Rewriter {
         path,
         source,
@@ -195,241 +200,6 @@ fn c_string_literal(text: &str) -> String {
 }
 
 // ---------------------------------------------------------------------------
-// Tokenizer
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum TokenKind {
-    Ident,
-    Number,
-    /// A string literal, raw or not, with its prefix.
-    Str,
-    /// A character literal with its prefix.
-    Char,
-    /// One punctuation character; `<<<` is three of them, adjacent.
-    Punct,
-}
-
-#[derive(Debug, Clone, Copy)]
-struct Token {
-    kind: TokenKind,
-    /// Byte offsets into the source.
-    start: usize,
-    end: usize,
-    /// 1-based line and column (in characters) of the first byte.
-    line: u32,
-    column: u32,
-    /// Set for tokens on a preprocessor line (`#` included): the index of the
-    /// line's `#` token.
-    directive: Option<usize>,
-}
-
-/// Splits C++ source into tokens, dropping whitespace and comments. Never
-/// fails: an unterminated literal or comment runs to the end of its line or
-/// file, and g++ reports it later with a better message than ours.
-fn tokenize(source: &str) -> Vec<Token> {
-    let bytes = source.as_bytes();
-    let mut tokens = Vec::new();
-    let mut pos = 0;
-    let mut line: u32 = 1;
-    let mut line_start = 0;
-    // True until the first token of a line; a `#` there opens a directive.
-    let mut at_line_start = true;
-    let mut directive: Option<usize> = None;
-
-    // Moves past `bytes[from..to]`, counting the newlines in it.
-    let advance = |from: usize, to: usize, line: &mut u32, line_start: &mut usize| {
-        for (offset, &b) in bytes[from..to].iter().enumerate() {
-            if b == b'\n' {
-                *line += 1;
-                *line_start = from + offset + 1;
-            }
-        }
-    };
-
-    while pos < bytes.len() {
-        let b = bytes[pos];
-        // Whitespace, line splices and comments.
-        if b == b'\n' {
-            line += 1;
-            pos += 1;
-            line_start = pos;
-            at_line_start = true;
-            directive = None;
-            continue;
-        }
-        if b == b' ' || b == b'\t' || b == b'\r' || b == 0x0b || b == 0x0c {
-            pos += 1;
-            continue;
-        }
-        if b == b'\\'
-            && let Some(after) = line_splice_end(bytes, pos)
-        {
-            advance(pos, after, &mut line, &mut line_start);
-            pos = after;
-            continue;
-        }
-        if bytes[pos..].starts_with(b"//") {
-            // A line comment runs to a newline that is not spliced.
-            let mut end = pos + 2;
-            while end < bytes.len() && bytes[end] != b'\n' {
-                if bytes[end] == b'\\'
-                    && let Some(after) = line_splice_end(bytes, end)
-                {
-                    end = after;
-                    continue;
-                }
-                end += 1;
-            }
-            advance(pos, end, &mut line, &mut line_start);
-            pos = end;
-            continue;
-        }
-        if bytes[pos..].starts_with(b"/*") {
-            let end = find(bytes, pos + 2, b"*/").map_or(bytes.len(), |at| at + 2);
-            advance(pos, end, &mut line, &mut line_start);
-            pos = end;
-            continue;
-        }
-
-        let start = pos;
-        let token_line = line;
-        let column = source[line_start..start].chars().count() as u32 + 1;
-        let kind;
-        if is_ident_start(b) {
-            let mut end = pos + 1;
-            while end < bytes.len() && is_ident_continue(bytes[end]) {
-                end += 1;
-            }
-            let word = &bytes[start..end];
-            let next = bytes.get(end).copied();
-            if next == Some(b'"') && matches!(word, b"R" | b"u8R" | b"uR" | b"UR" | b"LR") {
-                end = raw_string_end(bytes, end);
-                kind = TokenKind::Str;
-            } else if next == Some(b'"') && matches!(word, b"u8" | b"u" | b"U" | b"L") {
-                end = quoted_end(bytes, end, b'"');
-                kind = TokenKind::Str;
-            } else if next == Some(b'\'') && matches!(word, b"u8" | b"u" | b"U" | b"L") {
-                end = quoted_end(bytes, end, b'\'');
-                kind = TokenKind::Char;
-            } else {
-                kind = TokenKind::Ident;
-            }
-            pos = end;
-        } else if b.is_ascii_digit()
-            || (b == b'.' && bytes.get(pos + 1).is_some_and(u8::is_ascii_digit))
-        {
-            // A preprocessing number: digits, letters, `.`, `'` digit
-            // separators and signed exponents.
-            let mut end = pos + 1;
-            while end < bytes.len() {
-                let c = bytes[end];
-                let signed_exponent =
-                    (c == b'+' || c == b'-') && matches!(bytes[end - 1], b'e' | b'E' | b'p' | b'P');
-                if c.is_ascii_alphanumeric() || c == b'_' || c == b'.' || signed_exponent {
-                    end += 1;
-                } else if c == b'\''
-                    && bytes
-                        .get(end + 1)
-                        .is_some_and(|&d| d.is_ascii_alphanumeric() || d == b'_')
-                {
-                    end += 2;
-                } else {
-                    break;
-                }
-            }
-            kind = TokenKind::Number;
-            pos = end;
-        } else if b == b'"' {
-            pos = quoted_end(bytes, pos, b'"');
-            kind = TokenKind::Str;
-        } else if b == b'\'' {
-            pos = quoted_end(bytes, pos, b'\'');
-            kind = TokenKind::Char;
-        } else {
-            // ASCII punctuation (anything non-ASCII starts an identifier).
-            pos += 1;
-            kind = TokenKind::Punct;
-        }
-        advance(start, pos, &mut line, &mut line_start);
-
-        if at_line_start && kind == TokenKind::Punct && b == b'#' {
-            directive = Some(tokens.len());
-        }
-        at_line_start = false;
-        tokens.push(Token {
-            kind,
-            start,
-            end: pos,
-            line: token_line,
-            column,
-            directive,
-        });
-    }
-    tokens
-}
-
-/// If `bytes[at]` is a backslash that ends its line (trailing blanks allowed,
-/// as g++ allows them), the offset just past the newline.
-fn line_splice_end(bytes: &[u8], at: usize) -> Option<usize> {
-    let mut end = at + 1;
-    while end < bytes.len() && matches!(bytes[end], b' ' | b'\t' | b'\r') {
-        end += 1;
-    }
-    (end < bytes.len() && bytes[end] == b'\n').then_some(end + 1)
-}
-
-fn is_ident_start(b: u8) -> bool {
-    b.is_ascii_alphabetic() || b == b'_' || b == b'$' || b >= 0x80
-}
-
-fn is_ident_continue(b: u8) -> bool {
-    is_ident_start(b) || b.is_ascii_digit()
-}
-
-fn find(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    bytes
-        .get(from..)?
-        .windows(needle.len())
-        .position(|window| window == needle)
-        .map(|at| from + at)
-}
-
-/// The end of a quoted literal whose opening quote is at `open`: just past
-/// the closing quote, or at the end of the line when it is unterminated.
-fn quoted_end(bytes: &[u8], open: usize, quote: u8) -> usize {
-    let mut end = open + 1;
-    while end < bytes.len() {
-        match bytes[end] {
-            b'\\' => end += 2,
-            b'\n' => return end,
-            c if c == quote => return end + 1,
-            _ => end += 1,
-        }
-    }
-    bytes.len()
-}
-
-/// The end of a raw string literal `R"delim( ... )delim"` whose `"` is at
-/// `open`.
-fn raw_string_end(bytes: &[u8], open: usize) -> usize {
-    let delimiter_start = open + 1;
-    let Some(paren) = bytes[delimiter_start..]
-        .iter()
-        .take(17)
-        .position(|&b| b == b'(')
-        .map(|at| delimiter_start + at)
-    else {
-        // Not a valid raw string; treat it as an ordinary one.
-        return quoted_end(bytes, open, b'"');
-    };
-    let mut closing = Vec::with_capacity(paren - delimiter_start + 2);
-    closing.push(b')');
-    closing.extend_from_slice(&bytes[delimiter_start..paren]);
-    closing.push(b'"');
-    find(bytes, paren + 1, &closing).map_or(bytes.len(), |at| at + closing.len())
-}
-
-// ---------------------------------------------------------------------------
 // Rewriting
 
 /// Replace `source[start..end]` with `replacement`.
@@ -467,7 +237,7 @@ const TEXTURE_NAMES: &[&str] = &[
 struct Rewriter<'a> {
     path: &'a Path,
     source: &'a str,
-    tokens: &'a [Token],
+    tokens: &'a [CodeToken],
     edits: Vec<Edit>,
     launches: usize,
     local_includes: Vec<String>,
@@ -1444,29 +1214,6 @@ mod tests {
     fn refusal_columns_count_characters() {
         assert_eq!(refusal("// é\n/* ü */ asm(\"\");").0, 2);
         assert_eq!(refusal("/* ü */ asm(\"\");").1, 9);
-    }
-
-    #[test]
-    fn maps_every_line_back_to_the_source() {
-        let source =
-            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/kernels/testing.cu"))
-                .expect("kernels/testing.cu");
-        let rewritten = rewrite(Path::new("kernels/testing.cu"), &source).unwrap();
-        assert_eq!(rewritten.launches, 1);
-        let lines: Vec<&str> = rewritten.cpp.lines().skip(2).collect();
-        let original: Vec<&str> = source.lines().collect();
-        assert_eq!(lines.len(), original.len());
-        for (n, (got, want)) in lines.iter().zip(&original).enumerate() {
-            if want.contains("<<<") {
-                assert!(
-                    got.contains("::cuda_emu::launch(__FILE__, __LINE__, \"blockSum\", "),
-                    "line {}",
-                    n + 1
-                );
-            } else {
-                assert_eq!(got, want, "line {}", n + 1);
-            }
-        }
     }
 
     #[test]

@@ -133,7 +133,7 @@ impl NvccCommand {
     pub fn parse(words: &[String]) -> Result<NvccCommand, BuildLineError> {
         let mut command = NvccCommand::default();
         let mut words = words.iter().map(String::as_str);
-        let mut value_of = |flag: &str, attached: &str, words: &mut dyn Iterator<Item = &str>| {
+        let value_of = |flag: &str, attached: &str, words: &mut dyn Iterator<Item = &str>| {
             if attached.is_empty() {
                 words
                     .next()

@@ -10,6 +10,7 @@
 //! and templates are in [`crate::render::tolerance`]; this module only
 //! reads and computes.
 
+use crate::cxx::constants;
 use crate::evidence::transcript::{Check, Transcript};
 use thiserror::Error;
 
@@ -140,59 +141,54 @@ pub enum RuleError {
         name: String,
         text: String,
     },
+    /// The source cannot be read for its constants: a comment or raw
+    /// string that never ends, or a constant declared in two `#if` branches.
+    #[error("{file}:{line}: {message}")]
+    Unreadable {
+        file: String,
+        line: usize,
+        message: String,
+    },
 }
 
-/// Finds `constexpr TYPE NAME = LITERAL;` (or `NAME{LITERAL}`) in `source`.
-/// `static` or `inline` may come first and a comment may follow. `None`
-/// when nothing declares `name`; an error when the value is not a literal.
+/// Finds `constexpr TYPE NAME = LITERAL;` (or `NAME{LITERAL}`) in `source`,
+/// `static` or `inline` allowed first, through the C++ reader
+/// (`src/cxx/constants.rs`: comments and `#if 0` blocks are not read, a
+/// name declared in two branches of an `#if` is refused). `None` when
+/// nothing declares `name`; an error when the value is not a literal or the
+/// source cannot be read.
 pub fn constexpr_number(
     file: &str,
     source: &str,
     name: &str,
 ) -> Option<Result<Declared, RuleError>> {
-    for (index, line) in source.lines().enumerate() {
-        let code = line.split("//").next().unwrap_or(line).trim();
-        let mut rest = code;
-        while let Some(after) = ["static ", "inline "]
-            .iter()
-            .find_map(|word| rest.strip_prefix(word))
-        {
-            rest = after.trim_start();
+    let constant = match constants::constexpr_literal(source, name) {
+        Ok(found) => found?,
+        Err(problem) => {
+            return Some(Err(RuleError::Unreadable {
+                file: file.to_string(),
+                line: problem.line,
+                message: problem.message,
+            }));
         }
-        let Some(declaration) = rest.strip_prefix("constexpr ") else {
-            continue;
-        };
-        let Some(declaration) = declaration.trim_end().strip_suffix(';') else {
-            continue;
-        };
-        let (left, value) = match declaration.split_once('=') {
-            Some((left, value)) => (left, value.trim()),
-            None => match declaration.split_once('{') {
-                Some((left, value)) => (left, value.trim().trim_end_matches('}').trim()),
-                None => continue,
-            },
-        };
-        if left.split_whitespace().last() != Some(name) {
-            continue;
-        }
-        let line = index + 1;
-        return Some(
-            parse_literal(value)
-                .map(|number| Declared {
-                    name: name.to_string(),
-                    value: number,
-                    text: value.to_string(),
-                    line,
-                })
-                .ok_or_else(|| RuleError::NotANumber {
-                    file: file.to_string(),
-                    line,
-                    name: name.to_string(),
-                    text: value.to_string(),
-                }),
-        );
-    }
-    None
+    };
+    let text = constant.value;
+    let line = constant.line;
+    Some(
+        parse_literal(&text)
+            .map(|number| Declared {
+                name: name.to_string(),
+                value: number,
+                text: text.clone(),
+                line,
+            })
+            .ok_or_else(|| RuleError::NotANumber {
+                file: file.to_string(),
+                line,
+                name: name.to_string(),
+                text,
+            }),
+    )
 }
 
 /// A C++ decimal literal (`256`, `1e-5`, `4.0`, `0.5f`, `16'483LL`).
@@ -306,20 +302,11 @@ pub struct RecordedSize {
 }
 
 /// The name of the function the `drop-tail` snippet defines (the buggy
-/// variant, `sumDropTail`): the identifier before the `(` of the first
-/// line that opens a function body.
+/// variant, `sumDropTail`): the first function whose body the snippet opens
+/// at its top level, without its qualifier
+/// (`src/cxx/constants.rs`).
 pub fn defined_function(snippet: &str) -> Option<String> {
-    snippet.lines().find_map(|line| {
-        let code = line.trim();
-        if code.starts_with("//") || !code.ends_with('{') {
-            return None;
-        }
-        let before = &code[..code.find('(')?];
-        let name = before
-            .rsplit(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .next()?;
-        (!name.is_empty()).then(|| name.to_string())
-    })
+    constants::defined_function(snippet)
 }
 
 /// The lesson's sizes and their drop-tail errors: the `oracle, n=N` checks
@@ -440,7 +427,14 @@ pub fn rows(rule: &ToleranceRule, lesson: &[RecordedSize]) -> Vec<Row> {
 mod tests {
     use super::*;
 
-    const LESSON: &str = include_str!("../../kernels/testing.cu");
+    /// The lesson's rule, declared as the lesson declares it, with a decoy
+    /// in a comment.
+    const LESSON: &str = "constexpr int kBlock = 256;\n\
+                          constexpr double kBaseRtol = 1e-5;   // the float32 default\n\
+                          constexpr double kLooseRtol = 1e-2;\n\
+                          /* constexpr double kFloatEps = 1.0; */\n\
+                          constexpr double kFloatEps = 1.1920929e-7;  // 2^-23\n\
+                          constexpr double kOrderSlack = 4.0;\n";
     const RECORDED: &str = include_str!("../../tests/fixtures/h200/testing.stdout");
 
     fn rule() -> ToleranceRule {
@@ -476,6 +470,25 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "k.cu:2: `kFloatEps` is declared as `1.0 / (1 << 23)`, which is not a plain number; write the value as a literal so the tolerance table can read it"
+        );
+    }
+
+    #[test]
+    fn comments_and_if_0_blocks_are_not_read_and_two_branches_are_refused() {
+        let source = "/* constexpr int kBlock = 1; */\n#if 0\nconstexpr int kBlock = 2;\n#endif\n\
+                      constexpr int kBlock = 256;\n";
+        let read = constexpr_number("k.cu", source, "kBlock").unwrap().unwrap();
+        assert_eq!((read.value, read.line), (256.0, 5));
+
+        let source = "#ifdef FAST\nconstexpr int kBlock = 512;\n#else\nconstexpr int kBlock = 256;\n#endif\n";
+        let err = constexpr_number("k.cu", source, "kBlock")
+            .unwrap()
+            .unwrap_err();
+        assert!(
+            err.to_string().starts_with(
+                "k.cu:4: `kBlock` is declared in two branches of the `#if` at line 1 (lines 2 and 4)"
+            ),
+            "{err}"
         );
     }
 

@@ -4,7 +4,9 @@
 
 mod authoring;
 mod book;
+mod cxx_reader;
 mod drift;
+mod drift_pair;
 mod emulation;
 mod evidence;
 mod mdbook_cli;

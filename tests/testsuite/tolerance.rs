@@ -44,6 +44,31 @@ fn recorded_rtols() -> BTreeMap<u64, Vec<String>> {
 }
 
 #[test]
+fn the_lesson_rule_is_read_from_its_source() {
+    let source = std::fs::read_to_string(repo_root().join("kernels/testing.cu")).unwrap();
+    let rule = ToleranceRule::from_source("kernels/testing.cu", &source).unwrap();
+    let values: Vec<f64> = rule.declarations().iter().map(|d| d.value).collect();
+    assert_eq!(values, [256.0, 1e-5, 1e-2, 1.1920929e-7, 4.0]);
+    let lines: Vec<usize> = rule.declarations().iter().map(|d| d.line).collect();
+    assert!(
+        lines
+            .iter()
+            .zip([
+                "kBlock",
+                "kBaseRtol",
+                "kLooseRtol",
+                "kFloatEps",
+                "kOrderSlack"
+            ])
+            .all(|(&line, name)| source
+                .lines()
+                .nth(line - 1)
+                .is_some_and(|l| l.contains(name))),
+        "{lines:?}"
+    );
+}
+
+#[test]
 fn the_rule_gives_the_rtol_the_recorded_run_printed_at_every_lesson_size() {
     let source = std::fs::read_to_string(repo_root().join("kernels/testing.cu")).unwrap();
     let rule = ToleranceRule::from_source("kernels/testing.cu", &source).unwrap();
