@@ -8,7 +8,9 @@
 
 use crate::backend::{Backend, BackendError, Compiled};
 use crate::course::Course;
-use crate::emulate::{DeviceProfile, EmulateError, Emulator, EmulatorOptions};
+use crate::emulate::{
+    BuildInputs, DeviceProfile, EmulateError, Emulator, EmulatorOptions, SourceInput,
+};
 use crate::evidence::{BuildRecord, MachineRecord};
 use crate::sources::lesson::Program;
 use std::collections::HashMap;
@@ -55,6 +57,63 @@ impl EmulateBackend {
             .cloned()
             .unwrap_or_else(DeviceProfile::h200)
     }
+}
+
+/// What the emulator builds for `program`: the sources and flags of its
+/// `// Build:` line, or the program alone when it has none.
+pub fn build_inputs(program: &Program) -> Result<BuildInputs, BackendError> {
+    let shown = Path::new(&program.path);
+    let command = program
+        .nvcc()
+        .map_err(|e| BackendError::UnreadableBuildLine {
+            program: program.path.clone(),
+            line: program.build_line().unwrap_or_default().to_string(),
+            reason: format!("{e:#}"),
+        })?;
+    let Some(command) = command else {
+        return Ok(BuildInputs::single(&program.file, shown));
+    };
+    for note in &command.notes {
+        tracing::warn!("{}: {note}", program.path);
+    }
+    // Absolute: the compiler runs in the cache entry, not here.
+    let folder = std::path::absolute(program.folder()).map_err(|e| BackendError::Io {
+        what: format!("finding the folder of {}", program.path),
+        source: e,
+    })?;
+    let folder = folder.as_path();
+    let shown_folder = shown.parent().unwrap_or(Path::new(""));
+    let own = program.own_source_index(&command);
+    let in_folder = |p: &String| folder.join(p);
+    Ok(BuildInputs {
+        sources: command
+            .sources
+            .iter()
+            .enumerate()
+            .map(|(index, source)| {
+                if Some(index) == own {
+                    SourceInput {
+                        file: program.file.clone(),
+                        shown: shown.to_path_buf(),
+                        cuda: true,
+                    }
+                } else {
+                    SourceInput {
+                        file: folder.join(source),
+                        shown: shown_folder.join(source),
+                        cuda: command.is_cuda(source),
+                    }
+                }
+            })
+            .collect(),
+        include_dirs: command.include_dirs.iter().map(in_folder).collect(),
+        system_include_dirs: command.system_include_dirs.iter().map(in_folder).collect(),
+        macros: command.macros.clone(),
+        forced_includes: command.forced_includes.iter().map(in_folder).collect(),
+        std: command.std.clone(),
+        libraries: command.libraries.clone(),
+        library_dirs: command.library_dirs.iter().map(in_folder).collect(),
+    })
 }
 
 /// The device an evidence file was recorded on, as the shim's profile.
@@ -110,10 +169,8 @@ impl Backend for EmulateBackend {
     }
 
     fn compile(&self, program: &Program) -> Result<Compiled, BackendError> {
-        let built = match self
-            .emulator
-            .compile_shown_as(&program.file, Path::new(&program.path))
-        {
+        let inputs = build_inputs(program)?;
+        let built = match self.emulator.compile_inputs(&inputs) {
             Ok(built) => built,
             Err(EmulateError::CompileFailed { stderr, .. }) => {
                 return Err(BackendError::CompileFailed {

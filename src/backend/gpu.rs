@@ -176,16 +176,22 @@ pub fn build_command(
         .and_then(|n| n.to_str())
         .unwrap_or_default()
         .to_string();
+    // The program's own source is named by its file name (nvcc runs in its
+    // folder); the line's other sources stay as written, relative to it.
+    let own = args
+        .iter()
+        .position(|a| Path::new(a).file_name().and_then(|n| n.to_str()) == Some(&source_name))
+        .or_else(|| args.iter().position(|a| a.ends_with(".cu")));
     let mut argv = vec![nvcc.display().to_string()];
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
+    let mut args = args.iter().enumerate();
+    while let Some((index, arg)) = args.next() {
         match arg.as_str() {
             "-o" | "--output-file" => {
                 args.next(); // ours instead
             }
             a if a.starts_with("-o") && a.len() > 2 && !a.starts_with("-ob") => {}
             a if a.starts_with("--output-file=") => {}
-            a if a.ends_with(".cu") => argv.push(source_name.clone()),
+            _ if Some(index) == own => argv.push(source_name.clone()),
             a => argv.push(a.to_string()),
         }
     }
@@ -307,6 +313,7 @@ mod tests {
             path: "kernels/testing.cu".into(),
             file: "/book/kernels/testing.cu".into(),
             source: format!("// Build: {build}\n// Run:   ./testing --fast\nint main() {{}}\n"),
+            build_override: None,
         }
     }
 
@@ -334,6 +341,25 @@ mod tests {
             ]
         );
         assert_eq!(run_args(&p), ["--fast"]);
+    }
+
+    #[test]
+    fn the_other_sources_of_a_build_line_stay_as_written() {
+        let p = program("nvcc -I ../Common -o app helper.cu testing.cu util.cpp");
+        let argv = build_command(&p, Path::new("nvcc"), Path::new("/b/app"), None).unwrap();
+        assert_eq!(
+            argv,
+            [
+                "nvcc",
+                "-I",
+                "../Common",
+                "helper.cu",
+                "testing.cu",
+                "util.cpp",
+                "-o",
+                "/b/app"
+            ]
+        );
     }
 
     #[test]

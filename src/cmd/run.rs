@@ -1,25 +1,38 @@
-//! `mdbook-evidence run PROGRAM.cu`: compile and run any CUDA program, on
-//! the GPU or by CPU emulation, with its stdout, stderr and exit status
-//! passed through: the one command a student needs for the exercise.
+//! `mdbook-evidence run PROGRAM.cu [MORE SOURCES] [NVCC FLAGS] [-- ARGS]`:
+//! compile and run any CUDA program, on the GPU or by CPU emulation, with
+//! its stdout, stderr and exit status passed through: the one command a
+//! student needs for the exercise. The words before `--` are read as nvcc
+//! reads them (see [`crate::sources::build_line`]), so
+//! `run a.cu b.cpp -I ../Common -- 4` builds like
+//! `nvcc a.cu b.cpp -I ../Common && ./a.out 4`.
 
 use crate::backend::{self, BackendChoice, Options, exec};
 use crate::cmd::Status;
 use crate::course::Course;
 use crate::evidence::Termination;
+use crate::sources::build_line::NvccCommand;
 use crate::sources::lesson::Program;
-use std::path::{Path, PathBuf};
+use anyhow::Context;
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
 /// Compile and run a CUDA program on the GPU, or on the CPU by emulation.
+///
+/// Give the program's .cu file (a whole program, with main); several source
+/// files and nvcc's flags may follow, as you would give them to nvcc
+/// (`run main.cu helper.cpp -I ../Common -DN=4`). With the .cu file alone,
+/// its own `// Build:` line is used when it has one. Put the program's own
+/// arguments after `--`.
 ///
 /// Its output goes straight to the terminal and its exit status becomes
 /// ours. A program killed by a signal exits 128 + the signal; one still
 /// running after --timeout seconds is killed and exits 124.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The .cu file (a whole program, with main).
-    pub program: PathBuf,
+    /// The program's .cu file, then any other sources and nvcc flags.
+    #[arg(value_name = "PROGRAM.cu [SOURCES] [NVCC FLAGS]", required = true, num_args = 1.., allow_hyphen_values = true)]
+    pub build: Vec<String>,
 
     /// Where to run: `auto` takes the GPU when there is one, else CPU emulation.
     #[arg(long, value_enum, default_value_t = BackendChoice::Auto)]
@@ -33,10 +46,6 @@ pub struct Args {
     /// Seconds before the program is killed.
     #[arg(long, default_value_t = 60, value_name = "SECONDS")]
     pub timeout: u64,
-
-    /// Arguments for the program, after `--`.
-    #[arg(last = true)]
-    pub args: Vec<String>,
 }
 
 /// How `run` ended: the program's own exit status, passed through.
@@ -46,7 +55,13 @@ pub enum Ended {
 }
 
 pub fn execute(root: &Path, args: Args) -> anyhow::Result<Ended> {
-    let program = Program::from_file(&args.program)?;
+    // Everything after the first `--` is the program's own.
+    let split = args.build.iter().position(|w| w == "--");
+    let (build, program_args) = match split {
+        Some(at) => (&args.build[..at], &args.build[at + 1..]),
+        None => (&args.build[..], &[][..]),
+    };
+    let program = program_of(build)?;
     let course = Course::open(root).ok();
     let options = Options {
         bounds_check: args.bounds_check,
@@ -68,7 +83,7 @@ pub fn execute(root: &Path, args: Args) -> anyhow::Result<Ended> {
         Err(other) => return Err(other.into()),
     };
     let mut command = chosen.command(&compiled);
-    command.args(&args.args);
+    command.args(program_args);
     match exec::run_inherited(&mut command, Duration::from_secs(args.timeout))? {
         Termination::Exited(code) => Ok(Ended::Code(code.clamp(0, 255) as u8)),
         Termination::Signaled(signal) => {
@@ -86,6 +101,41 @@ pub fn execute(root: &Path, args: Args) -> anyhow::Result<Ended> {
             Ok(Ended::Code(124))
         }
     }
+}
+
+/// The program the words name: the first `.cu` source, built with the
+/// words as its nvcc line when there is more than the one file.
+fn program_of(words: &[String]) -> anyhow::Result<Program> {
+    let words: Vec<String> = match words.first().map(String::as_str) {
+        Some("nvcc") => words[1..].to_vec(),
+        _ => words.to_vec(),
+    };
+    let command = NvccCommand::parse(&words)
+        .map_err(|e| anyhow::anyhow!("reading `{}`: {e}", words.join(" ")))?;
+    let Some(main) = command
+        .sources
+        .iter()
+        .find(|s| command.is_cuda(s))
+        .or(command.sources.first())
+    else {
+        anyhow::bail!("no source file given: name the program's .cu file");
+    };
+    let mut program = Program::from_file(Path::new(main))?;
+    if words.len() > 1 {
+        // Paths as nvcc would see them from here, written absolute so that
+        // they hold from the program's own folder, where builds run.
+        let here = std::env::current_dir().context("finding the current directory")?;
+        let absolute = |p: &String| here.join(p).display().to_string();
+        let mut line = command.clone();
+        line.sources = command.sources.iter().map(absolute).collect();
+        line.include_dirs = command.include_dirs.iter().map(absolute).collect();
+        line.system_include_dirs = command.system_include_dirs.iter().map(absolute).collect();
+        line.forced_includes = command.forced_includes.iter().map(absolute).collect();
+        line.library_dirs = command.library_dirs.iter().map(absolute).collect();
+        line.output = None;
+        program.build_override = Some(line.to_string());
+    }
+    Ok(program)
 }
 
 impl From<Ended> for ExitCode {

@@ -10,8 +10,8 @@
 use std::collections::BTreeSet;
 use std::path::{Component, Path, PathBuf};
 
-use super::EmulateError;
 use super::rewrite::{self, RewrittenSource};
+use super::{BuildInputs, EmulateError};
 
 /// A header the program includes with `"..."`, found beside it.
 #[derive(Debug)]
@@ -82,6 +82,34 @@ pub(super) fn local_headers(
         });
     }
     headers.sort_by(|a, b| a.relative_path.cmp(&b.relative_path));
+    Ok(headers)
+}
+
+/// Every header the program reaches through its include folders (and
+/// its forced includes), read as it is: they are compiled from where they
+/// are, through `-I`, and only key the cache.
+pub(super) fn include_path_headers(inputs: &BuildInputs) -> Result<Vec<LocalHeader>, EmulateError> {
+    let mut roots: Vec<PathBuf> = inputs.sources.iter().map(|s| s.file.clone()).collect();
+    roots.extend(inputs.forced_includes.iter().cloned());
+    let dirs: Vec<PathBuf> = inputs
+        .include_dirs
+        .iter()
+        .chain(&inputs.system_include_dirs)
+        .cloned()
+        .collect();
+    let mut headers = Vec::new();
+    for path in crate::sources::includes::reachable_headers(&roots, &dirs)
+        .into_iter()
+        .chain(inputs.forced_includes.iter().cloned())
+    {
+        let content = crate::sources::includes::read_regular(&path)
+            .map_err(EmulateError::io("reading the header", &path))?;
+        headers.push(LocalHeader {
+            relative_path: std::path::absolute(&path).unwrap_or(path),
+            content,
+            rewritten: false,
+        });
+    }
     Ok(headers)
 }
 

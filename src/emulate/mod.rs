@@ -55,6 +55,9 @@ pub enum EmulateError {
     /// The compiler exists but `--version` did not work.
     #[error("the C++ compiler {} does not run (`--version` failed: {reason}); set $CXX to a working C++17 compiler", compiler.display())]
     CompilerBroken { compiler: PathBuf, reason: String },
+    /// A build with no source file.
+    #[error("nothing to build: no source file")]
+    NoSources,
     /// The program uses something the emulator cannot rewrite or refuses.
     #[error(transparent)]
     Rewrite(#[from] RewriteError),
@@ -122,6 +125,49 @@ impl Default for EmulatorOptions {
         Self {
             bounds_check: true,
             compiler: None,
+        }
+    }
+}
+
+/// One source file of a program.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SourceInput {
+    /// Where it is.
+    pub file: PathBuf,
+    /// How `#line`, `__FILE__` and messages name it.
+    pub shown: PathBuf,
+    /// Whether it is CUDA (rewritten) rather than host C++ or C.
+    pub cuda: bool,
+}
+
+/// What to build: the sources of a program and the flags of its nvcc line
+/// that matter on the CPU (see [`crate::sources::build_line`]). Paths are
+/// absolute or relative to the current directory.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BuildInputs {
+    pub sources: Vec<SourceInput>,
+    pub include_dirs: Vec<PathBuf>,
+    pub system_include_dirs: Vec<PathBuf>,
+    /// `-DNAME=VALUE` and `-UNAME`, in order.
+    pub macros: Vec<String>,
+    pub forced_includes: Vec<PathBuf>,
+    /// nvcc's `-std=` value (`c++17`).
+    pub std: Option<String>,
+    pub libraries: Vec<String>,
+    pub library_dirs: Vec<PathBuf>,
+}
+
+impl BuildInputs {
+    /// One CUDA source, no flags: what a program without a `// Build:` line
+    /// beyond `nvcc FILE.cu` needs.
+    pub fn single(source: &Path, shown: &Path) -> BuildInputs {
+        BuildInputs {
+            sources: vec![SourceInput {
+                file: source.to_path_buf(),
+                shown: shown.to_path_buf(),
+                cuda: true,
+            }],
+            ..BuildInputs::default()
         }
     }
 }
@@ -200,48 +246,127 @@ impl Emulator {
     /// the path relative to its root, so that messages read well and the
     /// cache key does not depend on how the current directory was spelled.
     pub fn compile_shown_as(&self, source: &Path, shown: &Path) -> Result<Build, EmulateError> {
-        let text = std::fs::read_to_string(source)
-            .map_err(EmulateError::io("reading the CUDA program", source))?;
-        let main = rewrite::rewrite(shown, &text)?;
-        let headers = headers::local_headers(source, &main)?;
+        self.compile_inputs(&BuildInputs::single(source, shown))
+    }
 
+    /// Builds a program made of several sources, with the include folders,
+    /// macros and libraries of its nvcc line, or finds it already built.
+    pub fn compile_inputs(&self, inputs: &BuildInputs) -> Result<Build, EmulateError> {
+        let Some(first) = inputs.sources.first() else {
+            return Err(EmulateError::NoSources);
+        };
+        let stem = safe_stem(&first.file);
         let shim_dir = embedded::install(&self.root, &self.shim_hash)?;
         let runtime = self.runtime_plan(&shim_dir);
         let runtime_objects = &runtime.objects;
 
-        let stem = source
-            .file_stem()
-            .and_then(OsStr::to_str)
-            .filter(|stem| {
-                !stem.is_empty()
-                    && stem
-                        .chars()
-                        .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
-            })
-            .unwrap_or("program")
-            .to_string();
-        let cpp_name = format!("{stem}.cpp");
-        let source_dir = source
-            .parent()
-            .filter(|dir| !dir.as_os_str().is_empty())
-            .unwrap_or(Path::new("."));
-        let source_dir = std::path::absolute(source_dir)
-            .map_err(EmulateError::io("finding the directory of", source))?;
+        // Each source as the compiler gets it: CUDA rewritten, the rest as
+        // written (with #line, so messages name the real file).
+        let mut units = Vec::new();
+        let mut headers = Vec::new();
+        let mut used_names = std::collections::BTreeSet::new();
+        for (index, input) in inputs.sources.iter().enumerate() {
+            let text = std::fs::read_to_string(&input.file)
+                .map_err(EmulateError::io("reading the program source", &input.file))?;
+            let cpp = if input.cuda {
+                let rewritten = rewrite::rewrite(&input.shown, &text)?;
+                headers.extend(headers::local_headers(&input.file, &rewritten)?);
+                rewritten.cpp
+            } else {
+                format!("#line 1 \"{}\"\n{text}", input.shown.display())
+            };
+            let mut name_stem = safe_stem(&input.file);
+            if !used_names.insert(name_stem.clone()) {
+                name_stem = format!("{name_stem}-{index}");
+                used_names.insert(name_stem.clone());
+            }
+            let c_language = !input.cuda && is_c_source(&input.file);
+            let file_name = format!("{name_stem}.{}", if c_language { "c" } else { "cpp" });
+            let source_dir = input
+                .file
+                .parent()
+                .filter(|dir| !dir.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            let source_dir = std::path::absolute(source_dir)
+                .map_err(EmulateError::io("finding the directory of", &input.file))?;
+            let mut args = self.common_args(&shim_dir);
+            let std = if c_language {
+                Some("-std=gnu11".to_string())
+            } else {
+                inputs
+                    .std
+                    .as_deref()
+                    .map(|std| format!("-std={}", gnu_std(std)))
+            };
+            if let Some(std) = std {
+                for arg in args.iter_mut() {
+                    if arg.to_string_lossy().starts_with("-std=") {
+                        *arg = OsString::from(&std);
+                    }
+                }
+            }
+            args.extend(inputs.macros.iter().map(OsString::from));
+            args.push(OsString::from("-iquote"));
+            args.push(source_dir.into_os_string());
+            for dir in &inputs.include_dirs {
+                args.push(OsString::from("-I"));
+                args.push(dir.as_os_str().to_owned());
+            }
+            for dir in &inputs.system_include_dirs {
+                args.push(OsString::from("-isystem"));
+                args.push(dir.as_os_str().to_owned());
+            }
+            for file in &inputs.forced_includes {
+                args.push(OsString::from("-include"));
+                args.push(file.as_os_str().to_owned());
+            }
+            args.push(OsString::from(&file_name));
+            units.push(Unit {
+                file_name,
+                object: format!("{name_stem}.o"),
+                cpp,
+                args,
+                source: input.file.clone(),
+            });
+        }
+        headers.extend(headers::include_path_headers(inputs)?);
+        headers.sort_by(|a, b| a.relative_path.cmp(&b.relative_path));
+        headers.dedup_by(|a, b| a.relative_path == b.relative_path);
 
-        let mut args = self.common_args(&shim_dir);
-        args.push(OsString::from("-iquote"));
-        args.push(source_dir.into_os_string());
-        args.push(OsString::from(&cpp_name));
-        args.extend(
-            runtime_objects
+        let mut tail: Vec<OsString> = runtime_objects
+            .iter()
+            .map(|object| object.clone().into_os_string())
+            .collect();
+        for dir in &inputs.library_dirs {
+            tail.push(OsString::from(format!("-L{}", dir.display())));
+        }
+        tail.extend(
+            inputs
+                .libraries
                 .iter()
-                .map(|object| object.clone().into_os_string()),
+                .map(|l| OsString::from(format!("-l{l}"))),
         );
-        args.extend(["-o", &stem, "-lpthread"].map(OsString::from));
-        let command = self.compiler.command_line(&args);
-
+        tail.extend(["-o", &stem, "-lpthread"].map(OsString::from));
+        // The whole-program command of each unit, as a person would type it.
+        let commands: Vec<String> = units
+            .iter()
+            .map(|unit| {
+                let mut whole = unit.args.clone();
+                whole.extend(tail.iter().cloned());
+                self.compiler.command_line(&whole)
+            })
+            .collect();
+        let command = commands.join(" && ");
+        let program_text: String = units
+            .iter()
+            .map(|unit| format!("{}\0{}\0", unit.file_name, unit.cpp))
+            .collect();
         let key = cache::program_key(
-            &main.cpp,
+            if units.len() == 1 {
+                &units[0].cpp
+            } else {
+                &program_text
+            },
             &headers,
             &self.shim_hash,
             &self.compiler,
@@ -251,8 +376,10 @@ impl Emulator {
         let executable = entry.join(&stem);
 
         let built = cache::install(&entry, |dir| {
-            std::fs::write(dir.join(&cpp_name), &main.cpp)
-                .map_err(EmulateError::io("writing", &dir.join(&cpp_name)))?;
+            for unit in &units {
+                std::fs::write(dir.join(&unit.file_name), &unit.cpp)
+                    .map_err(EmulateError::io("writing", &dir.join(&unit.file_name)))?;
+            }
             for header in headers.iter().filter(|header| header.rewritten) {
                 let path = dir.join(&header.relative_path);
                 if let Some(parent) = path.parent() {
@@ -262,32 +389,39 @@ impl Emulator {
                 std::fs::write(&path, &header.content)
                     .map_err(EmulateError::io("writing", &path))?;
             }
-            tracing::info!("emulate: compiling {}: {command}", source.display());
-            // The program's own compile (the slow part) runs while the
+            tracing::info!("emulate: compiling {}: {command}", first.file.display());
+            // The program's own compiles (the slow part) run while the
             // runtime object is built, if it is not cached yet; then link.
             let (runtime_built, compiled) = std::thread::scope(|scope| {
                 let runtime_built = scope.spawn(|| self.build_runtime(&runtime));
-                let compiled = self.compiler.run(dir, &object_args(&args, &stem));
+                let compiled: Result<(), EmulateError> = units.iter().try_for_each(|unit| {
+                    let output = self
+                        .compiler
+                        .run(dir, &object_args(&unit.args, &unit.object))?;
+                    if output.status.success() {
+                        Ok(())
+                    } else {
+                        Err(EmulateError::CompileFailed {
+                            source_path: unit.source.clone(),
+                            stderr: compiler_messages(&output),
+                        })
+                    }
+                });
                 (
                     runtime_built.join().expect("runtime build thread"),
                     compiled,
                 )
             });
-            let compiled = compiled?;
-            if !compiled.status.success() {
-                return Err(EmulateError::CompileFailed {
-                    source_path: source.to_path_buf(),
-                    stderr: compiler_messages(&compiled),
-                });
-            }
+            compiled?;
             runtime_built?;
+            let objects: Vec<&str> = units.iter().map(|unit| unit.object.as_str()).collect();
             let output = self.compiler.run(
                 dir,
-                &link_args(&self.compiler.leading_args, &args, runtime_objects, &stem),
+                &link_args(&self.compiler.leading_args, &units[0].args, &objects, &tail),
             )?;
             if !output.status.success() || !dir.join(&stem).is_file() {
                 return Err(EmulateError::CompileFailed {
-                    source_path: source.to_path_buf(),
+                    source_path: first.file.clone(),
                     stderr: compiler_messages(&output),
                 });
             }
@@ -296,7 +430,7 @@ impl Emulator {
         if built == Entry::Found {
             tracing::debug!(
                 "emulate: {} is cached at {}",
-                source.display(),
+                first.file.display(),
                 executable.display()
             );
         }
@@ -389,42 +523,71 @@ impl Emulator {
     }
 }
 
-/// The whole-program command turned into "compile to `<stem>.o`": the
-/// runtime objects, `-o` and the libraries left out.
-fn object_args(args: &[OsString], stem: &str) -> Vec<OsString> {
-    let mut compile: Vec<OsString> = Vec::new();
-    let mut iter = args.iter();
-    while let Some(arg) = iter.next() {
-        if arg == "-o" {
-            iter.next();
-        } else if arg == "-lpthread" || Path::new(arg).extension().is_some_and(|e| e == "o") {
-        } else {
-            compile.push(arg.clone());
-        }
-    }
-    compile.extend(["-c", "-o"].map(OsString::from));
-    compile.push(OsString::from(format!("{stem}.o")));
+/// A unit's whole-program arguments turned into "compile to `object`".
+fn object_args(args: &[OsString], object: &str) -> Vec<OsString> {
+    let mut compile = args.to_vec();
+    compile.extend(["-c", "-o", object].map(OsString::from));
     compile
 }
 
-/// The link step: the program's object, the runtime objects, `-lpthread`.
+/// The link step: the objects, then the runtime objects, libraries and
+/// `-o`; architecture flags (-march...) kept, as g++ expects.
 fn link_args(
     leading: &[String],
     args: &[OsString],
-    runtime: &[PathBuf],
-    stem: &str,
+    objects: &[&str],
+    tail: &[OsString],
 ) -> Vec<OsString> {
     let mut link: Vec<OsString> = leading.iter().map(OsString::from).collect();
-    // Keep architecture flags (-march...) for the link, as g++ expects.
     link.extend(
         args.iter()
             .filter(|a| a.to_string_lossy().starts_with("-m"))
             .cloned(),
     );
-    link.push(OsString::from(format!("{stem}.o")));
-    link.extend(runtime.iter().map(|o| o.clone().into_os_string()));
-    link.extend(["-o", stem, "-lpthread"].map(OsString::from));
+    link.extend(objects.iter().map(OsString::from));
+    link.extend(tail.iter().cloned());
     link
+}
+
+/// One source of a program, as the compiler gets it.
+struct Unit {
+    /// Its name in the cache entry (`main.cpp`).
+    file_name: String,
+    /// Its object (`main.o`).
+    object: String,
+    /// Its text: rewritten CUDA, or the source with a `#line`.
+    cpp: String,
+    /// The compile arguments, ending with `file_name`.
+    args: Vec<OsString>,
+    /// The file it came from, for errors.
+    source: PathBuf,
+}
+
+/// A file stem safe as a file name in the cache (`program` otherwise).
+fn safe_stem(file: &Path) -> String {
+    file.file_stem()
+        .and_then(OsStr::to_str)
+        .filter(|stem| {
+            !stem.is_empty()
+                && stem
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+        })
+        .unwrap_or("program")
+        .to_string()
+}
+
+fn is_c_source(file: &Path) -> bool {
+    file.extension().and_then(OsStr::to_str) == Some("c")
+}
+
+/// nvcc's `-std=c++17` as g++'s `gnu++17`: the GNU dialect keeps the
+/// contraction of `a*b + c` into an FMA that nvcc does (see the module doc).
+fn gnu_std(std: &str) -> String {
+    match std.strip_prefix("c++") {
+        Some(version) => format!("gnu++{version}"),
+        None => std.to_string(),
+    }
 }
 
 /// The runtime's objects: where they go, and how they are built.
@@ -740,29 +903,6 @@ chmod +x "$out"
             .envs(emulator.environment(&DeviceProfile::h200()))
             .output()
             .unwrap()
-    }
-
-    #[test]
-    fn the_testing_lesson_prints_what_the_h200_printed() {
-        let cache = tempfile::tempdir().unwrap();
-        let Some(emulator) = real_emulator(cache.path()) else {
-            return;
-        };
-        let source = Path::new(env!("CARGO_MANIFEST_DIR")).join("kernels/testing.cu");
-        let compiled = emulator
-            .compile(&source)
-            .unwrap_or_else(|error| panic!("{error}"));
-        assert!(!compiled.cached);
-        let output = run_on_h200(&emulator, &compiled);
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(output.status.success(), "{}\n{stderr}", output.status);
-        assert_eq!(stderr, "");
-        let expected = std::fs::read_to_string(
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/h200/testing.stdout"),
-        )
-        .unwrap();
-        assert_eq!(String::from_utf8_lossy(&output.stdout), expected);
-        assert!(emulator.compile(&source).unwrap().cached);
     }
 
     /// Exercises the rewrite contract against the real shim: a template

@@ -110,15 +110,30 @@ pub struct SourceRecord {
     /// The program's own `// Build:` line.
     pub build_line: String,
     pub build_line_sha256: String,
+    /// The other files its build reads (sources of the build line, local
+    /// headers), by path, with their SHA-256.
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub dependencies: std::collections::BTreeMap<String, String>,
 }
 
 impl SourceRecord {
     pub fn of(program: &Program) -> SourceRecord {
         let build_line = program.build_line().unwrap_or("").to_string();
+        let dependencies = program
+            .dependencies()
+            .into_iter()
+            .map(|(shown, file)| {
+                let hash = crate::sources::includes::read_regular(&file)
+                    .map(|bytes| sha256_hex(&bytes))
+                    .unwrap_or_else(|_| "unreadable".to_string());
+                (shown, hash)
+            })
+            .collect();
         SourceRecord {
             sha256: sha256_hex(program.source.as_bytes()),
             build_line_sha256: sha256_hex(build_line.as_bytes()),
             build_line,
+            dependencies,
         }
     }
 }
@@ -190,6 +205,11 @@ pub enum Staleness {
     Fresh,
     /// The source changed since the recording.
     SourceChanged,
+    /// A file the build reads (another source, a local header) changed,
+    /// appeared or disappeared since the recording.
+    DependencyChanged {
+        file: String,
+    },
     /// The `// Build:` line changed since the recording.
     BuildLineChanged {
         recorded: String,
@@ -240,6 +260,9 @@ impl Evidence {
             }
         } else if now.sha256 != self.source.sha256 {
             Staleness::SourceChanged
+        } else if let Some(file) = changed_dependency(&self.source.dependencies, &now.dependencies)
+        {
+            Staleness::DependencyChanged { file }
         } else {
             Staleness::Fresh
         }
@@ -281,6 +304,10 @@ impl Staleness {
                 "{} changed since its evidence was {when}; re-record it with `{}`",
                 evidence.program, evidence.rerecord
             )),
+            Staleness::DependencyChanged { file } => Some(format!(
+                "{file}, which {} is built from, changed since its evidence was {when}; re-record it with `{}`",
+                evidence.program, evidence.rerecord
+            )),
             Staleness::BuildLineChanged { recorded, now } => Some(format!(
                 "the build command of {} changed since its evidence was {when} (was `{recorded}`, now `{now}`); re-record it with `{}`",
                 evidence.program, evidence.rerecord
@@ -291,6 +318,18 @@ impl Staleness {
 
 /// The SHA-256 of `bytes`, in lowercase hex: how evidence files name a
 /// source and its build line.
+/// The first dependency that differs between two recordings' lists.
+fn changed_dependency(
+    recorded: &std::collections::BTreeMap<String, String>,
+    now: &std::collections::BTreeMap<String, String>,
+) -> Option<String> {
+    recorded
+        .iter()
+        .find(|(file, hash)| now.get(*file) != Some(hash))
+        .map(|(file, _)| file.clone())
+        .or_else(|| now.keys().find(|f| !recorded.contains_key(*f)).cloned())
+}
+
 pub fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
@@ -347,6 +386,7 @@ pub(crate) mod tests {
             path: "kernels/t.cu".into(),
             file: "kernels/t.cu".into(),
             source: source.into(),
+            build_override: None,
         }
     }
 

@@ -3,5 +3,6 @@
 
 pub mod build_line;
 pub mod files;
+pub mod includes;
 pub mod lesson;
 pub mod snippet;

@@ -187,6 +187,7 @@ mod tests {
             path: "kernels/t.cu".into(),
             file: "t.cu".into(),
             source: String::new(),
+            build_override: None,
         };
         let mut e = crate::evidence::tests::sample(&program);
         e.run.stdout = "GPU: NVIDIA H200 (compute capability 9.0)\na\nb\nc\n".into();

@@ -11,6 +11,7 @@ mod emulation;
 mod evidence;
 mod mdbook_cli;
 mod preprocessor_protocol;
+mod programs;
 mod snippets;
 mod tolerance;
 

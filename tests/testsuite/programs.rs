@@ -1,0 +1,155 @@
+//! Programs as nvcc builds them: several source files, include folders and
+//! macros, from `run`'s words or a lesson's `// Build:` line, on the CPU;
+//! and evidence that goes stale when a header or another source changes.
+
+use crate::tool;
+use std::path::Path;
+
+fn write(root: &Path, file: &str, text: &str) {
+    let path = root.join(file);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+/// A program in three files: a kernel in main.cu that uses a header from
+/// an include folder, and a host function in helper.cpp.
+fn multi_file_program(root: &Path) {
+    write(
+        root,
+        "app/main.cu",
+        "#include <cstdio>\n#include <scale.h>\n#include \"host.h\"\n\
+         __global__ void k(int* out) { out[threadIdx.x] = scaled(threadIdx.x); }\n\
+         int main(int argc, char** argv) {\n  int* d; cudaMalloc(&d, 4 * sizeof(int));\n\
+         \x20 k<<<1, 4>>>(d);\n  int h[4]; cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);\n\
+         \x20 std::printf(\"%d %d %d %d | %s | %d\\n\", h[0], h[1], h[2], h[3], argc > 1 ? argv[1] : \"-\", host_twice(SCALE));\n\
+         \x20 return 0;\n}\n",
+    );
+    write(root, "app/host.h", "int host_twice(int x);\n");
+    write(
+        root,
+        "app/helper.cpp",
+        "#include \"host.h\"\nint host_twice(int x) { return 2 * x; }\n",
+    );
+    write(
+        root,
+        "common/scale.h",
+        "#pragma once\n__device__ inline int scaled(int x) { return SCALE * x; }\n",
+    );
+}
+
+fn emulator_here() -> bool {
+    let ok = std::process::Command::new("g++")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        eprintln!("skipped: no g++ for the emulator");
+    }
+    ok
+}
+
+#[test]
+fn run_builds_several_sources_with_include_folders_and_macros() {
+    if !emulator_here() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    multi_file_program(dir.path());
+    let out = tool(
+        &dir.path().join("app"),
+        &[
+            "run",
+            "--backend",
+            "emulate",
+            "main.cu",
+            "helper.cpp",
+            "-I",
+            "../common",
+            "-DSCALE=3",
+            "-arch=sm_90",
+            "--",
+            "five",
+        ],
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "0 3 6 9 | five | 6\n");
+
+    let out = tool(
+        &dir.path().join("app"),
+        &["run", "--backend", "emulate", "main.cu", "--frobnicate"],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("`--frobnicate` is not an nvcc option"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn a_lesson_builds_from_its_build_line_and_goes_stale_when_a_header_changes() {
+    if !emulator_here() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write(root, "book.toml", "[book]\ntitle = \"T\"\nsrc = \"book\"\n");
+    write(root, "book/SUMMARY.md", "# Summary\n");
+    multi_file_program(&root.join("kernels"));
+    let main = root.join("kernels/app/main.cu");
+    let text = std::fs::read_to_string(&main).unwrap();
+    std::fs::write(
+        &main,
+        format!(
+            "// Build: nvcc -std=c++17 -I ../common -DSCALE=2 -o main main.cu helper.cpp\n{text}"
+        ),
+    )
+    .unwrap();
+    let out = tool(
+        root,
+        &["record", "--backend", "emulate", "kernels/app/main.cu"],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let evidence = std::fs::read_to_string(root.join("evidence/kernels/app/main.cu.toml")).unwrap();
+    assert!(evidence.contains("0 2 4 6 | - | 4"), "{evidence}");
+    for dependency in [
+        "kernels/app/helper.cpp",
+        "kernels/app/host.h",
+        "kernels/common/scale.h",
+    ] {
+        assert!(
+            evidence.contains(&format!("\"{dependency}\" = ")),
+            "{dependency} not in {evidence}"
+        );
+    }
+    let out = tool(
+        root,
+        &["verify", "--backend", "emulate", "kernels/app/main.cu"],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+
+    write(
+        &root.join("kernels"),
+        "common/scale.h",
+        "#pragma once\n__device__ inline int scaled(int x) { return SCALE * x + 1; }\n",
+    );
+    let out = tool(
+        root,
+        &["verify", "--backend", "emulate", "kernels/app/main.cu"],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("kernels/common/scale.h, which kernels/app/main.cu is built from, changed"),
+        "{stdout}"
+    );
+}
