@@ -15,8 +15,10 @@
 use crate::book::directive::{self, Directive, EvidenceView, SyntaxError, ToleranceSubject};
 use crate::course::{Course, CourseError, TrackedEvidence};
 use crate::evidence::Reproduction;
+use crate::evidence::variation::{RuleError as VariationError, Variation};
 use crate::render::Templates;
 use crate::render::evidence::{self as evidence_view, Subject};
+use crate::render::markdown::code_spans;
 use crate::render::tolerance::{self as tolerance_view, LessonTolerance};
 use crate::sources::files;
 use crate::sources::snippet::{SnippetError, SnippetSet};
@@ -49,6 +51,9 @@ pub enum Cause {
     /// No such lesson, starter or evidence.
     #[error(transparent)]
     Course(#[from] CourseError),
+    /// A `// Vary:` line cannot be read.
+    #[error(transparent)]
+    Variation(#[from] VariationError),
     /// The tolerance rule's declarations are missing or not literals.
     #[error(transparent)]
     Rule(#[from] RuleError),
@@ -143,10 +148,17 @@ impl<'a> Expander<'a> {
                 let Some(tracked) = self.tracked_or_placeholder(path)? else {
                     return self.not_recorded(path);
                 };
+                let program = self.course.program(path).map_err(Cause::failed)?;
+                let variation = Variation::from_source(path, &program.source)?;
                 let subject = Subject {
                     evidence: &tracked.evidence,
                     stale: tracked.stale.clone(),
                     reproduced: self.reproduced.get(path),
+                    variation: variation
+                        .rules
+                        .iter()
+                        .map(|rule| code_spans(&rule.describe()))
+                        .collect(),
                 };
                 let rendered = match view {
                     EvidenceView::Transcript => {

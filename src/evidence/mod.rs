@@ -8,6 +8,7 @@
 //! evidence no longer matches the program ([`Staleness`]).
 
 pub mod transcript;
+pub mod variation;
 
 use crate::sources::files;
 use crate::sources::lesson::Program;

@@ -14,6 +14,9 @@ pub struct Subject<'a> {
     /// Why the evidence is stale, when it is.
     pub stale: Option<String>,
     pub reproduced: Option<&'a Reproduction>,
+    /// The program's declared variation, one sentence a rule, already
+    /// escaped.
+    pub variation: Vec<String>,
 }
 
 impl Subject<'_> {
@@ -67,6 +70,7 @@ struct TranscriptView {
     provenance: String,
     stale: Option<String>,
     provisional: Option<String>,
+    variation: Vec<String>,
     failed: Option<String>,
     fence: String,
     stdout: String,
@@ -103,6 +107,7 @@ struct TablesView {
     provenance: String,
     stale: Option<String>,
     provisional: Option<String>,
+    variation: Vec<String>,
     phases: Vec<PhaseView>,
     gate_failures: Vec<String>,
     closing: Option<String>,
@@ -145,6 +150,7 @@ pub fn transcript(templates: &Templates, subject: &Subject) -> Result<String> {
         provenance: subject.provenance(),
         stale: subject.stale.clone(),
         provisional: subject.provisional(),
+        variation: subject.variation.clone(),
         failed: (!run.termination.success()).then(|| {
             format!(
                 "This run did not succeed: {}. The transcript shows what it printed.",
@@ -174,6 +180,7 @@ fn tables(subject: &Subject) -> TablesView {
         provenance: subject.provenance(),
         stale: subject.stale.clone(),
         provisional: subject.provisional(),
+        variation: subject.variation.clone(),
         phases: transcript
             .phases
             .iter()

@@ -23,6 +23,23 @@ pub fn code_cell(text: &str) -> String {
     format!("{fence}{pad}{}{pad}{fence}", text.replace('|', "\\|"))
 }
 
+/// Text with `` `code` `` spans, for HTML inside Markdown (where Markdown
+/// is not read): escaped, each span as `<code>`.
+pub fn code_spans(text: &str) -> String {
+    let escaped = text.replace('&', "&amp;").replace('<', "&lt;");
+    let mut out = String::new();
+    for (index, part) in escaped.split('`').enumerate() {
+        if index % 2 == 1 {
+            out.push_str("<code>");
+            out.push_str(part);
+            out.push_str("</code>");
+        } else {
+            out.push_str(part);
+        }
+    }
+    out
+}
+
 /// A code fence longer than any run of backticks in `text`.
 pub fn fence_for(text: &str) -> String {
     "`".repeat(longest_backtick_run(text).max(2) + 1)
@@ -41,6 +58,11 @@ mod tests {
         assert_eq!(cell("a|b <c> & d"), "a\\|b &lt;c> &amp; d");
         assert_eq!(fence_for("plain"), "```");
         assert_eq!(fence_for("has ``` inside"), "````");
+    }
+
+    #[test]
+    fn code_spans_become_html() {
+        assert_eq!(code_spans("a `x<y` b"), "a <code>x&lt;y</code> b");
     }
 
     #[test]

@@ -50,6 +50,10 @@ pub const PARTIALS: &[(&str, &str)] = &[
         include_str!("../../templates/partials/provisional-banner.hbs"),
     ),
     (
+        "variation",
+        include_str!("../../templates/partials/variation.hbs"),
+    ),
+    (
         "provenance",
         include_str!("../../templates/partials/provenance.hbs"),
     ),

@@ -10,6 +10,7 @@ use crate::backend::exec::Captured;
 use crate::backend::{Backend, BackendError};
 use crate::course::{Course, CourseError};
 use crate::evidence::transcript::without_device_line;
+use crate::evidence::variation::{RunOn, Variation};
 use crate::evidence::{Evidence, decode};
 use crate::sources::lesson::Program;
 use similar::TextDiff;
@@ -75,8 +76,35 @@ impl std::fmt::Display for Verification {
 /// Compares a new run with the recorded evidence; `None` when they match.
 /// `label` names the new run in the diff header (`gpu`, `emulate`).
 pub fn mismatch(evidence: &Evidence, run: &Captured, label: &str) -> Option<String> {
+    mismatch_under(
+        evidence,
+        run,
+        label,
+        &Variation::default(),
+        RunOn::Elsewhere,
+    )
+}
+
+/// [`mismatch`] under the program's declared variation: lines its rules
+/// let through compare as equal, and a line outside its rule is named with
+/// the rule after the diff.
+pub fn mismatch_under(
+    evidence: &Evidence,
+    run: &Captured,
+    label: &str,
+    variation: &Variation,
+    run_on: RunOn,
+) -> Option<String> {
     let (stdout, _) = decode(&run.stdout);
     let (stderr, _) = decode(&run.stderr);
+    let device = evidence.machine.device.as_str();
+    let (stdout, stdout_rules) = variation.reconcile(
+        without_device_line(&evidence.run.stdout),
+        without_device_line(&stdout),
+        run_on,
+        device,
+    );
+    let (stderr, stderr_rules) = variation.reconcile(&evidence.run.stderr, &stderr, run_on, device);
     let mut report = String::new();
     let recorded_name = format!("recorded ({})", evidence.recorded_day());
     let new_name = format!("this run ({label})");
@@ -84,7 +112,7 @@ pub fn mismatch(evidence: &Evidence, run: &Captured, label: &str) -> Option<Stri
         (
             "stdout",
             without_device_line(&evidence.run.stdout),
-            without_device_line(&stdout),
+            stdout.as_str(),
         ),
         ("stderr", evidence.run.stderr.as_str(), stderr.as_str()),
     ];
@@ -102,6 +130,14 @@ pub fn mismatch(evidence: &Evidence, run: &Captured, label: &str) -> Option<Stri
                     )
                     .to_string(),
             );
+        }
+    }
+    for (stream, applied) in [("stdout", stdout_rules), ("stderr", stderr_rules)] {
+        for broken in applied.iter().filter(|a| !a.held) {
+            report.push_str(&format!(
+                "{stream} line {} is outside its declared variation: {}\n",
+                broken.line, broken.rule
+            ));
         }
     }
     if evidence.run.termination != run.termination {
@@ -150,6 +186,10 @@ pub fn verify_programs(
         return Ok(verdicts);
     };
     let runnable: Vec<&Program> = to_run.iter().map(|(p, _)| *p).collect();
+    // `band` rules compare only on a GPU like the recording's.
+    let gpu_device = (backend.name() == "gpu")
+        .then(|| backend.machine().ok().map(|m| m.device))
+        .flatten();
     let timeout = std::time::Duration::from_secs(course.settings().timeout);
     for ((program, evidence), compiled) in to_run.iter().zip(compile_all(backend, &runnable)) {
         let verdict = match compiled {
@@ -159,7 +199,12 @@ pub fn verify_programs(
             Err(other) => return Err(other.into()),
             Ok(compiled) => {
                 let run = backend.run(&compiled, timeout)?;
-                match mismatch(evidence, &run, backend.name()) {
+                let variation = Variation::from_source(&program.path, &program.source)?;
+                let run_on = match &gpu_device {
+                    Some(device) => RunOn::Gpu(device),
+                    None => RunOn::Elsewhere,
+                };
+                match mismatch_under(evidence, &run, backend.name(), &variation, run_on) {
                     None => Verification::Reproduced,
                     Some(diff) => Verification::Mismatch {
                         backend: backend.name().to_string(),
