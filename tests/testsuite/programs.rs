@@ -153,3 +153,108 @@ fn a_lesson_builds_from_its_build_line_and_goes_stale_when_a_header_changes() {
         "{stdout}"
     );
 }
+
+#[test]
+fn declared_variation_lets_the_float_atomics_lesson_reproduce_and_names_a_broken_rule() {
+    if !emulator_here() {
+        return;
+    }
+    let book = crate::course_copy();
+    let root = book.path();
+    // The GPU's weighted sum differs from the emulator's in its last bits,
+    // its timing and bandwidth from anything a CPU prints: the rules let
+    // them through.
+    let out = tool(
+        root,
+        &["verify", "--backend", "emulate", "kernels/histogram.cu"],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+}
+
+#[test]
+fn a_line_outside_its_declared_variation_fails_and_names_the_rule() {
+    use mdbook_evidence::backend::exec::Captured;
+    use mdbook_evidence::evidence::Evidence;
+    use mdbook_evidence::evidence::variation::{RunOn, Variation};
+    use mdbook_evidence::workflow::verify::mismatch_under;
+    let root = crate::repo_root();
+    let evidence = Evidence::load(&root.join("evidence/kernels/histogram.cu.toml"))
+        .unwrap()
+        .unwrap();
+    let source = std::fs::read_to_string(root.join("kernels/histogram.cu")).unwrap();
+    let variation = Variation::from_source("kernels/histogram.cu", &source).unwrap();
+    let run = |stdout: String| Captured {
+        stdout: stdout.into_bytes(),
+        stderr: evidence.run.stderr.clone().into_bytes(),
+        termination: evidence.run.termination,
+        elapsed: std::time::Duration::ZERO,
+    };
+    let recorded = evidence.run.stdout.clone();
+    let same = run(recorded.clone());
+    assert_eq!(
+        mismatch_under(
+            &evidence,
+            &same,
+            "gpu",
+            &variation,
+            RunOn::Gpu("NVIDIA H200")
+        ),
+        None
+    );
+    // A weighted sum 1% off is outside rtol 1e-5.
+    let sum_line = recorded
+        .lines()
+        .find(|l| l.contains("weighted sum"))
+        .unwrap()
+        .to_string();
+    let got = sum_line
+        .split("got ")
+        .nth(1)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap();
+    let off = format!("{:.6}", got.parse::<f64>().unwrap() * 1.01);
+    let report = mismatch_under(
+        &evidence,
+        &run(recorded.replace(&sum_line, &sum_line.replace(got, &off))),
+        "emulate",
+        &variation,
+        RunOn::Elsewhere,
+    )
+    .expect("outside its tolerance");
+    assert!(
+        report.contains(
+            "is outside its declared variation: numbers on lines matching `weighted sum`"
+        ),
+        "{report}"
+    );
+    // Half the bandwidth fails on the recording's GPU only.
+    let band_line = recorded
+        .lines()
+        .find(|l| l.contains("bandwidth:"))
+        .unwrap()
+        .to_string();
+    let slower = recorded.replace(&band_line, "  bandwidth: 1.0 GB/s");
+    assert!(
+        mismatch_under(
+            &evidence,
+            &run(slower.clone()),
+            "gpu",
+            &variation,
+            RunOn::Gpu("NVIDIA H200")
+        )
+        .is_some_and(|r| r.contains("within 10% of the recording"))
+    );
+    assert_eq!(
+        mismatch_under(
+            &evidence,
+            &run(slower),
+            "emulate",
+            &variation,
+            RunOn::Elsewhere
+        ),
+        None
+    );
+}
