@@ -118,6 +118,18 @@ const SHIM_FILES: &[ShimFile] = &[
         text: include_str!("shim/cuda_bf16.h"),
     },
     ShimFile {
+        name: "cuda_emu_fp16_core.h",
+        text: include_str!("shim/cuda_emu_fp16_core.h"),
+    },
+    ShimFile {
+        name: "curand_kernel.h",
+        text: include_str!("shim/curand_kernel.h"),
+    },
+    ShimFile {
+        name: "math_constants.h",
+        text: include_str!("shim/math_constants.h"),
+    },
+    ShimFile {
         name: "mma.h",
         text: include_str!("shim/mma.h"),
     },
