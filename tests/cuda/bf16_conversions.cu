@@ -219,6 +219,14 @@ static std::vector<double> double_set() {
                        1.0 + 1.0 / 256, 1.0 + 1.0 / 256 + 1e-15, 1.0 + 1.0 / 256 - 1e-15, 9.183549615799121e-41,
                        4.5917748078995606e-41, 4.591774807899561e-41, 1e300, -1e300, 1e-300};
   for (double d : specials) v.push_back(d);
+  // NaNs: quiet, signalling, negative, with payloads.
+  u64 nans[] = {0x7ff8000000000000ull, 0xfff8000000000000ull, 0x7ff0000000000001ull, 0x7fffffffffffffffull,
+                0x7ff4000000000000ull, 0xfff0000000000100ull};
+  for (u64 b : nans) {
+    double d;
+    memcpy(&d, &b, 8);
+    v.push_back(d);
+  }
   while (v.size() < 32768) {
     u64 r = (u64)next32() << 32 | next32();
     u64 e = 880 + (r >> 52) % 280;
@@ -305,10 +313,14 @@ int main() {
     std::vector<u64> out((u64)ND * n);
     from_double<<<16, 256>>>(d_in, d_out, n);
     cudaMemcpy(out.data(), d_out, out.size() * 8, cudaMemcpyDeviceToHost);
-    int edges[14];
-    for (int i = 0; i < 14; ++i) edges[i] = i;
-    report("double", d_names, ND, out, n, [&](int i) { char b[40]; snprintf(b, 40, "%a", in[i]); return std::string(b); },
-           edges, 14);
+    int edges[20];
+    for (int i = 0; i < 20; ++i) edges[i] = i;
+    report("double", d_names, ND, out, n, [&](int i) {
+      char b[40];
+      u64 bits;
+      memcpy(&bits, &in[i], 8);
+      snprintf(b, 40, "%016llx", bits);
+      return std::string(b); }, edges, 20);
     cudaFree(d_in);
   }
   {

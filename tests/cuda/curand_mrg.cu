@@ -1,8 +1,9 @@
 // cuRAND's MRG32k3a generator (curandStateMRG32k3a_t), from
 // <curand_kernel.h>: the state after curand_init for several seeds,
 // subsequences and offsets, the first values of curand(), skipahead and
-// skipahead_subsequence, curand_uniform and curand_uniform_double (hex), and
-// a block of 256 threads each with its own subsequence.
+// skipahead_subsequence, curand_uniform and curand_uniform_double (hex), a
+// block of 256 threads each with its own subsequence, and hashes of long
+// runs.
 #define STATE curandStateMRG32k3a_t
 #define SKIP_SUBSEQUENCE skipahead_subsequence
 #define EXTRA_UNIFORMS
@@ -89,6 +90,32 @@ __global__ void per_thread(float* o) {
   for (int k = 0; k < 4; ++k) o[threadIdx.x * 4 + k] = curand_uniform(&s);
 }
 
+// Long runs from one state: 2^22 raw draws, then 2^20 uniforms and 2^18
+// uniform doubles, each hashed.
+__global__ void long_run(u64* h) {
+  STATE s;
+  curand_init(31337, 3, 11, &s);
+  u64 x = 1469598103934665603ull;
+  for (int i = 0; i < (1 << 22); ++i) x = (x ^ curand(&s)) * 1099511628211ull;
+  h[0] = x;
+  x = 1469598103934665603ull;
+  for (int i = 0; i < (1 << 20); ++i) {
+    float f = curand_uniform(&s);
+    unsigned u;
+    memcpy(&u, &f, 4);
+    x = (x ^ u) * 1099511628211ull;
+  }
+  h[1] = x;
+  x = 1469598103934665603ull;
+  for (int i = 0; i < (1 << 18); ++i) {
+    double d = curand_uniform_double(&s);
+    u64 u;
+    memcpy(&u, &d, 8);
+    x = (x ^ u) * 1099511628211ull;
+  }
+  h[2] = x;
+}
+
 int main() {
   Config* d_c;
   unsigned* d_o;
@@ -145,6 +172,10 @@ int main() {
     h = (h ^ u) * 1099511628211ull;
   }
   printf("per-thread hash %016llx first %a %a %a last %a\n", h, pf[0], pf[1], pf[4], pf[1023]);
+  long_run<<<1, 1>>>(d_u);
+  u64 lr[3];
+  cudaMemcpy(lr, d_u, sizeof lr, cudaMemcpyDeviceToHost);
+  printf("long run hashes %016llx %016llx %016llx\n", lr[0], lr[1], lr[2]);
   printf("status %d\n", (int)cudaDeviceSynchronize());
   return 0;
 }

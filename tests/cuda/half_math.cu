@@ -125,8 +125,11 @@ int main() {
         ++off;
       }
     }
-    printf("%s hash %016llx pair-lanes-differ %d nan-bits-differ %d differs-from-rounded-double %d\n",
-           names[f], fnv(one, n), lanes, nans, off);
+    // (NaN results are compared as NaN: the reference's NaN bits come from
+    // the double library, not from the function.)
+    (void)nans;
+    printf("%s hash %016llx pair-lanes-differ %d differs-from-rounded-double %d\n", names[f], fnv(one, n), lanes,
+           off);
     int shown = 0;
     for (int i = 0; i < n && shown < 64; ++i) {
       if (!(is_nan(one[i]) && is_nan(ref[i])) && one[i] != ref[i]) {

@@ -169,9 +169,15 @@ struct Format {
   static uint16_t from_int(bool neg, unsigned long long mag, Mode mode) {
     return round(neg, mag, 0, false, mode);
   }
-  // NaN inputs to a conversion: measured on the H200 (tests/cuda/*_conversions).
+  // NaN inputs to a conversion, as measured on the H200
+  // (tests/cuda/*_conversions): a float NaN gives the canonical NaN; a
+  // double NaN keeps its sign and the top bits of its payload, made quiet.
   static uint16_t nan_from_float(uint32_t) { return kNaN; }
-  static uint16_t nan_from_double(uint64_t) { return kNaN; }
+  static uint16_t nan_from_double(uint64_t u) {
+    uint16_t sign = static_cast<uint16_t>((u >> 63) << 15);
+    uint16_t payload = static_cast<uint16_t>((u & 0xfffffffffffffull) >> (52 - M));
+    return static_cast<uint16_t>(sign | kInf | (1u << (M - 1)) | payload);
+  }
 
   // ---- arithmetic, exact then rounded once --------------------------------
   static uint16_t add(uint16_t a, uint16_t b, Mode mode) {
@@ -370,6 +376,7 @@ inline uint16_t math_exact(int fn, uint16_t x) {
     case kFloor: r = std::floor(v); break;
     case kRint: r = std::nearbyint(v); break;
   }
+  if (r != r) return F::kNaN;  // the GPU's functions give the canonical NaN
   return F::from_double(r, kRN);
 }
 
