@@ -85,9 +85,9 @@ struct ShimFile {
 
 /// The shim, as written into the cache. A `.cpp` file is a runtime source,
 /// compiled once into an object that every program links; the rest are
-/// headers found through `-I` (`cooperative_groups.h`, `cuda_fp16.h`,
-/// `cuda_bf16.h` and `mma.h` only stop the compile with an `#error` naming
-/// the missing feature). A test checks this list against the directory.
+/// headers found through `-I` (`cooperative_groups.h` and `mma.h` only stop
+/// the compile with an `#error` naming the missing feature). A test checks
+/// this list against the directory.
 const SHIM_FILES: &[ShimFile] = &[
     ShimFile {
         name: "cuda_runtime.h",

@@ -189,7 +189,6 @@ inline uint16_t bf16_div(uint16_t a, uint16_t b) { return BF16::div(a, b, kRN); 
   }
 CUDA_EMU_HB(__hadd, BF16::add(x, y, kRN))
 CUDA_EMU_HB(__hsub, BF16::add(x, static_cast<uint16_t>(y ^ 0x8000), kRN))
-CUDA_EMU_HB(__hmul, BF16::mul(x, y, kRN))
 CUDA_EMU_HB(__hdiv, ::cuda_emu::fp::bf16_div(x, y))
 CUDA_EMU_HB(__hadd_rn, BF16::add(x, y, kRN))
 CUDA_EMU_HB(__hsub_rn, BF16::add(x, static_cast<uint16_t>(y ^ 0x8000), kRN))
@@ -277,7 +276,6 @@ CUDA_EMU_HM(hrint, ::cuda_emu::fp::kRint)
   inline __nv_bfloat162 NAME(__nv_bfloat162 p, __nv_bfloat162 q, __nv_bfloat162 r) { return __nv_bfloat162(ONE(p.x, q.x, r.x), ONE(p.y, q.y, r.y)); }
 CUDA_EMU_H2B(__hadd2, __hadd)
 CUDA_EMU_H2B(__hsub2, __hsub)
-CUDA_EMU_H2B(__hmul2, __hmul)
 CUDA_EMU_H2B(__h2div, __hdiv)
 CUDA_EMU_H2B(__hadd2_rn, __hadd_rn)
 CUDA_EMU_H2B(__hsub2_rn, __hsub_rn)
@@ -346,10 +344,72 @@ inline __nv_bfloat162 __hcmadd(__nv_bfloat162 a, __nv_bfloat162 b, __nv_bfloat16
   return __nv_bfloat162(re, im);
 }
 
+// ---- contraction into fused multiply-adds -----------------------------------------------
+// nvcc fuses a product that feeds an addition or a subtraction into one fma,
+// rounded once (measured on the H200, tests/cuda/half_contraction.cu: a*b+c, c+a*b,
+// a*b-c, c-a*b, s+=a*b, s-=a*b, __hadd(__hmul(a,b),c), __hsub(__hmul(a,b),c),
+// a*b+c*d as fma(a,b,round(c*d)), and the pair forms; never the _rn forms).
+// So a product written as a*b or __hmul(a,b) (__hmul2, and * on pairs) is
+// kept here, unrounded, in a small type that an addition fuses and every
+// other use rounds. A product first stored in a named variable is rounded
+// there, where the GPU still fuses it when the variable's only uses are
+// additions: a known difference (tests/cuda/half_contraction_variable.cu).
+namespace cuda_emu {
+namespace fp {
+struct BF16Product {
+  __nv_bfloat16 a, b;
+  operator __nv_bfloat16() const { return mk_bf16(BF16::mul(a.__x, b.__x, kRN)); }
+  operator float() const { return BF16::to_float(BF16::mul(a.__x, b.__x, kRN)); }
+};
+struct BF162Product {
+  __nv_bfloat16 x, y;  // the rounded lanes, for code that reads them
+  __nv_bfloat162 a, b;
+  operator __nv_bfloat162() const { return __nv_bfloat162(x, y); }
+};
+}  // namespace fp
+}  // namespace cuda_emu
+inline ::cuda_emu::fp::BF16Product __hmul(__nv_bfloat16 a, __nv_bfloat16 b) { return ::cuda_emu::fp::BF16Product{a, b}; }
+inline __nv_bfloat16 __hadd(const ::cuda_emu::fp::BF16Product& p, __nv_bfloat16 c) { return __hfma(p.a, p.b, c); }
+inline __nv_bfloat16 __hadd(__nv_bfloat16 c, const ::cuda_emu::fp::BF16Product& p) { return __hfma(p.a, p.b, c); }
+inline __nv_bfloat16 __hadd(const ::cuda_emu::fp::BF16Product& p, const ::cuda_emu::fp::BF16Product& q) { return __hfma(p.a, p.b, q); }
+inline __nv_bfloat16 __hsub(const ::cuda_emu::fp::BF16Product& p, __nv_bfloat16 c) { return __hfma(p.a, p.b, __hneg(c)); }
+inline __nv_bfloat16 __hsub(__nv_bfloat16 c, const ::cuda_emu::fp::BF16Product& p) { return __hfma(__hneg(p.a), p.b, c); }
+inline __nv_bfloat16 __hsub(const ::cuda_emu::fp::BF16Product& p, const ::cuda_emu::fp::BF16Product& q) {
+  return __hfma(p.a, p.b, __hneg(q));
+}
+inline ::cuda_emu::fp::BF162Product __hmul2(__nv_bfloat162 p, __nv_bfloat162 q) {
+  return ::cuda_emu::fp::BF162Product{__nv_bfloat16(__hmul(p.x, q.x)), __nv_bfloat16(__hmul(p.y, q.y)), p, q};
+}
+inline __nv_bfloat162 __hadd2(const ::cuda_emu::fp::BF162Product& p, __nv_bfloat162 c) { return __hfma2(p.a, p.b, c); }
+inline __nv_bfloat162 __hadd2(__nv_bfloat162 c, const ::cuda_emu::fp::BF162Product& p) { return __hfma2(p.a, p.b, c); }
+inline __nv_bfloat162 __hadd2(const ::cuda_emu::fp::BF162Product& p, const ::cuda_emu::fp::BF162Product& q) { return __hfma2(p.a, p.b, q); }
+inline __nv_bfloat162 __hsub2(const ::cuda_emu::fp::BF162Product& p, __nv_bfloat162 c) { return __hfma2(p.a, p.b, __hneg2(c)); }
+inline __nv_bfloat162 __hsub2(__nv_bfloat162 c, const ::cuda_emu::fp::BF162Product& p) { return __hfma2(__hneg2(p.a), p.b, c); }
+inline __nv_bfloat162 __hsub2(const ::cuda_emu::fp::BF162Product& p, const ::cuda_emu::fp::BF162Product& q) {
+  return __hfma2(p.a, p.b, __hneg2(q));
+}
+inline ::cuda_emu::fp::BF16Product operator*(const __nv_bfloat16& a, const __nv_bfloat16& b) { return __hmul(a, b); }
+inline ::cuda_emu::fp::BF16Product operator-(const ::cuda_emu::fp::BF16Product& p) { return __hmul(__hneg(p.a), p.b); }
+inline __nv_bfloat16 operator+(const ::cuda_emu::fp::BF16Product& p, const __nv_bfloat16& c) { return __hadd(p, c); }
+inline __nv_bfloat16 operator+(const __nv_bfloat16& c, const ::cuda_emu::fp::BF16Product& p) { return __hadd(c, p); }
+inline __nv_bfloat16 operator+(const ::cuda_emu::fp::BF16Product& p, const ::cuda_emu::fp::BF16Product& q) { return __hadd(p, q); }
+inline __nv_bfloat16 operator-(const ::cuda_emu::fp::BF16Product& p, const __nv_bfloat16& c) { return __hsub(p, c); }
+inline __nv_bfloat16 operator-(const __nv_bfloat16& c, const ::cuda_emu::fp::BF16Product& p) { return __hsub(c, p); }
+inline __nv_bfloat16 operator-(const ::cuda_emu::fp::BF16Product& p, const ::cuda_emu::fp::BF16Product& q) { return __hsub(p, q); }
+inline __nv_bfloat16& operator+=(__nv_bfloat16& s, const ::cuda_emu::fp::BF16Product& p) { return s = __hadd(s, p); }
+inline __nv_bfloat16& operator-=(__nv_bfloat16& s, const ::cuda_emu::fp::BF16Product& p) { return s = __hsub(s, p); }
+inline ::cuda_emu::fp::BF162Product operator*(const __nv_bfloat162& a, const __nv_bfloat162& b) { return __hmul2(a, b); }
+inline __nv_bfloat162 operator+(const ::cuda_emu::fp::BF162Product& p, const __nv_bfloat162& c) { return __hadd2(p, c); }
+inline __nv_bfloat162 operator+(const __nv_bfloat162& c, const ::cuda_emu::fp::BF162Product& p) { return __hadd2(c, p); }
+inline __nv_bfloat162 operator+(const ::cuda_emu::fp::BF162Product& p, const ::cuda_emu::fp::BF162Product& q) { return __hadd2(p, q); }
+inline __nv_bfloat162 operator-(const ::cuda_emu::fp::BF162Product& p, const __nv_bfloat162& c) { return __hsub2(p, c); }
+inline __nv_bfloat162 operator-(const __nv_bfloat162& c, const ::cuda_emu::fp::BF162Product& p) { return __hsub2(c, p); }
+inline __nv_bfloat162& operator+=(__nv_bfloat162& s, const ::cuda_emu::fp::BF162Product& p) { return s = __hadd2(s, p); }
+inline __nv_bfloat162& operator-=(__nv_bfloat162& s, const ::cuda_emu::fp::BF162Product& p) { return s = __hsub2(s, p); }
+
 // ---- operators -------------------------------------------------------------------------------
 inline __nv_bfloat16 operator+(const __nv_bfloat16& a, const __nv_bfloat16& b) { return __hadd(a, b); }
 inline __nv_bfloat16 operator-(const __nv_bfloat16& a, const __nv_bfloat16& b) { return __hsub(a, b); }
-inline __nv_bfloat16 operator*(const __nv_bfloat16& a, const __nv_bfloat16& b) { return __hmul(a, b); }
 inline __nv_bfloat16 operator/(const __nv_bfloat16& a, const __nv_bfloat16& b) { return __hdiv(a, b); }
 inline __nv_bfloat16& operator+=(__nv_bfloat16& a, const __nv_bfloat16& b) { return a = __hadd(a, b); }
 inline __nv_bfloat16& operator-=(__nv_bfloat16& a, const __nv_bfloat16& b) { return a = __hsub(a, b); }
@@ -369,7 +429,6 @@ inline bool operator>(const __nv_bfloat16& a, const __nv_bfloat16& b) { return _
 inline bool operator>=(const __nv_bfloat16& a, const __nv_bfloat16& b) { return __hge(a, b); }
 inline __nv_bfloat162 operator+(const __nv_bfloat162& a, const __nv_bfloat162& b) { return __hadd2(a, b); }
 inline __nv_bfloat162 operator-(const __nv_bfloat162& a, const __nv_bfloat162& b) { return __hsub2(a, b); }
-inline __nv_bfloat162 operator*(const __nv_bfloat162& a, const __nv_bfloat162& b) { return __hmul2(a, b); }
 inline __nv_bfloat162 operator/(const __nv_bfloat162& a, const __nv_bfloat162& b) { return __h2div(a, b); }
 inline __nv_bfloat162& operator+=(__nv_bfloat162& a, const __nv_bfloat162& b) { return a = __hadd2(a, b); }
 inline __nv_bfloat162& operator-=(__nv_bfloat162& a, const __nv_bfloat162& b) { return a = __hsub2(a, b); }

@@ -240,7 +240,6 @@ inline uint16_t min_nan(uint16_t a, uint16_t b) {
   }
 CUDA_EMU_HB(__hadd, Half::add(x, y, kRN))
 CUDA_EMU_HB(__hsub, Half::add(x, static_cast<uint16_t>(y ^ 0x8000), kRN))
-CUDA_EMU_HB(__hmul, Half::mul(x, y, kRN))
 CUDA_EMU_HB(__hdiv, ::cuda_emu::fp::half_div(x, y))
 CUDA_EMU_HB(__hadd_rn, Half::add(x, y, kRN))
 CUDA_EMU_HB(__hsub_rn, Half::add(x, static_cast<uint16_t>(y ^ 0x8000), kRN))
@@ -328,7 +327,6 @@ CUDA_EMU_HM(hrint, ::cuda_emu::fp::kRint)
   inline __half2 NAME(__half2 p, __half2 q, __half2 r) { return __half2(ONE(p.x, q.x, r.x), ONE(p.y, q.y, r.y)); }
 CUDA_EMU_H2B(__hadd2, __hadd)
 CUDA_EMU_H2B(__hsub2, __hsub)
-CUDA_EMU_H2B(__hmul2, __hmul)
 CUDA_EMU_H2B(__h2div, __hdiv)
 CUDA_EMU_H2B(__hadd2_rn, __hadd_rn)
 CUDA_EMU_H2B(__hsub2_rn, __hsub_rn)
@@ -397,10 +395,72 @@ inline __half2 __hcmadd(__half2 a, __half2 b, __half2 c) {
   return __half2(re, im);
 }
 
+// ---- contraction into fused multiply-adds -----------------------------------------------
+// nvcc fuses a product that feeds an addition or a subtraction into one fma,
+// rounded once (measured on the H200, tests/cuda/half_contraction.cu: a*b+c, c+a*b,
+// a*b-c, c-a*b, s+=a*b, s-=a*b, __hadd(__hmul(a,b),c), __hsub(__hmul(a,b),c),
+// a*b+c*d as fma(a,b,round(c*d)), and the pair forms; never the _rn forms).
+// So a product written as a*b or __hmul(a,b) (__hmul2, and * on pairs) is
+// kept here, unrounded, in a small type that an addition fuses and every
+// other use rounds. A product first stored in a named variable is rounded
+// there, where the GPU still fuses it when the variable's only uses are
+// additions: a known difference (tests/cuda/half_contraction_variable.cu).
+namespace cuda_emu {
+namespace fp {
+struct HalfProduct {
+  __half a, b;
+  operator __half() const { return mk_half(Half::mul(a.__x, b.__x, kRN)); }
+  operator float() const { return Half::to_float(Half::mul(a.__x, b.__x, kRN)); }
+};
+struct Half2Product {
+  __half x, y;  // the rounded lanes, for code that reads them
+  __half2 a, b;
+  operator __half2() const { return __half2(x, y); }
+};
+}  // namespace fp
+}  // namespace cuda_emu
+inline ::cuda_emu::fp::HalfProduct __hmul(__half a, __half b) { return ::cuda_emu::fp::HalfProduct{a, b}; }
+inline __half __hadd(const ::cuda_emu::fp::HalfProduct& p, __half c) { return __hfma(p.a, p.b, c); }
+inline __half __hadd(__half c, const ::cuda_emu::fp::HalfProduct& p) { return __hfma(p.a, p.b, c); }
+inline __half __hadd(const ::cuda_emu::fp::HalfProduct& p, const ::cuda_emu::fp::HalfProduct& q) { return __hfma(p.a, p.b, q); }
+inline __half __hsub(const ::cuda_emu::fp::HalfProduct& p, __half c) { return __hfma(p.a, p.b, __hneg(c)); }
+inline __half __hsub(__half c, const ::cuda_emu::fp::HalfProduct& p) { return __hfma(__hneg(p.a), p.b, c); }
+inline __half __hsub(const ::cuda_emu::fp::HalfProduct& p, const ::cuda_emu::fp::HalfProduct& q) {
+  return __hfma(p.a, p.b, __hneg(q));
+}
+inline ::cuda_emu::fp::Half2Product __hmul2(__half2 p, __half2 q) {
+  return ::cuda_emu::fp::Half2Product{__half(__hmul(p.x, q.x)), __half(__hmul(p.y, q.y)), p, q};
+}
+inline __half2 __hadd2(const ::cuda_emu::fp::Half2Product& p, __half2 c) { return __hfma2(p.a, p.b, c); }
+inline __half2 __hadd2(__half2 c, const ::cuda_emu::fp::Half2Product& p) { return __hfma2(p.a, p.b, c); }
+inline __half2 __hadd2(const ::cuda_emu::fp::Half2Product& p, const ::cuda_emu::fp::Half2Product& q) { return __hfma2(p.a, p.b, q); }
+inline __half2 __hsub2(const ::cuda_emu::fp::Half2Product& p, __half2 c) { return __hfma2(p.a, p.b, __hneg2(c)); }
+inline __half2 __hsub2(__half2 c, const ::cuda_emu::fp::Half2Product& p) { return __hfma2(__hneg2(p.a), p.b, c); }
+inline __half2 __hsub2(const ::cuda_emu::fp::Half2Product& p, const ::cuda_emu::fp::Half2Product& q) {
+  return __hfma2(p.a, p.b, __hneg2(q));
+}
+inline ::cuda_emu::fp::HalfProduct operator*(const __half& a, const __half& b) { return __hmul(a, b); }
+inline ::cuda_emu::fp::HalfProduct operator-(const ::cuda_emu::fp::HalfProduct& p) { return __hmul(__hneg(p.a), p.b); }
+inline __half operator+(const ::cuda_emu::fp::HalfProduct& p, const __half& c) { return __hadd(p, c); }
+inline __half operator+(const __half& c, const ::cuda_emu::fp::HalfProduct& p) { return __hadd(c, p); }
+inline __half operator+(const ::cuda_emu::fp::HalfProduct& p, const ::cuda_emu::fp::HalfProduct& q) { return __hadd(p, q); }
+inline __half operator-(const ::cuda_emu::fp::HalfProduct& p, const __half& c) { return __hsub(p, c); }
+inline __half operator-(const __half& c, const ::cuda_emu::fp::HalfProduct& p) { return __hsub(c, p); }
+inline __half operator-(const ::cuda_emu::fp::HalfProduct& p, const ::cuda_emu::fp::HalfProduct& q) { return __hsub(p, q); }
+inline __half& operator+=(__half& s, const ::cuda_emu::fp::HalfProduct& p) { return s = __hadd(s, p); }
+inline __half& operator-=(__half& s, const ::cuda_emu::fp::HalfProduct& p) { return s = __hsub(s, p); }
+inline ::cuda_emu::fp::Half2Product operator*(const __half2& a, const __half2& b) { return __hmul2(a, b); }
+inline __half2 operator+(const ::cuda_emu::fp::Half2Product& p, const __half2& c) { return __hadd2(p, c); }
+inline __half2 operator+(const __half2& c, const ::cuda_emu::fp::Half2Product& p) { return __hadd2(c, p); }
+inline __half2 operator+(const ::cuda_emu::fp::Half2Product& p, const ::cuda_emu::fp::Half2Product& q) { return __hadd2(p, q); }
+inline __half2 operator-(const ::cuda_emu::fp::Half2Product& p, const __half2& c) { return __hsub2(p, c); }
+inline __half2 operator-(const __half2& c, const ::cuda_emu::fp::Half2Product& p) { return __hsub2(c, p); }
+inline __half2& operator+=(__half2& s, const ::cuda_emu::fp::Half2Product& p) { return s = __hadd2(s, p); }
+inline __half2& operator-=(__half2& s, const ::cuda_emu::fp::Half2Product& p) { return s = __hsub2(s, p); }
+
 // ---- operators -------------------------------------------------------------------------------
 inline __half operator+(const __half& a, const __half& b) { return __hadd(a, b); }
 inline __half operator-(const __half& a, const __half& b) { return __hsub(a, b); }
-inline __half operator*(const __half& a, const __half& b) { return __hmul(a, b); }
 inline __half operator/(const __half& a, const __half& b) { return __hdiv(a, b); }
 inline __half& operator+=(__half& a, const __half& b) { return a = __hadd(a, b); }
 inline __half& operator-=(__half& a, const __half& b) { return a = __hsub(a, b); }
@@ -420,7 +480,6 @@ inline bool operator>(const __half& a, const __half& b) { return __hgt(a, b); }
 inline bool operator>=(const __half& a, const __half& b) { return __hge(a, b); }
 inline __half2 operator+(const __half2& a, const __half2& b) { return __hadd2(a, b); }
 inline __half2 operator-(const __half2& a, const __half2& b) { return __hsub2(a, b); }
-inline __half2 operator*(const __half2& a, const __half2& b) { return __hmul2(a, b); }
 inline __half2 operator/(const __half2& a, const __half2& b) { return __h2div(a, b); }
 inline __half2& operator+=(__half2& a, const __half2& b) { return a = __hadd2(a, b); }
 inline __half2& operator-=(__half2& a, const __half2& b) { return a = __hsub2(a, b); }
