@@ -21,9 +21,9 @@ struct ShimFile {
 
 /// The shim, as written into the cache. A `.cpp` file is a runtime source,
 /// compiled once into an object that every program links; the rest are
-/// headers found through `-I` (`cooperative_groups.h`, `cuda_fp16.h`,
-/// `cuda_bf16.h` and `mma.h` only stop the compile with an `#error` naming
-/// the missing feature). A test checks this list against the directory.
+/// headers found through `-I` (`mma.h` only stops the compile with an
+/// `#error` naming the missing feature). A test checks this list against
+/// the directory.
 const SHIM_FILES: &[ShimFile] = &[
     ShimFile {
         name: "cuda_runtime.h",
@@ -60,6 +60,18 @@ const SHIM_FILES: &[ShimFile] = &[
     ShimFile {
         name: "cuda_emu.cpp",
         text: include_str!("shim/cuda_emu.cpp"),
+    },
+    ShimFile {
+        name: "cuda_emu_fp16_core.h",
+        text: include_str!("shim/cuda_emu_fp16_core.h"),
+    },
+    ShimFile {
+        name: "curand_kernel.h",
+        text: include_str!("shim/curand_kernel.h"),
+    },
+    ShimFile {
+        name: "math_constants.h",
+        text: include_str!("shim/math_constants.h"),
     },
 ];
 

@@ -60,16 +60,27 @@ fn lines_as_multiset(text: &str) -> BTreeMap<&str, usize> {
 /// Probes whose emulated stdout and ending must equal the GPU's.
 const SAME_AS_THE_GPU: &[&str] = &[
     "atomics",
+    "bf16_arith",
+    "bf16_conversions",
+    "bf16_math",
     "constant_memory",
+    "curand_mrg",
+    "curand_philox",
+    "curand_xorwow",
     "device_assert",
     "device_printf",
     "device_props",
     "dynamic_shared",
     "error_strings",
     "events_streams",
+    "half_arith",
+    "half_contraction",
+    "half_conversions",
+    "half_math",
     "host_segfault",
     "indexing",
     "launch_errors",
+    "math_constants",
     "math_intrinsics",
     "memcpy_errors",
     "out_of_bounds",
@@ -186,6 +197,52 @@ fn inline_ptx_is_refused_at_compile_time_with_its_line() {
         err.contains("tests/cuda/inline_asm.cu:") && err.contains("--backend gpu"),
         "{err}"
     );
+}
+
+#[test]
+fn curand_normal_distributions_are_refused_at_compile_time_with_their_line() {
+    // The GPU's Box-Muller uses its hardware sine and cosine (__sincosf),
+    // which the CPU cannot reproduce bit for bit.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let err = backend
+        .compile(&probe("curand_normal"))
+        .expect_err("curand_normal must be refused")
+        .to_string();
+    assert!(
+        err.contains("tests/cuda/curand_normal.cu:")
+            && err.contains("curand_normal")
+            && err.contains("--backend gpu"),
+        "{err}"
+    );
+    assert_eq!(expected("curand_normal", "status").trim(), "0");
+}
+
+#[test]
+fn a_half_product_kept_in_a_variable_is_rounded_where_the_gpu_fuses_it() {
+    // On the GPU a product stored in a named variable whose only uses are
+    // additions still becomes a fused multiply-add; the emulator rounds it
+    // at the variable (a documented difference). Written as one expression,
+    // or with the product also stored, both agree (half_contraction).
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let done = run(&backend, "half_contraction_variable", Duration::from_secs(60));
+    let stdout = String::from_utf8_lossy(&done.stdout).into_owned();
+    let want = expected("half_contraction_variable", "stdout");
+    for (emulated, gpu) in stdout.lines().zip(want.lines()) {
+        let same = gpu.starts_with("t=a*b; store t;")
+            || gpu.starts_with("dot loop, s=s+p*q")
+            || gpu.starts_with("status");
+        if same {
+            assert_eq!(emulated, gpu);
+        } else {
+            assert!(gpu.contains("as-one-rounding 16384"), "{gpu}");
+            assert!(emulated.contains("as-two-roundings 16384"), "{emulated}");
+        }
+    }
+    assert_eq!(stdout.lines().count(), want.lines().count());
 }
 
 #[test]

@@ -8,7 +8,9 @@
 // Files of the shim (all in this directory, a fixed list):
 //   cuda_runtime.h  cuda_runtime_api.h  cuda.h  device_launch_parameters.h
 //   cuda_emu.cpp    (the runtime, compiled once)
-//   cooperative_groups.h  cuda_fp16.h  cuda_bf16.h  mma.h  (refused: #error)
+//   cuda_fp16.h  cuda_bf16.h  cuda_emu_fp16_core.h  (half and bfloat16)
+//   curand_kernel.h  math_constants.h
+//   cooperative_groups.h  mma.h  (refused: #error)
 //
 // Build commands (SHIM = this directory; FLAGS = -std=gnu++17 -O2
 // [-march=x86-64-v3 when /proc/cpuinfo lists both fma and avx2]
