@@ -122,8 +122,16 @@ const SHIM_FILES: &[ShimFile] = &[
         text: include_str!("shim/mma.h"),
     },
     ShimFile {
+        name: "cuda_texture.h",
+        text: include_str!("shim/cuda_texture.h"),
+    },
+    ShimFile {
         name: "cuda_emu.cpp",
         text: include_str!("shim/cuda_emu.cpp"),
+    },
+    ShimFile {
+        name: "cuda_emu_texture.cpp",
+        text: include_str!("shim/cuda_emu_texture.cpp"),
     },
 ];
 
