@@ -73,6 +73,14 @@ const SHIM_FILES: &[ShimFile] = &[
         name: "math_constants.h",
         text: include_str!("shim/math_constants.h"),
     },
+    ShimFile {
+        name: "cuda_texture.h",
+        text: include_str!("shim/cuda_texture.h"),
+    },
+    ShimFile {
+        name: "cuda_emu_texture.cpp",
+        text: include_str!("shim/cuda_emu_texture.cpp"),
+    },
 ];
 
 /// A hash of the embedded shim's file names and contents.

@@ -20,9 +20,11 @@
 //! the input: the `#line 1 "<path>"` directive at the top (under a prelude line
 //! `#include <cuda_runtime.h>`, which nvcc implies) is enough for compiler
 //! errors and `__FILE__`/`__LINE__` to name the original `.cu` file and line. The rewriter also refuses, with the file, line and column, the CUDA
-//! features the emulator cannot reproduce (inline PTX, cooperative groups,
-//! textures and surfaces, dynamic parallelism), before g++ produces a page of
-//! confusing errors about them.
+//! features the emulator cannot reproduce (inline PTX, cooperative groups, the
+//! removed texture-reference API and the texture features the shim lacks,
+//! dynamic parallelism), before g++ produces a page of confusing errors about
+//! them. Texture and surface objects (`tex2D<float>(tex, x, y)`,
+//! `surf2Dwrite`) are plain C++ calls into the shim and pass through.
 //!
 //! It is hand-written on the crate's one C++ lexer (`src/cxx/lexer.rs`: its
 //! code tokens, with preprocessor lines opened up into their own tokens, each
@@ -63,8 +65,12 @@ pub enum UnsupportedFeature {
     CooperativeGroups,
     /// `cudaLaunchCooperativeKernel` and its multi-device form.
     CooperativeLaunch,
-    /// Texture or surface objects, references and fetches, by the name used.
+    /// A texture or surface feature the shim does not have (mipmaps,
+    /// cubemaps, gathers, level-of-detail fetches), by the name used.
     TextureOrSurface(String),
+    /// The texture and surface reference API (`texture<...>`,
+    /// `cudaBindTexture`, a fetch through a reference), removed in CUDA 12.
+    TextureReference(String),
     /// A kernel launch inside a `__global__` or `__device__` function.
     DynamicParallelism,
 }
@@ -77,7 +83,16 @@ impl fmt::Display for UnsupportedFeature {
             Self::CooperativeLaunch => {
                 f.write_str("cooperative kernel launch (`cudaLaunchCooperativeKernel`)")
             }
-            Self::TextureOrSurface(name) => write!(f, "textures and surfaces (`{name}`)"),
+            Self::TextureOrSurface(name) => write!(
+                f,
+                "the texture feature `{name}` (texture and surface objects are emulated \
+                 without mipmaps, cubemaps, gathers or level-of-detail fetches)"
+            ),
+            Self::TextureReference(name) => write!(
+                f,
+                "the texture and surface reference API (`{name}`; removed in CUDA 12, use \
+                 texture and surface objects)"
+            ),
             Self::DynamicParallelism => {
                 f.write_str("dynamic parallelism (a kernel launch inside device code)")
             }
@@ -220,18 +235,54 @@ struct Scope {
     device: bool,
 }
 
-/// Texture and surface names that are refused wherever they appear.
-const TEXTURE_NAMES: &[&str] = &[
-    "cudaTextureObject_t",
-    "cudaSurfaceObject_t",
-    "cudaCreateTextureObject",
-    "cudaCreateSurfaceObject",
-    "cudaDestroyTextureObject",
-    "cudaDestroySurfaceObject",
+/// Names of the texture and surface reference API (removed in CUDA 12),
+/// refused wherever they appear.
+const TEXTURE_REFERENCE_NAMES: &[&str] = &[
     "cudaBindTexture",
     "cudaBindTexture2D",
     "cudaBindTextureToArray",
+    "cudaBindTextureToMipmappedArray",
+    "cudaUnbindTexture",
+    "cudaGetTextureReference",
+    "cudaGetTextureAlignmentOffset",
     "cudaBindSurfaceToArray",
+    "cudaGetSurfaceReference",
+    "textureReference",
+    "surfaceReference",
+];
+
+/// Texture names the shim does not have (mipmapped arrays), refused
+/// wherever they appear.
+const TEXTURE_NAMES: &[&str] = &[
+    "cudaMallocMipmappedArray",
+    "cudaFreeMipmappedArray",
+    "cudaGetMipmappedArrayLevel",
+];
+
+/// Texture fetches and surface accesses the shim emulates, with the number
+/// of arguments of the value-returning form (`tex2D<float>(tex, x, y)`).
+/// Called without template arguments and with that many arguments, a fetch
+/// reads through a texture reference; the object forms that store through a
+/// pointer take one more (`tex2D(&v, tex, x, y)`).
+const TEXTURE_FUNCTIONS: &[(&str, usize)] = &[
+    ("tex1Dfetch", 2),
+    ("tex1D", 2),
+    ("tex2D", 3),
+    ("tex3D", 4),
+    ("tex1DLayered", 3),
+    ("tex2DLayered", 4),
+];
+const SURFACE_FUNCTIONS: &[&str] = &[
+    "surf1Dread",
+    "surf1Dwrite",
+    "surf2Dread",
+    "surf2Dwrite",
+    "surf3Dread",
+    "surf3Dwrite",
+    "surf1DLayeredread",
+    "surf1DLayeredwrite",
+    "surf2DLayeredread",
+    "surf2DLayeredwrite",
 ];
 
 struct Rewriter<'a> {
@@ -403,13 +454,23 @@ impl Rewriter<'_> {
             "cudaLaunchCooperativeKernel" | "cudaLaunchCooperativeKernelMultiDevice" => {
                 Some(UnsupportedFeature::CooperativeLaunch)
             }
+            _ if TEXTURE_REFERENCE_NAMES.contains(&name) => {
+                Some(UnsupportedFeature::TextureReference(name.to_string()))
+            }
+            "texture" | "surface" if next == "<" => {
+                Some(UnsupportedFeature::TextureReference(name.to_string()))
+            }
             _ if TEXTURE_NAMES.contains(&name) => {
                 Some(UnsupportedFeature::TextureOrSurface(name.to_string()))
             }
-            "texture" | "surface" if next == "<" => {
-                Some(UnsupportedFeature::TextureOrSurface(name.to_string()))
+            _ if next == "(" && self.is_texture_reference_fetch(index) => {
+                Some(UnsupportedFeature::TextureReference(name.to_string()))
             }
-            _ if is_texture_function(name) && (next == "(" || next == "<") => {
+            _ if is_texture_function(name)
+                && (next == "(" || next == "<")
+                && !SURFACE_FUNCTIONS.contains(&name)
+                && !TEXTURE_FUNCTIONS.iter().any(|&(f, _)| f == name) =>
+            {
                 Some(UnsupportedFeature::TextureOrSurface(name.to_string()))
             }
             _ => None,
@@ -418,6 +479,46 @@ impl Rewriter<'_> {
             Some(feature) => Err(self.unsupported(index, feature)),
             None => Ok(()),
         }
+    }
+
+    /// A call `tex2D(ref, x, y)` of an emulated fetch without template
+    /// arguments and with the argument count of the value-returning form:
+    /// the texture-reference form (the object form needs `<T>`, or one more
+    /// argument, the pointer to store through).
+    fn is_texture_reference_fetch(&self, name: usize) -> bool {
+        let Some(&(_, arity)) = TEXTURE_FUNCTIONS
+            .iter()
+            .find(|&&(f, _)| f == self.text(name))
+        else {
+            return false;
+        };
+        // Count the arguments at depth 0 between the parentheses.
+        let mut depth = 0usize;
+        let mut arguments = 0usize;
+        let mut k = name + 1;
+        while k < self.tokens.len() {
+            let token = self.tokens[k];
+            if token.kind == TokenKind::Punct {
+                match self.text(k) {
+                    "(" | "[" | "{" => depth += 1,
+                    ")" | "]" | "}" => {
+                        depth -= 1;
+                        if depth == 0 {
+                            // `f()` has no argument; otherwise one more than commas.
+                            if k > name + 2 {
+                                arguments += 1;
+                            }
+                            return arguments == arity;
+                        }
+                    }
+                    "," if depth == 1 => arguments += 1,
+                    ";" => return false,
+                    _ => {}
+                }
+            }
+            k += 1;
+        }
+        false
     }
 
     /// The scope a `{` at `brace` opens, judged from the tokens of its head.
@@ -790,7 +891,8 @@ impl Rewriter<'_> {
 }
 
 /// Texture fetches and surface reads and writes: `tex1Dfetch`, `tex2D`,
-/// `tex2DLayered`, `texCubemap`, `surf2Dwrite`, ...
+/// `tex2DLod`, `texCubemap`, `surf2Dwrite`, ... (those the shim emulates are
+/// told apart by the caller).
 fn is_texture_function(name: &str) -> bool {
     [
         "tex1D",
@@ -1159,14 +1261,36 @@ mod tests {
     }
 
     #[test]
-    fn refuses_textures_and_surfaces() {
+    fn refuses_texture_references() {
         for (source, name) in [
             ("texture<float, 1> tex;", "texture"),
             ("surface<void, 2> surf;", "surface"),
-            ("cudaTextureObject_t t;", "cudaTextureObject_t"),
-            ("float v = tex1Dfetch<float>(t, i);", "tex1Dfetch"),
-            ("float v = tex2D(t, x, y);", "tex2D"),
-            ("surf2Dwrite(v, s, x, y);", "surf2Dwrite"),
+            ("cudaBindTexture(0, tex, p, n);", "cudaBindTexture"),
+            ("cudaUnbindTexture(tex);", "cudaUnbindTexture"),
+            ("float v = tex1Dfetch(tex, i);", "tex1Dfetch"),
+            ("float v = tex2D(tex, f(x, 1), y);", "tex2D"),
+            ("float v = tex2DLayered(tex, x, y, l);", "tex2DLayered"),
+        ] {
+            assert_eq!(
+                refusal(source).2,
+                UnsupportedFeature::TextureReference(name.to_string()),
+                "{source}"
+            );
+        }
+        // A variable that happens to be called `texture` is fine.
+        body("int texture = 3; float tex2D_scale = 1;");
+    }
+
+    #[test]
+    fn refuses_texture_features_the_shim_lacks() {
+        for (source, name) in [
+            ("float4 v = tex2Dgather<float4>(t, x, y, 0);", "tex2Dgather"),
+            ("float v = tex2DLod<float>(t, x, y, 1.0f);", "tex2DLod"),
+            ("float v = texCubemap<float>(t, x, y, z);", "texCubemap"),
+            (
+                "cudaMallocMipmappedArray(&m, &d, e, 4);",
+                "cudaMallocMipmappedArray",
+            ),
         ] {
             assert_eq!(
                 refusal(source).2,
@@ -1174,8 +1298,17 @@ mod tests {
                 "{source}"
             );
         }
-        // A variable that happens to be called `texture` is fine.
-        body("int texture = 3; float tex2D_scale = 1;");
+    }
+
+    #[test]
+    fn passes_texture_and_surface_objects_through() {
+        let source = "cudaTextureObject_t t; cudaCreateTextureObject(&t, &r, &d, nullptr);\n\
+                      float a = tex1Dfetch<float>(t, i); float b = tex2D<float>(t, x, y);\n\
+                      tex2D(&b, t, x, y); tex1Dfetch(&a, t, i);\n\
+                      float c = tex2DLayered<float>(t, x, y, l);\n\
+                      surf2Dwrite(v, s, x * 4, y); surf2Dread(&v, s, x, y, cudaBoundaryModeZero);\n\
+                      v = surf3Dread<float>(s, x, y, z);\n";
+        assert_eq!(body(source), source);
     }
 
     #[test]

@@ -84,7 +84,14 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "math_intrinsics",
     "memcpy_errors",
     "out_of_bounds",
+    "surface_rw",
+    "surface_trap",
     "sync_count",
+    "tex2d_linear_filter",
+    "tex2d_point_modes",
+    "tex3d_layered",
+    "tex_linear_fetch",
+    "tex_normalized_read",
     "warp_shuffle",
     "warp_vote",
 ];
@@ -182,6 +189,37 @@ fn warp_synchronous_code_without_syncwarp_is_a_documented_difference() {
     let stdout = String::from_utf8_lossy(&done.stdout);
     assert!(stdout.contains("legacy 70 synced 2080"), "{stdout}");
     assert!(expected("warp_legacy", "stdout").contains("legacy 2080 synced 2080"));
+}
+
+#[test]
+fn texture_filters_not_reproduced_bit_for_bit_are_refused_with_their_line() {
+    // Trilinear filtering of 3D textures and linear filtering of signed 8-bit
+    // normalized reads: the GPU ran them; the emulator stops at the fetch,
+    // naming it, after what the program printed before it.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    for (name, line, feature) in [
+        ("tex3d_linear", 9, "trilinear filtering of a 3D texture"),
+        (
+            "tex_char_linear",
+            11,
+            "linear filtering of signed 8-bit texels",
+        ),
+    ] {
+        let done = run(&backend, name, Duration::from_secs(30));
+        let stdout = String::from_utf8_lossy(&done.stdout);
+        let stderr = String::from_utf8_lossy(&done.stderr);
+        assert_eq!(done.termination, Termination::Exited(1), "{name}: {stderr}");
+        assert!(
+            stderr.contains(&format!("tests/cuda/{name}.cu:{line}: {feature}"))
+                && stderr.contains("is not emulated"),
+            "{name}: {stderr}"
+        );
+        assert_eq!(stdout, "create 0\n", "{name}");
+        assert!(expected(name, "stdout").starts_with("create 0\n"));
+        assert_eq!(expected(name, "status").trim(), "0");
+    }
 }
 
 #[test]

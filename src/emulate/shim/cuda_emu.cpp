@@ -1957,3 +1957,36 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
   delete event;
   return cudaSuccess;
 }
+
+// ---- Hooks for the texture and surface runtime (cuda_emu_texture.cpp) -----------
+// That file keeps its own state; these give it the error bookkeeping and the
+// ways to stop that live here.
+namespace cuda_emu {
+cudaError_t texture_record(cudaError_t e) { return record(e); }
+cudaError_t texture_sticky() { return g_sticky; }
+[[noreturn]] void texture_refuse(const char* file, int line, const char* what) {
+  flush_device_printf();
+  fflush(stdout);
+  fprintf(stderr, "%s:%d: %s is not emulated; run this program on a GPU with --backend gpu\n",
+          file, line, what);
+  where(stderr);
+  die();
+}
+// A surface access out of bounds with cudaBoundaryModeTrap: the kernel stops
+// and every later call returns 700, as the H200 does (tests/cuda/surface_trap.cu).
+[[noreturn]] void texture_fault(const char* file, int line, const char* what) {
+  if (!g_in_kernel) texture_refuse(file, line, what);
+  Fiber* f = g_cur;
+  fprintf(stderr, "%s:%d: %s in thread (%u,%u,%u) of block (%u,%u,%u) stops the kernel: "
+          "\"an illegal memory access was encountered\" from now on\n", file, line, what,
+          f->tidx.x, f->tidx.y, f->tidx.z, blockIdx.x, blockIdx.y, blockIdx.z);
+  abort_kernel(cudaErrorIllegalAddress);
+}
+// The offset of [p, p + n) inside the device or managed allocation holding
+// it, or -1 (textures over linear memory need an aligned offset).
+long long texture_alloc_offset(const void* p, size_t n) {
+  const std::pair<const uintptr_t, Alloc>* kv = find_alloc(p, n);
+  if (!kv || (kv->second.kind != kDevice && kv->second.kind != kManaged)) return -1;
+  return static_cast<long long>(reinterpret_cast<uintptr_t>(p) - kv->first);
+}
+}  // namespace cuda_emu

@@ -7,7 +7,8 @@
 //
 // Files of the shim (all in this directory, a fixed list):
 //   cuda_runtime.h  cuda_runtime_api.h  cuda.h  device_launch_parameters.h
-//   cuda_emu.cpp    (the runtime, compiled once)
+//   cuda_texture.h  (texture and surface objects, cudaArray; included below)
+//   cuda_emu.cpp  cuda_emu_texture.cpp  (the runtime, compiled once)
 //   cuda_fp16.h  cuda_bf16.h  cuda_emu_fp16_core.h  (half and bfloat16)
 //   curand_kernel.h  math_constants.h
 //   cooperative_groups.h  mma.h  (refused: #error)
@@ -15,8 +16,10 @@
 // Build commands (SHIM = this directory; FLAGS = -std=gnu++17 -O2
 // [-march=x86-64-v3 when /proc/cpuinfo lists both fma and avx2]
 // -fno-strict-aliasing -fno-builtin-printf):
-//   runtime object, once:  g++ FLAGS -c SHIM/cuda_emu.cpp -o cuda_emu.o
-//   program:               g++ FLAGS -I SHIM rewritten.cpp cuda_emu.o -o exe -lpthread
+//   runtime objects, once: g++ FLAGS -c SHIM/cuda_emu.cpp -o cuda_emu.o (and
+//                          cuda_emu_texture.cpp -> cuda_emu_texture.o)
+//   program:               g++ FLAGS -I SHIM rewritten.cpp cuda_emu.o cuda_emu_texture.o
+//                          -o exe -lpthread
 // gnu++17 (not c++17) keeps -ffp-contract=fast: a*b+c becomes an FMA as nvcc
 // does; never -ffast-math (it reorders sums). -fno-builtin-printf keeps device
 // printf("...\n") a printf call (puts and putchar are caught too, but not
@@ -1155,5 +1158,8 @@ inline double __hiloint2double(int hi, int lo) {
 }
 inline int __double2hiint(double x) { return static_cast<int>(__double_as_longlong(x) >> 32); }
 inline int __double2loint(double x) { return static_cast<int>(__double_as_longlong(x)); }
+
+// Texture and surface objects, cudaArray (runtime half: cuda_emu_texture.cpp).
+#include "cuda_texture.h"
 
 #endif  // CUDA_EMU_CUDA_RUNTIME_H

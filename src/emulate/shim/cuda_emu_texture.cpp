@@ -1,0 +1,924 @@
+// cuda_emu_texture.cpp: the runtime half of the emulator's texture and
+// surface objects (declarations in cuda_texture.h), compiled once into
+// cuda_emu_texture.o like cuda_emu.cpp.
+//
+// Hand-written from the CUDA runtime API reference and the programming
+// guide's texture-fetching appendix; where those leave the arithmetic open,
+// from measurements on an H200 (tests/cuda/tex_*.cu, surface_*.cu, and a
+// fitting run over 4096 random 1D and 2D samples each):
+//
+// - A normalized coordinate u becomes fixed point with 21 fractional bits,
+//   rounded down (q = floor(u * 2^21)); the texel-space coordinate is then
+//   q * N / 2^21, exactly. An unnormalized coordinate is used as it is.
+//   Wrap and mirror work on q (normalized coordinates only; unnormalized
+//   ones clamp, as the H200 did).
+// - Point sampling takes floor(x). Linear filtering takes x - 0.5, its floor
+//   i0 and its fraction rounded to 1/256, halves up: a = floor(f * 256 + 1/2)
+//   (the 9-bit weight of the programming guide).
+// - Weights: ab = round(a * b / 256) and (256 - a - b + ab, a - ab, b - ab,
+//   ab), each in 1/256. A 1D texture is one row sampled at y = 0 (b = 128
+//   between a row -1 and row 0, which only shows with border addressing in
+//   y); with clamping that is (256 - a, a).
+// - Float texels: each texel that has a non-zero weight takes part in the
+//   exponent E of the largest one; every texel's 24-bit significand is
+//   aligned to 28 bits below 2^E, cut toward zero, multiplied by its weight
+//   and summed exactly; the sum is rounded to float, halves away from zero.
+//   That reproduced all 4096 + 4096 random samples bit for bit.
+// - 8- and 16-bit integers read as normalized floats: a point read is
+//   v / 255 (65535, 127, 32767) in float, signed ones clamped to -1. Linear
+//   filtering runs on 16 bits: e = v * 257 (uchar) or v (ushort, short),
+//   N = floor((sum e_i w_i + 128) / 256), result N / 65535 (N / 32767,
+//   clamped to -1). The signed 8-bit case did not fit and is refused.
+// - tex1Dfetch out of range returns zeros; a layer index is unsigned and
+//   clamped to the last layer.
+// - Surfaces: x is in bytes; Zero drops writes and reads zeros out of range,
+//   Clamp clamps the element index, Trap stops the kernel with error 700.
+//
+// What it refuses at run time, naming the line: trilinear filtering of 3D
+// textures and linear filtering of signed 8-bit normalized reads (the H200's
+// results did not fit a model), half-float and sRGB textures, anisotropy,
+// resource views, cubemaps, a non-zero border colour except on float
+// textures, linear filtering of non-finite or subnormal texels, a fetch type
+// that does not match the texture's format, a destroyed or unknown object.
+#include "cuda_runtime.h"
+
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace cuda_emu {
+// Hooks in cuda_emu.cpp.
+cudaError_t texture_record(cudaError_t e);
+cudaError_t texture_sticky();
+[[noreturn]] void texture_refuse(const char* file, int line, const char* what);
+[[noreturn]] void texture_fault(const char* file, int line, const char* what);
+long long texture_alloc_offset(const void* p, size_t n);
+}  // namespace cuda_emu
+
+// The shim's cudaArray: texels row by row, rows slice by slice (slices are
+// the z planes of a 3D array or the layers of a layered one).
+struct cudaArray {
+  cudaChannelFormatDesc desc;
+  cudaExtent extent;  // as allocated
+  unsigned flags;
+  int dims;      // 1, 2 or 3
+  bool layered;  // cudaArrayLayered
+  size_t nx, ny, nz;  // texels per row, rows, slices (all at least 1)
+  size_t elem;        // bytes per texel
+  std::vector<unsigned char> data;
+  unsigned char* at(size_t x, size_t y, size_t z) { return &data[((z * ny + y) * nx + x) * elem]; }
+};
+
+namespace cuda_emu {
+namespace {
+
+using ::cuda_emu::texture_record;
+
+// ---- Channel formats -----------------------------------------------------------------
+struct Format {
+  int channels = 0;
+  int bits = 0;
+  cudaChannelFormatKind kind = cudaChannelFormatKindNone;
+  size_t bytes() const { return static_cast<size_t>(channels) * bits / 8; }
+};
+
+// The format a description names, or channels 0 when it names none the
+// runtime accepts: 1, 2 or 4 equal channels of 8, 16 or 32 bits (float: 16
+// or 32).
+Format format_of(const cudaChannelFormatDesc& d) {
+  Format f;
+  const int c[4] = {d.x, d.y, d.z, d.w};
+  int n = 0;
+  while (n < 4 && c[n] != 0) ++n;
+  for (int k = n; k < 4; ++k)
+    if (c[k] != 0) return Format{};
+  if (n == 0 || n == 3) return Format{};
+  for (int k = 1; k < n; ++k)
+    if (c[k] != c[0]) return Format{};
+  const int b = c[0];
+  if (d.f == cudaChannelFormatKindFloat) {
+    if (b != 16 && b != 32) return Format{};
+  } else if (d.f == cudaChannelFormatKindSigned || d.f == cudaChannelFormatKindUnsigned) {
+    if (b != 8 && b != 16 && b != 32) return Format{};
+  } else {
+    return Format{};
+  }
+  f.channels = n;
+  f.bits = b;
+  f.kind = d.f;
+  return f;
+}
+
+std::set<cudaArray*> g_arrays;
+
+bool live(const cudaArray* a) { return a && g_arrays.count(const_cast<cudaArray*>(a)) != 0; }
+
+// ---- Copies between memory and arrays ----------------------------------------------------
+// Moves n bytes between a program pointer and array storage through the
+// public cudaMemcpy, which checks the device side, honours a sticky error
+// and lifts bounds-check protection while it copies.
+cudaError_t move_in(unsigned char* array_bytes, const void* src, size_t n, cudaMemcpyKind kind) {
+  cudaMemcpyKind k = cudaMemcpyHostToHost;
+  if (kind == cudaMemcpyDeviceToDevice || kind == cudaMemcpyDeviceToHost) k = cudaMemcpyDeviceToHost;
+  else if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDefault && kind != cudaMemcpyHostToHost)
+    return texture_record(cudaErrorInvalidMemcpyDirection);
+  return cudaMemcpy(array_bytes, src, n, k);
+}
+cudaError_t move_out(void* dst, const unsigned char* array_bytes, size_t n, cudaMemcpyKind kind) {
+  cudaMemcpyKind k = cudaMemcpyHostToHost;
+  if (kind == cudaMemcpyDeviceToDevice || kind == cudaMemcpyHostToDevice) k = cudaMemcpyHostToDevice;
+  else if (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDefault && kind != cudaMemcpyHostToHost)
+    return texture_record(cudaErrorInvalidMemcpyDirection);
+  return cudaMemcpy(dst, array_bytes, n, k);
+}
+
+// ---- Texture and surface objects ---------------------------------------------------------
+struct Object {
+  bool surface = false;
+  cudaResourceDesc res{};
+  cudaTextureDesc td{};
+  Format format;
+  cudaArray* array = nullptr;        // array resources
+  const unsigned char* base = nullptr;  // linear and pitched resources
+  size_t pitch = 0;                  // bytes per row (pitched)
+  size_t count = 0;                  // texels (linear)
+  size_t nx = 1, ny = 1, nz = 1;     // texels per row, rows, slices
+};
+
+// Handle h names g_objects[h - 1]; destroyed objects leave a null.
+std::vector<Object*> g_objects;
+
+Object* object_of(unsigned long long h) {
+  if (h == 0 || h > g_objects.size()) return nullptr;
+  return g_objects[h - 1];
+}
+
+[[noreturn]] void refuse(const char* file, int line, const std::string& what) {
+  texture_refuse(file, line, what.c_str());
+}
+
+bool is_zero_border(const cudaTextureDesc& td) {
+  for (float c : td.borderColor)
+    if (c != 0.0f) return false;
+  return true;
+}
+
+// ---- Texel values ---------------------------------------------------------------------------
+// One texel's channels, as the fetch returns them before filtering: raw
+// integers (element-type reads of integer formats) or floats.
+struct Texel {
+  float f[4] = {0, 0, 0, 0};
+  long long i[4] = {0, 0, 0, 0};  // the integer value (sign-extended), for integer formats
+};
+
+Texel read_texel(const Format& fmt, const unsigned char* p) {
+  Texel t;
+  for (int c = 0; c < fmt.channels; ++c) {
+    const unsigned char* q = p + c * fmt.bits / 8;
+    long long v = 0;
+    if (fmt.kind == cudaChannelFormatKindFloat) {
+      memcpy(&t.f[c], q, 4);
+      continue;
+    }
+    if (fmt.bits == 8) v = fmt.kind == cudaChannelFormatKindSigned ? static_cast<long long>(*reinterpret_cast<const signed char*>(q)) : *q;
+    if (fmt.bits == 16) {
+      uint16_t u;
+      memcpy(&u, q, 2);
+      v = fmt.kind == cudaChannelFormatKindSigned ? static_cast<long long>(static_cast<int16_t>(u)) : u;
+    }
+    if (fmt.bits == 32) {
+      uint32_t u;
+      memcpy(&u, q, 4);
+      v = fmt.kind == cudaChannelFormatKindSigned ? static_cast<long long>(static_cast<int32_t>(u)) : u;
+    }
+    t.i[c] = v;
+  }
+  return t;
+}
+
+// A point read as normalized float: v / max, signed values clamped to -1.
+float normalized(const Format& fmt, long long v) {
+  const bool s = fmt.kind == cudaChannelFormatKindSigned;
+  const float max = fmt.bits == 8 ? (s ? 127.0f : 255.0f) : (s ? 32767.0f : 65535.0f);
+  float r = static_cast<float>(v) / max;
+  return r < -1.0f ? -1.0f : r;
+}
+
+// ---- The float filter (see the top of the file) ------------------------------------------------
+// Rounds v * 2^e to float, halves away from zero; v != 0 and the result
+// normal (checked by the caller).
+float round_away(__int128 v, int e) {
+  const bool neg = v < 0;
+  unsigned __int128 a = neg ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
+  int nb = 0;
+  for (unsigned __int128 t = a; t; t >>= 1) ++nb;
+  const int sh = nb - 24;
+  unsigned long long m;
+  if (sh > 0) {
+    unsigned __int128 rem = a & ((static_cast<unsigned __int128>(1) << sh) - 1);
+    m = static_cast<unsigned long long>(a >> sh);
+    if (rem >= (static_cast<unsigned __int128>(1) << (sh - 1))) ++m;
+  } else {
+    m = static_cast<unsigned long long>(a << -sh);
+  }
+  float f = ldexpf(static_cast<float>(m), e + sh);
+  return neg ? -f : f;
+}
+
+// sum(t[k] * w[k]) / 2^wbits as the H200's filter computes it; false when
+// it is not reproducible here (a non-finite or subnormal texel, or a
+// subnormal result).
+bool filter_float(const float* t, const long* w, int n, int wbits, float* out) {
+  const int K = 28;
+  int E = INT_MIN;
+  for (int k = 0; k < n; ++k) {
+    if (w[k] == 0) continue;
+    if (!std::isfinite(t[k])) return false;
+    if (t[k] == 0.0f) continue;
+    if (std::fpclassify(t[k]) == FP_SUBNORMAL) return false;
+    int e;
+    frexpf(t[k], &e);
+    if (e > E) E = e;
+  }
+  if (E == INT_MIN) {
+    *out = 0.0f;
+    return true;
+  }
+  __int128 sum = 0;
+  for (int k = 0; k < n; ++k) {
+    if (w[k] == 0 || t[k] == 0.0f) continue;
+    int e;
+    const float fr = frexpf(t[k], &e);
+    long long m = static_cast<long long>(ldexpf(fr, 24));  // t = m * 2^(e - 24)
+    const int shift = E - e + 24 - K;                      // >= -4
+    long long a = m < 0 ? -m : m;
+    a = shift <= 0 ? a << -shift : (shift >= 63 ? 0 : a >> shift);
+    sum += static_cast<__int128>(m < 0 ? -a : a) * w[k];
+  }
+  if (sum == 0) {
+    *out = 0.0f;
+    return true;
+  }
+  const float r = round_away(sum, E - K - wbits);
+  if (std::fabs(r) < FLT_MIN || !std::isfinite(r)) return false;
+  *out = r;
+  return true;
+}
+
+// ---- Addressing --------------------------------------------------------------------------------
+const int kFix = 21;  // fractional bits of a normalized coordinate
+const long long kOne = 1ll << kFix;
+
+// One dimension's coordinate in texel space, in units of 2^-21 texel.
+bool texel_coordinate(float c, size_t n, const cudaTextureDesc& td, int dim, __int128* x) {
+  if (std::isnan(c)) return false;
+  const cudaTextureAddressMode mode = td.addressMode[dim];
+  if (!td.normalizedCoords) {
+    double d = c;
+    if (d > 1e12) d = 1e12;
+    if (d < -1e12) d = -1e12;
+    *x = static_cast<__int128>(std::floor(std::ldexp(d, kFix)));
+    return true;
+  }
+  double u = c;
+  if (u > 1e9) u = 1e9;
+  if (u < -1e9) u = -1e9;
+  long long q = static_cast<long long>(std::floor(std::ldexp(u, kFix)));
+  if (mode == cudaAddressModeWrap) {
+    q = ((q % kOne) + kOne) % kOne;
+  } else if (mode == cudaAddressModeMirror) {
+    long long m = ((q % (2 * kOne)) + 2 * kOne) % (2 * kOne);
+    q = m < kOne ? m : 2 * kOne - m;
+  }
+  *x = static_cast<__int128>(q) * static_cast<__int128>(n);
+  return true;
+}
+
+// The texel index for i in [0, n), or -1 for the border.
+long long address(long long i, size_t n, const cudaTextureDesc& td, int dim) {
+  const long long N = static_cast<long long>(n);
+  const cudaTextureAddressMode mode = td.addressMode[dim];
+  if (mode == cudaAddressModeBorder) return (i < 0 || i >= N) ? -1 : i;
+  if (mode == cudaAddressModeWrap && td.normalizedCoords) return ((i % N) + N) % N;
+  return i < 0 ? 0 : (i >= N ? N - 1 : i);
+}
+
+long long floor_div(__int128 x, long long d) {
+  __int128 q = x / d;
+  if ((x % d != 0) && ((x < 0) != (d < 0))) --q;
+  if (q > (__int128)(1ll << 60)) q = (__int128)(1ll << 60);
+  if (q < -(__int128)(1ll << 60)) q = -(__int128)(1ll << 60);
+  return static_cast<long long>(q);
+}
+
+const char* shape_name(FetchShape s) {
+  switch (s) {
+    case kFetch1DLinear: return "tex1Dfetch";
+    case kFetch1D: return "tex1D";
+    case kFetch2D: return "tex2D";
+    case kFetch3D: return "tex3D";
+    case kFetch1DLayered: return "tex1DLayered";
+    case kFetch2DLayered: return "tex2DLayered";
+  }
+  return "texture fetch";
+}
+
+std::string type_name(TexelType t) {
+  std::string s = t.kind == cudaChannelFormatKindFloat ? "float"
+                  : t.kind == cudaChannelFormatKindSigned ? "signed " + std::to_string(t.bits) + "-bit"
+                  : t.kind == cudaChannelFormatKindUnsigned ? "unsigned " + std::to_string(t.bits) + "-bit"
+                  : "non-texel";
+  return s + " x" + std::to_string(t.count);
+}
+
+}  // namespace
+
+// ---- The fetch -----------------------------------------------------------------------------------
+void texture_fetch(cudaTextureObject_t h, FetchShape shape, TexelType type, void* out, int index,
+                   float x, float y, float z, int layer, const char* file, int line) {
+  const char* name = shape_name(shape);
+  Object* o = object_of(h);
+  if (!o || o->surface)
+    refuse(file, line, std::string(name) + " on " + std::to_string(h) +
+                           ", which is no live texture object (never created, or destroyed)");
+  const Format& fmt = o->format;
+  const cudaTextureDesc& td = o->td;
+  // The resource must have the fetch's shape.
+  const int rt = o->res.resType;
+  bool shape_ok = false;
+  int dims = 0;
+  switch (shape) {
+    case kFetch1DLinear: shape_ok = rt == cudaResourceTypeLinear; break;
+    case kFetch1D: shape_ok = o->array && o->array->dims == 1 && !o->array->layered; dims = 1; break;
+    case kFetch2D:
+      shape_ok = rt == cudaResourceTypePitch2D || (o->array && o->array->dims == 2 && !o->array->layered);
+      dims = 2;
+      break;
+    case kFetch3D: shape_ok = o->array && o->array->dims == 3 && !o->array->layered; dims = 3; break;
+    case kFetch1DLayered: shape_ok = o->array && o->array->dims == 1 && o->array->layered; dims = 1; break;
+    case kFetch2DLayered: shape_ok = o->array && o->array->dims == 2 && o->array->layered; dims = 2; break;
+  }
+  if (!shape_ok) refuse(file, line, std::string(name) + " on a texture whose resource has another shape");
+  if (o->array && !live(o->array)) refuse(file, line, std::string(name) + " on a texture whose cudaArray was freed");
+  // The result type must match the texture's format and read mode.
+  const bool float_result = fmt.kind == cudaChannelFormatKindFloat || td.readMode == cudaReadModeNormalizedFloat;
+  const bool type_ok = type.count == fmt.channels &&
+                       (float_result ? (type.kind == cudaChannelFormatKindFloat && type.bits == 32)
+                                     : (type.kind != cudaChannelFormatKindFloat && type.bits == fmt.bits));
+  if (!type_ok)
+    refuse(file, line, std::string(name) + " returning " + type_name(type) + " from a texture of " +
+                           std::to_string(fmt.channels) + " x " + std::to_string(fmt.bits) + "-bit " +
+                           (fmt.kind == cudaChannelFormatKindFloat ? "float" : "integer") + " texels" +
+                           (td.readMode == cudaReadModeNormalizedFloat ? " read as normalized floats" : "") +
+                           " (the fetch type must match the format)");
+  float fres[4] = {0, 0, 0, 0};
+  long long ires[4] = {0, 0, 0, 0};
+  auto store = [&]() {
+    unsigned char* p = static_cast<unsigned char*>(out);
+    for (int c = 0; c < type.count; ++c) {
+      if (float_result) {
+        memcpy(p + 4 * c, &fres[c], 4);
+      } else {
+        const int b = type.bits / 8;
+        const uint32_t u = static_cast<uint32_t>(ires[c]);
+        if (b == 1) p[c] = static_cast<unsigned char>(u);
+        if (b == 2) {
+          uint16_t v = static_cast<uint16_t>(u);
+          memcpy(p + 2 * c, &v, 2);
+        }
+        if (b == 4) memcpy(p + 4 * c, &u, 4);
+      }
+    }
+  };
+  auto point_value = [&](const Texel& t) {
+    for (int c = 0; c < fmt.channels; ++c) {
+      if (fmt.kind == cudaChannelFormatKindFloat) fres[c] = t.f[c];
+      else if (td.readMode == cudaReadModeNormalizedFloat) fres[c] = normalized(fmt, t.i[c]);
+      else ires[c] = t.i[c];
+    }
+  };
+  if (shape == kFetch1DLinear) {
+    if (index >= 0 && static_cast<size_t>(index) < o->count) point_value(read_texel(fmt, o->base + index * fmt.bytes()));
+    store();
+    return;
+  }
+  // The slice: a layer (clamped, as unsigned) or, for 3D, the z coordinate.
+  size_t slice = 0;
+  if (shape == kFetch1DLayered || shape == kFetch2DLayered) {
+    const unsigned l = static_cast<unsigned>(layer);
+    slice = l >= o->nz ? o->nz - 1 : l;
+  }
+  const size_t size[3] = {o->nx, o->ny, o->nz};
+  const float coord[3] = {x, y, z};
+  auto texel_at = [&](const long long* i) -> const unsigned char* {
+    if (o->array) return o->array->at(i[0], dims >= 2 ? i[1] : 0, dims == 3 ? i[2] : slice);
+    return o->base + i[1] * o->pitch + i[0] * fmt.bytes();
+  };
+  __int128 X[3];
+  for (int d = 0; d < dims; ++d)
+    if (!texel_coordinate(coord[d], size[d], td, d, &X[d]))
+      refuse(file, line, std::string(name) + " at a NaN coordinate");
+  if (td.filterMode == cudaFilterModePoint) {
+    long long i[3] = {0, 0, 0};
+    bool border = false;
+    for (int d = 0; d < dims; ++d) {
+      i[d] = address(floor_div(X[d], kOne), size[d], td, d);
+      if (i[d] < 0) border = true;
+    }
+    if (border) {
+      for (int c = 0; c < fmt.channels; ++c) fres[c] = td.borderColor[c];
+    } else {
+      point_value(read_texel(fmt, texel_at(i)));
+    }
+    store();
+    return;
+  }
+  // Linear filtering.
+  if (dims == 3)
+    refuse(file, line, "trilinear filtering of a 3D texture (tex3D with cudaFilterModeLinear: the H200's "
+                       "weights were not reproduced bit for bit)");
+  const bool snorm8 = td.readMode == cudaReadModeNormalizedFloat && fmt.bits == 8 &&
+                      fmt.kind == cudaChannelFormatKindSigned;
+  if (snorm8)
+    refuse(file, line, "linear filtering of signed 8-bit texels read as normalized floats (the H200's "
+                       "results were not reproduced bit for bit)");
+  // A 1D texture filters as a 2D one of one row sampled at y = 0: with
+  // cudaAddressModeBorder in y, half of the weight goes to the border row
+  // above it (the H200 returned half the texel values on a 1D border
+  // texture, tests/cuda/tex2d_linear_filter.cu).
+  size_t size2[2] = {size[0], dims == 1 ? 1 : size[1]};
+  if (dims == 1) X[1] = 0;
+  const int fdims = 2;
+  long long i0[2] = {0, 0};
+  long a[2] = {0, 0};
+  for (int d = 0; d < fdims; ++d) {
+    const __int128 xb = X[d] - kOne / 2;
+    i0[d] = floor_div(xb, kOne);
+    const long long frac = static_cast<long long>(xb - static_cast<__int128>(i0[d]) * kOne);
+    a[d] = static_cast<long>((frac + (1ll << (kFix - 9))) >> (kFix - 8));
+  }
+  // Corner weights in 1/256, corner k = (bit 0: x + 1, bit 1: y + 1).
+  long w[4];
+  const int corners = 4;
+  const long ab = (a[0] * a[1] + 128) >> 8;
+  w[0] = 256 - a[0] - a[1] + ab;
+  w[1] = a[0] - ab;
+  w[2] = a[1] - ab;
+  w[3] = ab;
+  Texel t[4];
+  bool border[4] = {false, false, false, false};
+  for (int k = 0; k < corners; ++k) {
+    long long i[3] = {0, 0, 0};
+    for (int d = 0; d < fdims; ++d) {
+      i[d] = address(i0[d] + ((k >> d) & 1), size2[d], td, d);
+      if (i[d] < 0) border[k] = true;
+    }
+    if (!border[k]) t[k] = read_texel(fmt, texel_at(i));
+  }
+  for (int c = 0; c < fmt.channels; ++c) {
+    if (fmt.kind == cudaChannelFormatKindFloat) {
+      float v[4];
+      for (int k = 0; k < corners; ++k) v[k] = border[k] ? td.borderColor[c] : t[k].f[c];
+      if (!filter_float(v, w, corners, 8, &fres[c]))
+        refuse(file, line, std::string(name) + " filtering a non-finite or subnormal texel, or to a subnormal result");
+    } else {
+      // 16-bit fixed point (uchar is widened by 257).
+      const bool s = fmt.kind == cudaChannelFormatKindSigned;
+      long long sum = 0;
+      for (int k = 0; k < corners; ++k) {
+        const long long e = border[k] ? 0 : (fmt.bits == 8 ? t[k].i[c] * 257 : t[k].i[c]);
+        sum += e * w[k];
+      }
+      const long long n = (sum + 128) >> 8;  // floor((sum + 128) / 256)
+      float r = static_cast<float>(n) / (s ? 32767.0f : 65535.0f);
+      fres[c] = r < -1.0f ? -1.0f : r;
+    }
+  }
+  store();
+}
+
+// ---- Surfaces ----------------------------------------------------------------------------------------
+void surface_access(cudaSurfaceObject_t h, int dims, bool layered, TexelType type, void* data,
+                    size_t size, bool write, int x, int y, int z, int layer,
+                    cudaSurfaceBoundaryMode mode, const char* file, int line) {
+  const std::string name = std::string("surf") + std::to_string(dims) + "D" + (layered ? "Layered" : "") +
+                           (write ? "write" : "read");
+  Object* o = object_of(h);
+  if (!o || !o->surface)
+    refuse(file, line, name + " on " + std::to_string(h) +
+                           ", which is no live surface object (never created, or destroyed)");
+  cudaArray* a = o->array;
+  if (!live(a)) refuse(file, line, name + " on a surface whose cudaArray was freed");
+  if (a->dims != dims || a->layered != layered)
+    refuse(file, line, name + " on a surface whose array has another shape");
+  if (size != a->elem)
+    refuse(file, line, name + " of " + std::to_string(size) + " bytes on an array of " +
+                           std::to_string(a->elem) + "-byte elements");
+  (void)type;
+  const long long e = static_cast<long long>(a->elem);
+  if (x % e != 0) refuse(file, line, name + " at a byte offset x that is not a multiple of the element size");
+  long long i[3] = {x / e, y, dims == 3 ? z : layer};
+  const long long n[3] = {static_cast<long long>(a->nx), static_cast<long long>(a->ny),
+                          static_cast<long long>(a->nz)};
+  if (dims < 2) i[1] = 0;
+  if (!layered && dims < 3) i[2] = 0;
+  bool outside = false;
+  for (int d = 0; d < 3; ++d)
+    if (i[d] < 0 || i[d] >= n[d]) outside = true;
+  if (outside) {
+    if (mode == cudaBoundaryModeZero) {
+      if (!write) memset(data, 0, size);
+      return;
+    }
+    if (mode == cudaBoundaryModeClamp) {
+      for (int d = 0; d < 3; ++d) i[d] = i[d] < 0 ? 0 : (i[d] >= n[d] ? n[d] - 1 : i[d]);
+    } else {
+      texture_fault(file, line, (name + " out of bounds with cudaBoundaryModeTrap").c_str());
+    }
+  }
+  unsigned char* p = a->at(i[0], i[1], i[2]);
+  if (write) memcpy(p, data, size);
+  else memcpy(data, p, size);
+}
+
+}  // namespace cuda_emu
+
+using cuda_emu::texture_record;
+
+#define CUDA_EMU_TEX_STICKY()                                                        \
+  do {                                                                               \
+    if (cuda_emu::texture_sticky() != cudaSuccess) return texture_record(cuda_emu::texture_sticky()); \
+  } while (0)
+
+// ---- Channel descriptions and arrays -----------------------------------------------------------------
+cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, cudaChannelFormatKind f) {
+  cudaChannelFormatDesc d;
+  d.x = x;
+  d.y = y;
+  d.z = z;
+  d.w = w;
+  d.f = f;
+  return d;
+}
+
+static cudaError_t make_array(cudaArray_t* array, const cudaChannelFormatDesc* desc, cudaExtent e,
+                              unsigned flags, bool three_d) {
+  CUDA_EMU_TEX_STICKY();
+  if (!array || !desc) return texture_record(cudaErrorInvalidValue);
+  *array = nullptr;
+  cuda_emu::Format f = cuda_emu::format_of(*desc);
+  if (f.channels == 0) return texture_record(cudaErrorInvalidChannelDescriptor);
+  if (flags & ~(unsigned)(cudaArrayLayered | cudaArraySurfaceLoadStore | cudaArrayTextureGather | cudaArrayCubemap))
+    return texture_record(cudaErrorInvalidValue);
+  if (flags & cudaArrayCubemap) return texture_record(cudaErrorInvalidValue);
+  if (e.width == 0) return texture_record(cudaErrorInvalidValue);
+  cudaArray* a = new cudaArray;
+  a->desc = *desc;
+  a->extent = e;
+  a->flags = flags;
+  a->layered = (flags & cudaArrayLayered) != 0;
+  a->elem = f.bytes();
+  a->nx = e.width;
+  if (a->layered) {
+    if (e.depth == 0) {
+      delete a;
+      return texture_record(cudaErrorInvalidValue);
+    }
+    a->dims = e.height == 0 ? 1 : 2;
+    a->ny = e.height == 0 ? 1 : e.height;
+    a->nz = e.depth;
+  } else {
+    if (three_d && e.depth != 0 && e.height == 0) {
+      delete a;
+      return texture_record(cudaErrorInvalidValue);
+    }
+    a->dims = e.depth != 0 ? 3 : (e.height != 0 ? 2 : 1);
+    a->ny = e.height == 0 ? 1 : e.height;
+    a->nz = e.depth == 0 ? 1 : e.depth;
+  }
+  const double bytes = static_cast<double>(a->nx) * a->ny * a->nz * a->elem;
+  if (bytes > 64.0 * (1ull << 30)) {
+    delete a;
+    return texture_record(cudaErrorMemoryAllocation);
+  }
+  a->data.assign(a->nx * a->ny * a->nz * a->elem, 0);
+  cuda_emu::g_arrays.insert(a);
+  *array = a;
+  return cudaSuccess;
+}
+
+cudaError_t cudaMallocArray(cudaArray_t* array, const cudaChannelFormatDesc* desc, size_t width,
+                            size_t height, unsigned int flags) {
+  if (flags & cudaArrayLayered) return texture_record(cudaErrorInvalidValue);
+  return make_array(array, desc, make_cudaExtent(width, height, 0), flags, false);
+}
+
+cudaError_t cudaMalloc3DArray(cudaArray_t* array, const cudaChannelFormatDesc* desc,
+                              cudaExtent extent, unsigned int flags) {
+  return make_array(array, desc, extent, flags, true);
+}
+
+cudaError_t cudaFreeArray(cudaArray_t array) {
+  CUDA_EMU_TEX_STICKY();
+  if (array == nullptr) return cudaSuccess;
+  if (!cuda_emu::live(array)) return texture_record(cudaErrorInvalidValue);
+  cuda_emu::g_arrays.erase(array);
+  delete array;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetChannelDesc(cudaChannelFormatDesc* desc, cudaArray_const_t array) {
+  CUDA_EMU_TEX_STICKY();
+  if (!desc || !cuda_emu::live(array)) return texture_record(cudaErrorInvalidValue);
+  *desc = array->desc;
+  return cudaSuccess;
+}
+
+cudaError_t cudaArrayGetInfo(cudaChannelFormatDesc* desc, cudaExtent* extent, unsigned int* flags,
+                             cudaArray_t array) {
+  CUDA_EMU_TEX_STICKY();
+  if (!cuda_emu::live(array)) return texture_record(cudaErrorInvalidValue);
+  if (desc) *desc = array->desc;
+  if (extent) *extent = array->extent;
+  if (flags) *flags = array->flags;
+  return cudaSuccess;
+}
+
+// ---- Copies into and out of arrays -------------------------------------------------------------------
+// Rows of `width` bytes starting at byte wOffset of row hOffset of the
+// first slice.
+static bool rows_fit(cudaArray_const_t a, size_t wOffset, size_t hOffset, size_t width, size_t height) {
+  const size_t row = a->nx * a->elem;
+  return wOffset <= row && width <= row - wOffset && hOffset <= a->ny && height <= a->ny - hOffset;
+}
+
+cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void* src,
+                                size_t spitch, size_t width, size_t height, cudaMemcpyKind kind) {
+  CUDA_EMU_TEX_STICKY();
+  if (!cuda_emu::live(dst) || (height && !src) || width > spitch || !rows_fit(dst, wOffset, hOffset, width, height))
+    return texture_record(cudaErrorInvalidValue);
+  for (size_t r = 0; r < height; ++r) {
+    cudaError_t e = cuda_emu::move_in(dst->at(0, hOffset + r, 0) + wOffset,
+                                      static_cast<const char*>(src) + r * spitch, width, kind);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy2DFromArray(void* dst, size_t dpitch, cudaArray_const_t src, size_t wOffset,
+                                  size_t hOffset, size_t width, size_t height,
+                                  cudaMemcpyKind kind) {
+  CUDA_EMU_TEX_STICKY();
+  if (!cuda_emu::live(src) || (height && !dst) || width > dpitch || !rows_fit(src, wOffset, hOffset, width, height))
+    return texture_record(cudaErrorInvalidValue);
+  cudaArray* a = const_cast<cudaArray*>(src);
+  for (size_t r = 0; r < height; ++r) {
+    cudaError_t e = cuda_emu::move_out(static_cast<char*>(dst) + r * dpitch,
+                                       a->at(0, hOffset + r, 0) + wOffset, width, kind);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset,
+                                     const void* src, size_t spitch, size_t width, size_t height,
+                                     cudaMemcpyKind kind, cudaStream_t) {
+  return cudaMemcpy2DToArray(dst, wOffset, hOffset, src, spitch, width, height, kind);
+}
+
+cudaError_t cudaMemcpy2DFromArrayAsync(void* dst, size_t dpitch, cudaArray_const_t src,
+                                       size_t wOffset, size_t hOffset, size_t width,
+                                       size_t height, cudaMemcpyKind kind, cudaStream_t) {
+  return cudaMemcpy2DFromArray(dst, dpitch, src, wOffset, hOffset, width, height, kind);
+}
+
+// The deprecated 1D forms (still in CUDA 13.0): `count` bytes from byte
+// wOffset of row hOffset, running on into the next rows.
+cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void* src,
+                              size_t count, cudaMemcpyKind kind) {
+  CUDA_EMU_TEX_STICKY();
+  if (!cuda_emu::live(dst)) return texture_record(cudaErrorInvalidValue);
+  const size_t start = (hOffset * dst->nx) * dst->elem + wOffset;
+  if (wOffset > dst->nx * dst->elem || start > dst->data.size() || count > dst->data.size() - start)
+    return texture_record(cudaErrorInvalidValue);
+  if (count == 0) return cudaSuccess;
+  return cuda_emu::move_in(dst->data.data() + start, src, count, kind);
+}
+
+cudaError_t cudaMemcpyFromArray(void* dst, cudaArray_const_t src, size_t wOffset, size_t hOffset,
+                                size_t count, cudaMemcpyKind kind) {
+  CUDA_EMU_TEX_STICKY();
+  if (!cuda_emu::live(src)) return texture_record(cudaErrorInvalidValue);
+  const size_t start = (hOffset * src->nx) * src->elem + wOffset;
+  if (wOffset > src->nx * src->elem || start > src->data.size() || count > src->data.size() - start)
+    return texture_record(cudaErrorInvalidValue);
+  if (count == 0) return cudaSuccess;
+  return cuda_emu::move_out(dst, src->data.data() + start, count, kind);
+}
+
+cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
+  CUDA_EMU_TEX_STICKY();
+  if (!p) return texture_record(cudaErrorInvalidValue);
+  const bool src_array = p->srcArray != nullptr, dst_array = p->dstArray != nullptr;
+  if ((src_array && p->srcPtr.ptr) || (dst_array && p->dstPtr.ptr)) return texture_record(cudaErrorInvalidValue);
+  if ((src_array && !cuda_emu::live(p->srcArray)) || (dst_array && !cuda_emu::live(p->dstArray)))
+    return texture_record(cudaErrorInvalidValue);
+  // Widths and x positions are in elements when an array takes part, else in bytes.
+  size_t elem = 1;
+  if (src_array) elem = p->srcArray->elem;
+  if (dst_array) {
+    if (src_array && p->dstArray->elem != elem) return texture_record(cudaErrorInvalidValue);
+    elem = p->dstArray->elem;
+  }
+  const size_t rowbytes = p->extent.width * elem;
+  const size_t rows = p->extent.height, slices = p->extent.depth;
+  if (rowbytes == 0 || rows == 0 || slices == 0) return cudaSuccess;
+  auto array_fits = [&](const cudaArray* a, cudaPos pos) {
+    return pos.x <= a->nx && p->extent.width <= a->nx - pos.x && pos.y <= a->ny &&
+           rows <= a->ny - pos.y && pos.z <= a->nz && slices <= a->nz - pos.z;
+  };
+  if (src_array && !array_fits(p->srcArray, p->srcPos)) return texture_record(cudaErrorInvalidValue);
+  if (dst_array && !array_fits(p->dstArray, p->dstPos)) return texture_record(cudaErrorInvalidValue);
+  if (!src_array && (!p->srcPtr.ptr || p->srcPtr.pitch < p->srcPos.x + rowbytes)) return texture_record(cudaErrorInvalidValue);
+  if (!dst_array && (!p->dstPtr.ptr || p->dstPtr.pitch < p->dstPos.x + rowbytes)) return texture_record(cudaErrorInvalidValue);
+  std::vector<unsigned char> row(rowbytes);
+  for (size_t s = 0; s < slices; ++s) {
+    for (size_t r = 0; r < rows; ++r) {
+      cudaError_t e = cudaSuccess;
+      // Into `row`.
+      if (src_array) {
+        memcpy(row.data(), p->srcArray->at(p->srcPos.x, p->srcPos.y + r, p->srcPos.z + s), rowbytes);
+      } else {
+        const char* from = static_cast<const char*>(p->srcPtr.ptr) +
+                           ((p->srcPos.z + s) * p->srcPtr.ysize + p->srcPos.y + r) * p->srcPtr.pitch + p->srcPos.x;
+        e = cuda_emu::move_in(row.data(), from, rowbytes, p->kind);
+      }
+      if (e != cudaSuccess) return e;
+      // Out of `row`.
+      if (dst_array) {
+        memcpy(p->dstArray->at(p->dstPos.x, p->dstPos.y + r, p->dstPos.z + s), row.data(), rowbytes);
+      } else {
+        char* to = static_cast<char*>(p->dstPtr.ptr) +
+                   ((p->dstPos.z + s) * p->dstPtr.ysize + p->dstPos.y + r) * p->dstPtr.pitch + p->dstPos.x;
+        e = cuda_emu::move_out(to, row.data(), rowbytes, p->kind);
+      }
+      if (e != cudaSuccess) return e;
+    }
+  }
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t) { return cudaMemcpy3D(p); }
+
+// ---- Texture objects ---------------------------------------------------------------------------------
+static cudaTextureObject_t keep(cuda_emu::Object* o) {
+  cuda_emu::g_objects.push_back(o);
+  return cuda_emu::g_objects.size();
+}
+
+cudaError_t cudaCreateTextureObject(cudaTextureObject_t* tex, const cudaResourceDesc* res,
+                                    const cudaTextureDesc* desc,
+                                    const cudaResourceViewDesc* view, const char* file, int line) {
+  using namespace cuda_emu;
+  CUDA_EMU_TEX_STICKY();
+  // Error codes as the H200 returned them (tests/cuda/tex_linear_fetch.cu).
+  if (!tex || !res) return texture_record(cudaErrorInvalidValue);
+  if (!desc) return texture_record(cudaErrorInvalidResourceHandle);
+  if (view) refuse(file, line, "a resource view (cudaResourceViewDesc) of a texture object");
+  Object o;
+  o.res = *res;
+  o.td = *desc;
+  switch (res->resType) {
+    case cudaResourceTypeArray: {
+      cudaArray* a = res->res.array.array;
+      if (!live(a)) return texture_record(cudaErrorInvalidResourceHandle);
+      o.array = a;
+      o.format = format_of(a->desc);
+      o.nx = a->nx;
+      o.ny = a->ny;
+      o.nz = a->nz;
+      break;
+    }
+    case cudaResourceTypeLinear: {
+      o.format = format_of(res->res.linear.desc);
+      if (o.format.channels == 0) return texture_record(cudaErrorInvalidChannelDescriptor);
+      const void* p = res->res.linear.devPtr;
+      const size_t bytes = res->res.linear.sizeInBytes;
+      const long long off = texture_alloc_offset(p, bytes);
+      if (!p || off < 0 || off % 512 != 0) return texture_record(cudaErrorInvalidValue);
+      o.base = static_cast<const unsigned char*>(p);
+      o.count = bytes / o.format.bytes();
+      break;
+    }
+    case cudaResourceTypePitch2D: {
+      o.format = format_of(res->res.pitch2D.desc);
+      if (o.format.channels == 0) return texture_record(cudaErrorInvalidChannelDescriptor);
+      const void* p = res->res.pitch2D.devPtr;
+      const size_t w = res->res.pitch2D.width, h = res->res.pitch2D.height, pitch = res->res.pitch2D.pitchInBytes;
+      if (!p || w == 0 || h == 0 || pitch % 32 != 0 || pitch < w * o.format.bytes())
+        return texture_record(cudaErrorInvalidValue);
+      const long long off = texture_alloc_offset(p, pitch * (h - 1) + w * o.format.bytes());
+      if (off < 0 || off % 512 != 0) return texture_record(cudaErrorInvalidValue);
+      o.base = static_cast<const unsigned char*>(p);
+      o.pitch = pitch;
+      o.nx = w;
+      o.ny = h;
+      break;
+    }
+    default:
+      refuse(file, line, "a texture over a mipmapped array");
+  }
+  const Format& f = o.format;
+  if (f.kind == cudaChannelFormatKindFloat && f.bits == 16)
+    refuse(file, line, "a half-float (16-bit float) texture");
+  if (desc->readMode == cudaReadModeNormalizedFloat &&
+      (f.kind == cudaChannelFormatKindFloat || f.bits == 32))
+    return texture_record(cudaErrorInvalidNormSetting);
+  if (desc->filterMode == cudaFilterModeLinear && res->resType != cudaResourceTypeLinear &&
+      f.kind != cudaChannelFormatKindFloat && desc->readMode != cudaReadModeNormalizedFloat)
+    return texture_record(cudaErrorInvalidFilterSetting);
+  if (desc->sRGB) refuse(file, line, "an sRGB texture");
+  if (desc->maxAnisotropy > 1) refuse(file, line, "anisotropic filtering (maxAnisotropy > 1)");
+  if (o.array && (o.array->flags & cudaArrayTextureGather))
+    refuse(file, line, "a texture over a cudaArrayTextureGather array");
+  if (!is_zero_border(*desc) && f.kind != cudaChannelFormatKindFloat)
+    refuse(file, line, "a non-zero border colour on a texture of integer texels");
+  for (int d = 0; d < 3; ++d)
+    if (desc->addressMode[d] < cudaAddressModeWrap || desc->addressMode[d] > cudaAddressModeBorder)
+      return texture_record(cudaErrorInvalidValue);
+  *tex = keep(new Object(o));
+  return cudaSuccess;
+}
+
+cudaError_t cudaDestroyTextureObject(cudaTextureObject_t tex) {
+  CUDA_EMU_TEX_STICKY();
+  if (tex == 0) return cudaSuccess;  // as the H200 answered
+  cuda_emu::Object* o = cuda_emu::object_of(tex);
+  if (!o || o->surface) return texture_record(cudaErrorInvalidValue);
+  delete o;
+  cuda_emu::g_objects[tex - 1] = nullptr;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetTextureObjectResourceDesc(cudaResourceDesc* res, cudaTextureObject_t tex) {
+  CUDA_EMU_TEX_STICKY();
+  cuda_emu::Object* o = cuda_emu::object_of(tex);
+  if (!res || !o || o->surface) return texture_record(cudaErrorInvalidValue);
+  *res = o->res;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetTextureObjectTextureDesc(cudaTextureDesc* desc, cudaTextureObject_t tex) {
+  CUDA_EMU_TEX_STICKY();
+  cuda_emu::Object* o = cuda_emu::object_of(tex);
+  if (!desc || !o || o->surface) return texture_record(cudaErrorInvalidValue);
+  *desc = o->td;
+  return cudaSuccess;
+}
+
+// ---- Surface objects ---------------------------------------------------------------------------------
+cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t* surf, const cudaResourceDesc* res,
+                                    const char* file, int line) {
+  using namespace cuda_emu;
+  CUDA_EMU_TEX_STICKY();
+  if (!surf || !res) return texture_record(cudaErrorInvalidValue);
+  if (res->resType != cudaResourceTypeArray) {
+    // The H200 answered 20 for a linear resource whose description was
+    // zeros (tests/cuda/surface_rw.cu); other cases were not measured.
+    if (res->resType == cudaResourceTypeLinear && format_of(res->res.linear.desc).channels == 0)
+      return texture_record(cudaErrorInvalidChannelDescriptor);
+    refuse(file, line, "a surface object over anything but a cudaArray");
+  }
+  cudaArray* a = res->res.array.array;
+  if (!live(a)) return texture_record(cudaErrorInvalidResourceHandle);
+  // The H200 accepted an array made without cudaArraySurfaceLoadStore.
+  Object o;
+  o.surface = true;
+  o.res = *res;
+  o.array = a;
+  o.format = format_of(a->desc);
+  *surf = keep(new Object(o));
+  return cudaSuccess;
+}
+
+cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surf) {
+  CUDA_EMU_TEX_STICKY();
+  if (surf == 0) return cudaSuccess;
+  cuda_emu::Object* o = cuda_emu::object_of(surf);
+  if (!o || !o->surface) return texture_record(cudaErrorInvalidValue);
+  delete o;
+  cuda_emu::g_objects[surf - 1] = nullptr;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGetSurfaceObjectResourceDesc(cudaResourceDesc* res, cudaSurfaceObject_t surf) {
+  CUDA_EMU_TEX_STICKY();
+  cuda_emu::Object* o = cuda_emu::object_of(surf);
+  if (!res || !o || !o->surface) return texture_record(cudaErrorInvalidValue);
+  *res = o->res;
+  return cudaSuccess;
+}
