@@ -51,6 +51,39 @@ fn object_args(args: &[OsString], stem: &str) -> Vec<OsString> {
     compile
 }
 
+/// The program's compile, run from the caller's directory with the cache
+/// entry's files named by absolute paths. g++ quotes the source line of an
+/// error from the file that `#line` names, looked up from its working
+/// directory: from the entry it would find the rewritten copy of a local
+/// header (two lines longer at the top) and quote the wrong line; from the
+/// caller's directory it finds the original. Falls back to the entry when the
+/// caller's directory is unknown.
+fn from_callers_dir(
+    dir: &Path,
+    args: Vec<OsString>,
+    cpp_name: &str,
+    stem: &str,
+) -> (PathBuf, Vec<OsString>) {
+    let Ok(callers) = std::env::current_dir() else {
+        return (dir.to_path_buf(), args);
+    };
+    let Ok(dir) = std::path::absolute(dir) else {
+        return (callers, args);
+    };
+    let object = format!("{stem}.o");
+    let args = args
+        .into_iter()
+        .map(|arg| {
+            if arg == cpp_name || arg == object.as_str() {
+                dir.join(&arg).into_os_string()
+            } else {
+                arg
+            }
+        })
+        .collect();
+    (callers, args)
+}
+
 /// The link step: the program's object, the runtime objects, `-lpthread`.
 fn link_args(
     leading: &[String],
@@ -104,6 +137,38 @@ const SHIM_FILES: &[ShimFile] = &[
     ShimFile {
         name: "device_launch_parameters.h",
         text: include_str!("shim/device_launch_parameters.h"),
+    },
+    ShimFile {
+        name: "driver_types.h",
+        text: include_str!("shim/driver_types.h"),
+    },
+    ShimFile {
+        name: "vector_types.h",
+        text: include_str!("shim/vector_types.h"),
+    },
+    ShimFile {
+        name: "vector_functions.h",
+        text: include_str!("shim/vector_functions.h"),
+    },
+    ShimFile {
+        name: "builtin_types.h",
+        text: include_str!("shim/builtin_types.h"),
+    },
+    ShimFile {
+        name: "host_defines.h",
+        text: include_str!("shim/host_defines.h"),
+    },
+    ShimFile {
+        name: "device_functions.h",
+        text: include_str!("shim/device_functions.h"),
+    },
+    ShimFile {
+        name: "cuda_profiler_api.h",
+        text: include_str!("shim/cuda_profiler_api.h"),
+    },
+    ShimFile {
+        name: "crt/host_defines.h",
+        text: include_str!("shim/crt/host_defines.h"),
     },
     ShimFile {
         name: "cooperative_groups.h",
@@ -378,7 +443,11 @@ impl Emulator {
             .map_err(EmulateError::io("finding the directory of", source))?;
 
         let mut args = self.common_args(&shim_dir);
+        // nvcc searches the program's own directory for `#include <...>`
+        // too (cuda-samples' interval includes <boost/...> from beside it).
         args.push(OsString::from("-iquote"));
+        args.push(source_dir.clone().into_os_string());
+        args.push(OsString::from("-I"));
         args.push(source_dir.into_os_string());
         args.push(OsString::from(&cpp_name));
         args.extend(
@@ -425,7 +494,9 @@ impl Emulator {
             // runtime object is built, if it is not cached yet; then link.
             let (runtime_built, compiled) = std::thread::scope(|scope| {
                 let runtime_built = scope.spawn(|| self.build_runtime(&runtime));
-                let compiled = self.run_compiler(dir, &object_args(&args, &stem));
+                let (compile_dir, compile_args) =
+                    from_callers_dir(dir, object_args(&args, &stem), &cpp_name, &stem);
+                let compiled = self.run_compiler(&compile_dir, &compile_args);
                 (
                     runtime_built.join().expect("runtime build thread"),
                     compiled,
@@ -490,6 +561,10 @@ impl Emulator {
         cache::install(&dir, |staging| {
             for file in SHIM_FILES {
                 let path = staging.join(file.name);
+                if let Some(parent) = path.parent() {
+                    std::fs::create_dir_all(parent)
+                        .map_err(EmulateError::io("creating", parent))?;
+                }
                 std::fs::write(&path, file.text).map_err(EmulateError::io("writing", &path))?;
             }
             Ok::<(), EmulateError>(())
@@ -1243,10 +1318,20 @@ chmod +x "$out"
     #[test]
     fn every_shim_file_is_embedded() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/emulate/shim");
-        let on_disk: BTreeSet<String> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
+        // Files of the shim and of its subfolders (crt/), as `crt/name`.
+        let mut on_disk = BTreeSet::new();
+        let mut pending = vec![(dir.clone(), String::new())];
+        while let Some((folder, prefix)) = pending.pop() {
+            for entry in std::fs::read_dir(&folder).unwrap() {
+                let entry = entry.unwrap();
+                let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
+                if entry.file_type().unwrap().is_dir() {
+                    pending.push((entry.path(), format!("{name}/")));
+                } else {
+                    on_disk.insert(name);
+                }
+            }
+        }
         let embedded: BTreeSet<String> = SHIM_FILES.iter().map(|f| f.name.to_string()).collect();
         assert_eq!(embedded, on_disk, "update SHIM_FILES in src/emulate/mod.rs");
     }

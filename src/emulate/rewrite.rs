@@ -567,9 +567,25 @@ impl Rewriter<'_> {
             && self.tokens[index + 1].end == self.tokens[index + 2].start
     }
 
+    /// Three tokens from `index` are `c`, `c`, `c` as a launch spells them:
+    /// `<<<` / `>>>`, or `<< <` / `>> >` with white space before the third,
+    /// as clang-format writes them (nvcc accepts both).
+    fn is_chevrons(&self, index: usize, c: &str) -> bool {
+        if self.is_triple(index, c) {
+            return true;
+        }
+        index + 2 < self.tokens.len()
+            && (0..3).all(|k| self.is_punct(index + k, c))
+            && self.tokens[index].end == self.tokens[index + 1].start
+            && self.source[self.tokens[index + 1].end..self.tokens[index + 2].start]
+                .chars()
+                .all(|ch| ch.is_whitespace() || ch == '\\')
+    }
+
     fn is_launch(&self, index: usize) -> bool {
-        // `operator<<<T>` is a template operator, not a launch.
-        self.is_triple(index, "<")
+        // `operator<<<T>` is a template operator, not a launch; nor is
+        // `operator<< <T>`.
+        self.is_chevrons(index, "<")
             && !(index > 0 && self.text(index - 1) == "operator")
             && self.tokens[index].directive.is_none_or(|hash| {
                 // Not in `#include <...>`.
@@ -697,7 +713,7 @@ impl Rewriter<'_> {
                         depth -= 1;
                     }
                     ";" if depth == 0 => break,
-                    ">" if depth == 0 && self.is_triple(k, ">") => {
+                    ">" if depth == 0 && self.is_chevrons(k, ">") => {
                         close = Some(k);
                         break;
                     }

@@ -67,12 +67,20 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "dynamic_shared",
     "error_strings",
     "events_streams",
+    "header_guards",
     "host_segfault",
     "indexing",
     "launch_errors",
     "math_intrinsics",
     "memcpy_errors",
     "out_of_bounds",
+    "runtime_devprops_full",
+    "runtime_launch_spellings",
+    "runtime_mapped_memory",
+    "runtime_mem_pool",
+    "runtime_occupancy",
+    "runtime_pitched_copies",
+    "runtime_stream_callbacks",
     "sync_count",
     "warp_shuffle",
     "warp_vote",
@@ -184,6 +192,39 @@ fn inline_ptx_is_refused_at_compile_time_with_its_line() {
         .to_string();
     assert!(
         err.contains("tests/cuda/inline_asm.cu:") && err.contains("--backend gpu"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_runtime_call_the_emulator_lacks_is_refused_at_its_call_site() {
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let err = backend
+        .compile(&probe("runtime_not_provided"))
+        .expect_err("cudaGraphCreate must be refused")
+        .to_string();
+    assert!(
+        err.contains("`cudaGraphCreate` is not provided by the CPU emulator")
+            && err.contains("tests/cuda/runtime_not_provided.cu:10:"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_error_in_a_rewritten_header_quotes_the_headers_own_line() {
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let err = backend
+        .compile(&probe("header_error_line"))
+        .expect_err("the header does not compile")
+        .to_string();
+    assert!(
+        err.contains("header_error_line.cuh:6:")
+            && err.contains("return fine + not_declared_anywhere;")
+            && !err.contains("int fine = 1;"),
         "{err}"
     );
 }
