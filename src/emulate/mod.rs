@@ -118,9 +118,10 @@ struct ShimFile {
 
 /// The shim, as written into the cache. A `.cpp` file is a runtime source,
 /// compiled once into an object that every program links; the rest are
-/// headers found through `-I` (`cooperative_groups.h`, `cuda_fp16.h`,
-/// `cuda_bf16.h` and `mma.h` only stop the compile with an `#error` naming
-/// the missing feature). A test checks this list against the directory.
+/// headers found through `-I`, one in a subfolder (`crt/host_defines.h`)
+/// (`cooperative_groups.h`, `cuda_fp16.h`, `cuda_bf16.h` and `mma.h` only
+/// stop the compile with an `#error` naming the missing feature). A test
+/// checks this list against the directory and its subfolders.
 const SHIM_FILES: &[ShimFile] = &[
     ShimFile {
         name: "cuda_runtime.h",

@@ -1247,6 +1247,39 @@ mod tests {
     }
 
     #[test]
+    fn reads_launches_spelled_with_spaces_between_the_chevrons() {
+        // clang-format writes `<< <` and `>> >`; nvcc accepts them.
+        assert_eq!(
+            body("k<< <g, b >> >(x);\n"),
+            format!("{}g, b )(x);\n", launch("k", ""))
+        );
+        assert_eq!(
+            body("k<<<g, b >> >(x);\n"),
+            format!("{}g, b )(x);\n", launch("k", ""))
+        );
+        assert_eq!(
+            body("#define RUN(k) k<< <1, 2 >> >(y)\n"),
+            format!("#define RUN(k) {}1, 2 )(y)\n", launch("k", ""))
+        );
+        // A shift inside the configuration is not its end.
+        assert_eq!(
+            body("k<< <n >> 1, 32 >> >(x);\n"),
+            format!("{}n >> 1, 32 )(x);\n", launch("k", ""))
+        );
+    }
+
+    #[test]
+    fn leaves_spaced_operator_templates_and_shifts_alone() {
+        for source in [
+            "os = operator<< <T>(os, v);\n",
+            "int a = b << c;\n",
+            "int a = b < < c;\n",
+        ] {
+            assert_eq!(body(source), source);
+        }
+    }
+
+    #[test]
     fn leaves_include_lines_alone_and_records_local_headers() {
         let source = "#include <vector>\n#include \"common.cuh\"\n  #  include \"b.h\"\n";
         let rewritten = rewrite(Path::new(PATH), source).unwrap();

@@ -6,9 +6,17 @@
 // runtime half lives in cuda_emu.cpp, compiled once into cuda_emu.o.
 //
 // Files of the shim (all in this directory, a fixed list):
-//   cuda_runtime.h  cuda_runtime_api.h  cuda.h  device_launch_parameters.h
+//   cuda_runtime.h  (everything) and the headers real code includes, each of
+//   which includes it: cuda_runtime_api.h  cuda.h (driver types only; driver
+//   calls refused)  driver_types.h  vector_types.h  vector_functions.h
+//   builtin_types.h  host_defines.h  crt/host_defines.h  device_functions.h
+//   device_launch_parameters.h  cuda_profiler_api.h
 //   cuda_emu.cpp    (the runtime, compiled once)
 //   cooperative_groups.h  cuda_fp16.h  cuda_bf16.h  mma.h  (refused: #error)
+// A runtime function the emulator does not implement is declared as a
+// template whose body fails a static_assert "`NAME` is not provided by the
+// CPU emulator" (see "What the emulator does not provide" below), so that
+// g++ names the call's file and line.
 //
 // Build commands (SHIM = this directory; FLAGS = -std=gnu++17 -O2
 // [-march=x86-64-v3 when /proc/cpuinfo lists both fma and avx2]
