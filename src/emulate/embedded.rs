@@ -81,6 +81,38 @@ const SHIM_FILES: &[ShimFile] = &[
         name: "cuda_emu_texture.cpp",
         text: include_str!("shim/cuda_emu_texture.cpp"),
     },
+    ShimFile {
+        name: "driver_types.h",
+        text: include_str!("shim/driver_types.h"),
+    },
+    ShimFile {
+        name: "vector_types.h",
+        text: include_str!("shim/vector_types.h"),
+    },
+    ShimFile {
+        name: "vector_functions.h",
+        text: include_str!("shim/vector_functions.h"),
+    },
+    ShimFile {
+        name: "builtin_types.h",
+        text: include_str!("shim/builtin_types.h"),
+    },
+    ShimFile {
+        name: "host_defines.h",
+        text: include_str!("shim/host_defines.h"),
+    },
+    ShimFile {
+        name: "device_functions.h",
+        text: include_str!("shim/device_functions.h"),
+    },
+    ShimFile {
+        name: "cuda_profiler_api.h",
+        text: include_str!("shim/cuda_profiler_api.h"),
+    },
+    ShimFile {
+        name: "crt/host_defines.h",
+        text: include_str!("shim/crt/host_defines.h"),
+    },
 ];
 
 /// A hash of the embedded shim's file names and contents.
@@ -99,6 +131,9 @@ pub(super) fn install(root: &Path, shim_hash: &str) -> Result<PathBuf, EmulateEr
     cache::install(&dir, |staging| {
         for file in SHIM_FILES {
             let path = staging.join(file.name);
+            if let Some(parent) = path.parent() {
+                std::fs::create_dir_all(parent).map_err(EmulateError::io("creating", parent))?;
+            }
             std::fs::write(&path, file.text).map_err(EmulateError::io("writing", &path))?;
         }
         Ok::<(), EmulateError>(())
@@ -128,10 +163,20 @@ mod tests {
     #[test]
     fn every_shim_file_is_embedded() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/emulate/shim");
-        let on_disk: BTreeSet<String> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
+        // Files of the shim and of its subfolders (crt/), as `crt/name`.
+        let mut on_disk = BTreeSet::new();
+        let mut pending = vec![(dir.clone(), String::new())];
+        while let Some((folder, prefix)) = pending.pop() {
+            for entry in std::fs::read_dir(&folder).unwrap() {
+                let entry = entry.unwrap();
+                let name = format!("{prefix}{}", entry.file_name().to_string_lossy());
+                if entry.file_type().unwrap().is_dir() {
+                    pending.push((entry.path(), format!("{name}/")));
+                } else {
+                    on_disk.insert(name);
+                }
+            }
+        }
         let embedded: BTreeSet<String> = SHIM_FILES.iter().map(|f| f.name.to_string()).collect();
         assert_eq!(
             embedded, on_disk,

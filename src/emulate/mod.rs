@@ -306,7 +306,11 @@ impl Emulator {
                 }
             }
             args.extend(inputs.macros.iter().map(OsString::from));
+            // nvcc searches the program's own directory for `#include <...>`
+            // too (cuda-samples' interval includes <boost/...> from beside it).
             args.push(OsString::from("-iquote"));
+            args.push(source_dir.clone().into_os_string());
+            args.push(OsString::from("-I"));
             args.push(source_dir.into_os_string());
             for dir in &inputs.include_dirs {
                 args.push(OsString::from("-I"));
@@ -395,9 +399,13 @@ impl Emulator {
             let (runtime_built, compiled) = std::thread::scope(|scope| {
                 let runtime_built = scope.spawn(|| self.build_runtime(&runtime));
                 let compiled: Result<(), EmulateError> = units.iter().try_for_each(|unit| {
-                    let output = self
-                        .compiler
-                        .run(dir, &object_args(&unit.args, &unit.object))?;
+                    let (compile_dir, compile_args) = from_callers_dir(
+                        dir,
+                        object_args(&unit.args, &unit.object),
+                        &unit.file_name,
+                        &unit.object,
+                    );
+                    let output = self.compiler.run(&compile_dir, &compile_args)?;
                     if output.status.success() {
                         Ok(())
                     } else {
@@ -549,6 +557,38 @@ fn link_args(
     link
 }
 
+/// A unit's compile, run from the caller's directory with the cache entry's
+/// files named by absolute paths. g++ quotes the source line of an error
+/// from the file that `#line` names, looked up from its working directory:
+/// from the entry it would find the rewritten copy of a local header (two
+/// lines longer at the top) and quote the wrong line; from the caller's
+/// directory it finds the original. Falls back to the entry when the
+/// caller's directory is unknown.
+fn from_callers_dir(
+    dir: &Path,
+    args: Vec<OsString>,
+    file_name: &str,
+    object: &str,
+) -> (PathBuf, Vec<OsString>) {
+    let Ok(callers) = std::env::current_dir() else {
+        return (dir.to_path_buf(), args);
+    };
+    let Ok(dir) = std::path::absolute(dir) else {
+        return (callers, args);
+    };
+    let args = args
+        .into_iter()
+        .map(|arg| {
+            if arg == file_name || arg == object {
+                dir.join(&arg).into_os_string()
+            } else {
+                arg
+            }
+        })
+        .collect();
+    (callers, args)
+}
+
 /// One source of a program, as the compiler gets it.
 struct Unit {
     /// Its name in the cache entry (`main.cpp`).
@@ -683,21 +723,25 @@ chmod +x "$out"
         assert_eq!(first.executable.file_name().unwrap(), "k");
         assert_eq!(first.compiler_version, "fake-c++ (Test) 1.0");
         let calls = fixture.calls();
-        // The runtime object and the program's object (in parallel, in
-        // either order), then the link.
-        assert_eq!(calls.len(), 3, "{calls:?}");
+        // The runtime's objects and the program's object (in parallel, in
+        // any order), then the link.
+        let runtime = embedded::runtime_sources().count();
+        let all = runtime + 2;
+        assert_eq!(calls.len(), all, "{calls:?}");
         assert!(
-            calls[..2]
+            calls[..all - 1]
                 .iter()
                 .any(|c| c.contains("cuda_emu.cpp") && c.ends_with("-o cuda_emu.o")),
             "{calls:?}"
         );
         assert!(
-            calls[..2].iter().any(|c| c.contains("k.cpp -c -o k.o")),
+            calls[..all - 1]
+                .iter()
+                .any(|c| c.contains("/k.cpp -c -o /") && c.ends_with("/k.o")),
             "{calls:?}"
         );
         assert!(
-            calls[2].contains("k.o") && calls[2].ends_with("-o k -lpthread"),
+            calls[all - 1].contains("k.o") && calls[all - 1].ends_with("-o k -lpthread"),
             "{calls:?}"
         );
         assert!(
@@ -724,13 +768,13 @@ chmod +x "$out"
         assert_eq!(second.command, first.command);
         assert_eq!(
             fixture.calls().len(),
-            3,
+            all,
             "no compiler call for a cached program"
         );
 
         // A fresh emulator on the same cache finds it too.
         assert!(fixture.emulator().compile(&source).unwrap().cached);
-        assert_eq!(fixture.calls().len(), 3);
+        assert_eq!(fixture.calls().len(), all);
     }
 
     #[cfg(unix)]
@@ -753,7 +797,12 @@ chmod +x "$out"
             1,
             "the runtime is built once: {calls:?}"
         );
-        assert_eq!(calls.len(), 5, "{calls:?}");
+        // The runtime's objects, then each program's compile and link.
+        assert_eq!(
+            calls.len(),
+            embedded::runtime_sources().count() + 4,
+            "{calls:?}"
+        );
     }
 
     #[cfg(unix)]
@@ -791,8 +840,12 @@ chmod +x "$out"
                 other => panic!("attempt {attempt}: {other:?}"),
             }
         }
-        // The failed program was tried again, not cached as a failure.
-        assert_eq!(fixture.calls().len(), 3);
+        // The failed program was tried again, not cached as a failure (the
+        // runtime's objects were built once, beside the first try).
+        assert_eq!(
+            fixture.calls().len(),
+            embedded::runtime_sources().count() + 2
+        );
     }
 
     #[cfg(unix)]

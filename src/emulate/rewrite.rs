@@ -388,9 +388,25 @@ impl Rewriter<'_> {
             && self.tokens[index + 1].end == self.tokens[index + 2].start
     }
 
+    /// Three tokens from `index` are `c`, `c`, `c` as a launch spells them:
+    /// `<<<` / `>>>`, or `<< <` / `>> >` with white space before the third,
+    /// as clang-format writes them (nvcc accepts both).
+    fn is_chevrons(&self, index: usize, c: &str) -> bool {
+        if self.is_triple(index, c) {
+            return true;
+        }
+        index + 2 < self.tokens.len()
+            && (0..3).all(|k| self.is_punct(index + k, c))
+            && self.tokens[index].end == self.tokens[index + 1].start
+            && self.source[self.tokens[index + 1].end..self.tokens[index + 2].start]
+                .chars()
+                .all(|ch| ch.is_whitespace() || ch == '\\')
+    }
+
     fn is_launch(&self, index: usize) -> bool {
-        // `operator<<<T>` is a template operator, not a launch.
-        self.is_triple(index, "<")
+        // `operator<<<T>` is a template operator, not a launch; nor is
+        // `operator<< <T>`.
+        self.is_chevrons(index, "<")
             && !(index > 0 && self.text(index - 1) == "operator")
             && self.tokens[index].directive.is_none_or(|hash| {
                 // Not in `#include <...>`.
@@ -568,7 +584,7 @@ impl Rewriter<'_> {
                         depth -= 1;
                     }
                     ";" if depth == 0 => break,
-                    ">" if depth == 0 && self.is_triple(k, ">") => {
+                    ">" if depth == 0 && self.is_chevrons(k, ">") => {
                         close = Some(k);
                         break;
                     }
@@ -1100,6 +1116,39 @@ mod tests {
                 launch("k", "n, 256)(x)")
             )
         );
+    }
+
+    #[test]
+    fn reads_launches_spelled_with_spaces_between_the_chevrons() {
+        // clang-format writes `<< <` and `>> >`; nvcc accepts them.
+        assert_eq!(
+            body("k<< <g, b >> >(x);\n"),
+            format!("{}g, b )(x);\n", launch("k", ""))
+        );
+        assert_eq!(
+            body("k<<<g, b >> >(x);\n"),
+            format!("{}g, b )(x);\n", launch("k", ""))
+        );
+        assert_eq!(
+            body("#define RUN(k) k<< <1, 2 >> >(y)\n"),
+            format!("#define RUN(k) {}1, 2 )(y)\n", launch("k", ""))
+        );
+        // A shift inside the configuration is not its end.
+        assert_eq!(
+            body("k<< <n >> 1, 32 >> >(x);\n"),
+            format!("{}n >> 1, 32 )(x);\n", launch("k", ""))
+        );
+    }
+
+    #[test]
+    fn leaves_spaced_operator_templates_and_shifts_alone() {
+        for source in [
+            "os = operator<< <T>(os, v);\n",
+            "int a = b << c;\n",
+            "int a = b < < c;\n",
+        ] {
+            assert_eq!(body(source), source);
+        }
     }
 
     #[test]

@@ -77,6 +77,7 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "half_contraction",
     "half_conversions",
     "half_math",
+    "header_guards",
     "host_segfault",
     "indexing",
     "launch_errors",
@@ -84,6 +85,13 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "math_intrinsics",
     "memcpy_errors",
     "out_of_bounds",
+    "runtime_devprops_full",
+    "runtime_launch_spellings",
+    "runtime_mapped_memory",
+    "runtime_mem_pool",
+    "runtime_occupancy",
+    "runtime_pitched_copies",
+    "runtime_stream_callbacks",
     "surface_rw",
     "surface_trap",
     "sync_count",
@@ -266,7 +274,11 @@ fn a_half_product_kept_in_a_variable_is_rounded_where_the_gpu_fuses_it() {
     let Some(backend) = emulator(false) else {
         return;
     };
-    let done = run(&backend, "half_contraction_variable", Duration::from_secs(60));
+    let done = run(
+        &backend,
+        "half_contraction_variable",
+        Duration::from_secs(60),
+    );
     let stdout = String::from_utf8_lossy(&done.stdout).into_owned();
     let want = expected("half_contraction_variable", "stdout");
     for (emulated, gpu) in stdout.lines().zip(want.lines()) {
@@ -281,6 +293,39 @@ fn a_half_product_kept_in_a_variable_is_rounded_where_the_gpu_fuses_it() {
         }
     }
     assert_eq!(stdout.lines().count(), want.lines().count());
+}
+
+#[test]
+fn a_runtime_call_the_emulator_lacks_is_refused_at_its_call_site() {
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let err = backend
+        .compile(&probe("runtime_not_provided"))
+        .expect_err("cudaGraphCreate must be refused")
+        .to_string();
+    assert!(
+        err.contains("`cudaGraphCreate` is not provided by the CPU emulator")
+            && err.contains("tests/cuda/runtime_not_provided.cu:10:"),
+        "{err}"
+    );
+}
+
+#[test]
+fn an_error_in_a_rewritten_header_quotes_the_headers_own_line() {
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let err = backend
+        .compile(&probe("header_error_line"))
+        .expect_err("the header does not compile")
+        .to_string();
+    assert!(
+        err.contains("header_error_line.cuh:6:")
+            && err.contains("return fine + not_declared_anywhere;")
+            && !err.contains("int fine = 1;"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -34,7 +34,9 @@ pub fn fixture(name: &str) -> tempfile::TempDir {
 /// working tree.
 pub fn course_copy() -> tempfile::TempDir {
     let copy = tempfile::tempdir().unwrap();
-    for dir in ["book", "kernels", "starter", "evidence", "theme", "examples"] {
+    for dir in [
+        "book", "kernels", "starter", "evidence", "theme", "examples",
+    ] {
         copy_tree(&repo_root().join(dir), &copy.path().join(dir));
     }
     std::fs::copy(repo_root().join("book.toml"), copy.path().join("book.toml")).unwrap();

@@ -291,12 +291,15 @@ int device_vprintf(const char* fmt, va_list ap) {
 }
 
 // ---- Memory ----------------------------------------------------------------------
-enum AllocKind { kDevice, kManaged, kPinned, kSymbol };
+// kRegistered: host memory the program allocated itself and registered with
+// cudaHostRegister; the emulator never frees it.
+enum AllocKind { kDevice, kManaged, kPinned, kSymbol, kRegistered };
 struct Alloc {
   size_t size;
   char* map;      // mmap'd region (bounds check) or the malloc'd block
   size_t maplen;  // 0 when malloc'd; with bounds checking, guard pages around the data
   AllocKind kind;
+  unsigned flags;  // cudaHostAlloc / cudaHostRegister flags
 };
 std::map<uintptr_t, Alloc> g_allocs;
 size_t g_device_bytes = 0;
@@ -326,7 +329,7 @@ cudaError_t allocate(void** ptr, size_t size, AllocKind kind) {
   if (size == 0) return cudaSuccess;
   if (kind != kPinned && (size > kTotalGlobalMem || g_device_bytes + size > kTotalGlobalMem))
     return record(cudaErrorMemoryAllocation);
-  Alloc a{size, nullptr, 0, kind};
+  Alloc a{size, nullptr, 0, kind, 0};
   char* p = nullptr;
   if (settings().bounds_check && kind != kPinned) {
     // [guard page][data pages][guard page]; the buffer ends where the second
@@ -372,7 +375,8 @@ cudaError_t allocate(void** ptr, size_t size, AllocKind kind) {
 cudaError_t release(void* ptr, bool pinned) {
   if (ptr == nullptr) return cudaSuccess;
   auto it = g_allocs.find(reinterpret_cast<uintptr_t>(ptr));
-  if (it == g_allocs.end() || it->second.kind == kSymbol || (it->second.kind == kPinned) != pinned)
+  if (it == g_allocs.end() || it->second.kind == kSymbol || it->second.kind == kRegistered ||
+      (it->second.kind == kPinned) != pinned)
     return record(cudaErrorInvalidValue);
   Alloc a = it->second;
   g_allocs.erase(it);
@@ -445,6 +449,7 @@ cudaError_t copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) 
 
 struct CUstream_st {
   unsigned flags;
+  int priority;
 };
 struct CUevent_st {
   double ms;
@@ -856,6 +861,11 @@ void place_dynamic_shared(size_t bytes) {
 }
 std::map<const void*, int> g_max_dynamic_shared;  // cudaFuncSetAttribute opt-ins
 int g_max_dynamic_shared_any = 49152;
+// cudaFuncAttributePreferredSharedMemoryCarveout per kernel (-1: default).
+std::map<const void*, int> g_carveout;
+// cudaDeviceMapHost is always on with unified addressing: the H200 reported 8
+// before any cudaSetDeviceFlags.
+unsigned g_device_flags = 0x08;
 
 // ---- Faults inside kernels ------------------------------------------------------------
 char g_altstack[64 * 1024];
@@ -1509,7 +1519,7 @@ cudaError_t memcpy_symbol(void* symbol, size_t size, const void* src, size_t cou
 
 void register_symbol(const void* p, size_t size) {
   uintptr_t a = reinterpret_cast<uintptr_t>(p);
-  if (g_allocs.count(a) == 0) g_allocs[a] = Alloc{size, nullptr, 0, kSymbol};
+  if (g_allocs.count(a) == 0) g_allocs[a] = Alloc{size, nullptr, 0, kSymbol, 0};
 }
 
 cudaError_t func_set_attribute(const void* func, int attr, int value) {
@@ -1521,6 +1531,7 @@ cudaError_t func_set_attribute(const void* func, int attr, int value) {
   }
   if (attr == cudaFuncAttributePreferredSharedMemoryCarveout) {
     if (value < -1 || value > 100) return record(cudaErrorInvalidValue);
+    g_carveout[func] = value;
     return cudaSuccess;
   }
   return record(cudaErrorInvalidValue);
@@ -1648,7 +1659,6 @@ cudaError_t cudaGetDevice(int* device) {
 cudaError_t cudaSetDevice(int device) {
   return device == 0 ? cudaSuccess : record(cudaErrorInvalidDevice);
 }
-cudaError_t cudaSetDeviceFlags(unsigned int) { return cudaSuccess; }
 cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return cudaSuccess; }
 
 // Values of the H200 (CUDA 13.0, driver 580.159.04): every field and attribute
@@ -1683,7 +1693,32 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   p->maxTexture1DMipmap = 32768;
   p->maxTexture2D[0] = 131072;
   p->maxTexture2D[1] = 65536;
+  p->maxTexture2DMipmap[0] = p->maxTexture2DMipmap[1] = 32768;
+  p->maxTexture2DLinear[0] = 131072;
+  p->maxTexture2DLinear[1] = 65000;
+  p->maxTexture2DLinear[2] = 2097120;
+  p->maxTexture2DGather[0] = p->maxTexture2DGather[1] = 32768;
   p->maxTexture3D[0] = p->maxTexture3D[1] = p->maxTexture3D[2] = 16384;
+  p->maxTexture3DAlt[0] = p->maxTexture3DAlt[1] = 8192;
+  p->maxTexture3DAlt[2] = 32768;
+  p->maxTextureCubemap = 32768;
+  p->maxTexture1DLayered[0] = 32768;
+  p->maxTexture1DLayered[1] = 2048;
+  p->maxTexture2DLayered[0] = p->maxTexture2DLayered[1] = 32768;
+  p->maxTexture2DLayered[2] = 2048;
+  p->maxTextureCubemapLayered[0] = 32768;
+  p->maxTextureCubemapLayered[1] = 2046;
+  p->maxSurface1D = 32768;
+  p->maxSurface2D[0] = 131072;
+  p->maxSurface2D[1] = 65536;
+  p->maxSurface3D[0] = p->maxSurface3D[1] = p->maxSurface3D[2] = 16384;
+  p->maxSurface1DLayered[0] = 32768;
+  p->maxSurface1DLayered[1] = 2048;
+  p->maxSurface2DLayered[0] = p->maxSurface2DLayered[1] = 32768;
+  p->maxSurface2DLayered[2] = 2048;
+  p->maxSurfaceCubemap = 32768;
+  p->maxSurfaceCubemapLayered[0] = 32768;
+  p->maxSurfaceCubemapLayered[1] = 2046;
   p->surfaceAlignment = 512;
   p->concurrentKernels = 1;
   p->ECCEnabled = 1;
@@ -1717,74 +1752,49 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
   p->ipcEventSupported = 1;
   p->clusterLaunch = 1;
   p->unifiedFunctionPointers = 1;
+  p->hostRegisterReadOnlySupported = 1;
+  p->gpuDirectRDMAFlushWritesOptions = 1;
+  p->gpuDirectRDMAWritesOrdering = 100;
+  p->memoryPoolSupportedHandleTypes = 9;
+  p->pciDeviceID = 6;
+  p->deviceNumaConfig = 0;
   p->deviceNumaId = -1;
-  p->hostNumaId = -1;
+  p->mpsEnabled = 0;
+  p->hostNumaId = 0;
+  p->gpuPciDeviceID = 590680286u;
+  p->gpuPciSubsystemID = 415174878u;
   return cudaSuccess;
 }
+
+// Every attribute of the H200 by number, 1..147, as cudaDeviceGetAttribute
+// returned them (tests/cuda/expected/runtime_devprops_full.stdout); higher
+// numbers are invalid values there too. The compute capability follows
+// CUDA_EMU_CC.
+namespace cuda_emu {
+namespace {
+const int kAttributes[] = {
+    1024, 1024, 1024, 64, 2147483647, 65535, 65535, 49152, 65536, 32, 2147483647, 65536,
+    1980000, 512, 1, 132, 0, 0, 1, 0, 131072, 131072, 65536, 16384, 16384, 16384, 32768, 32768,
+    2048, 512, 1, 1, 0, 6, 0, 3201000, 6016, 62914560, 2048, 3, 1, 32768, 2048, 1, 32768, 32768,
+    8192, 8192, 32768, 0, 32, 32768, 32768, 2046, 32768, 131072, 65536, 16384, 16384, 16384,
+    32768, 2048, 32768, 32768, 2048, 32768, 32768, 2046, 268435456, 131072, 65000, 2097120,
+    32768, 32768, 9, 0, 32768, 1, 1, 1, 233472, 65536, 1, 0, 0, 0, 2, 0, 1, 1, 1, 0, 0, 0, 1, 1,
+    232448, 0, 1, 0, 0, 1, 1, 0, 0, 32, 1, 39321600, 134217728, 1, 1024, 1, 1, 1, 1, 1, 1, 100,
+    9, 1, 1, 1, 1, 1, 1, 4, 1, 1, 1, 0, -1, 0, 0, 0, 0, 0, 0, 0, 590680286, 415174878, 1, 1, 0,
+    1, 1, 0, 0,
+};
+}  // namespace
+}  // namespace cuda_emu
 
 cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attr, int device) {
   if (!value) return record(cudaErrorInvalidValue);
   if (device != 0) return record(cudaErrorInvalidDevice);
-  cudaDeviceProp p;
-  cudaGetDeviceProperties(&p, 0);
-  int v;
-  switch (attr) {
-    case cudaDevAttrMaxThreadsPerBlock: v = p.maxThreadsPerBlock; break;
-    case cudaDevAttrMaxBlockDimX: v = p.maxThreadsDim[0]; break;
-    case cudaDevAttrMaxBlockDimY: v = p.maxThreadsDim[1]; break;
-    case cudaDevAttrMaxBlockDimZ: v = p.maxThreadsDim[2]; break;
-    case cudaDevAttrMaxGridDimX: v = p.maxGridSize[0]; break;
-    case cudaDevAttrMaxGridDimY: v = p.maxGridSize[1]; break;
-    case cudaDevAttrMaxGridDimZ: v = p.maxGridSize[2]; break;
-    case cudaDevAttrMaxSharedMemoryPerBlock: v = static_cast<int>(p.sharedMemPerBlock); break;
-    case cudaDevAttrTotalConstantMemory: v = static_cast<int>(p.totalConstMem); break;
-    case cudaDevAttrWarpSize: v = 32; break;
-    case cudaDevAttrMaxPitch: v = static_cast<int>(p.memPitch); break;
-    case cudaDevAttrMaxRegistersPerBlock: v = p.regsPerBlock; break;
-    case cudaDevAttrClockRate: v = 1980000; break;
-    case cudaDevAttrTextureAlignment: v = static_cast<int>(p.textureAlignment); break;
-    case cudaDevAttrGpuOverlap: v = 1; break;
-    case cudaDevAttrMultiProcessorCount: v = p.multiProcessorCount; break;
-    case cudaDevAttrKernelExecTimeout: v = 0; break;
-    case cudaDevAttrIntegrated: v = 0; break;
-    case cudaDevAttrCanMapHostMemory: v = 1; break;
-    case cudaDevAttrComputeMode: v = 0; break;
-    case cudaDevAttrConcurrentKernels: v = 1; break;
-    case cudaDevAttrEccEnabled: v = p.ECCEnabled; break;
-    case cudaDevAttrPciBusId: v = p.pciBusID; break;
-    case cudaDevAttrPciDeviceId: v = p.pciDeviceID; break;
-    case cudaDevAttrTccDriver: v = 0; break;
-    case cudaDevAttrMemoryClockRate: v = 3201000; break;
-    case cudaDevAttrGlobalMemoryBusWidth: v = p.memoryBusWidth; break;
-    case cudaDevAttrL2CacheSize: v = p.l2CacheSize; break;
-    case cudaDevAttrMaxThreadsPerMultiProcessor: v = p.maxThreadsPerMultiProcessor; break;
-    case cudaDevAttrAsyncEngineCount: v = p.asyncEngineCount; break;
-    case cudaDevAttrUnifiedAddressing: v = 1; break;
-    case cudaDevAttrPciDomainId: v = p.pciDomainID; break;
-    case cudaDevAttrComputeCapabilityMajor: v = p.major; break;
-    case cudaDevAttrComputeCapabilityMinor: v = p.minor; break;
-    case cudaDevAttrStreamPrioritiesSupported: v = 1; break;
-    case cudaDevAttrGlobalL1CacheSupported: v = 1; break;
-    case cudaDevAttrLocalL1CacheSupported: v = 1; break;
-    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: v = static_cast<int>(p.sharedMemPerMultiprocessor); break;
-    case cudaDevAttrMaxRegistersPerMultiprocessor: v = p.regsPerMultiprocessor; break;
-    case cudaDevAttrManagedMemory: v = 1; break;
-    case cudaDevAttrIsMultiGpuBoard: v = 0; break;
-    case cudaDevAttrMultiGpuBoardGroupID: v = 0; break;
-    case cudaDevAttrHostNativeAtomicSupported: v = p.hostNativeAtomicSupported; break;
-    case cudaDevAttrSingleToDoublePrecisionPerfRatio: v = 2; break;
-    case cudaDevAttrPageableMemoryAccess: v = p.pageableMemoryAccess; break;
-    case cudaDevAttrConcurrentManagedAccess: v = p.concurrentManagedAccess; break;
-    case cudaDevAttrComputePreemptionSupported: v = 1; break;
-    case cudaDevAttrCanUseHostPointerForRegisteredMem: v = 1; break;
-    case cudaDevAttrCooperativeLaunch: v = 1; break;
-    case cudaDevAttrMaxSharedMemoryPerBlockOptin: v = static_cast<int>(p.sharedMemPerBlockOptin); break;
-    case cudaDevAttrMaxBlocksPerMultiprocessor: v = p.maxBlocksPerMultiProcessor; break;
-    case cudaDevAttrReservedSharedMemoryPerBlock: v = static_cast<int>(p.reservedSharedMemPerBlock); break;
-    case cudaDevAttrMemoryPoolsSupported: v = 1; break;
-    case cudaDevAttrClusterLaunch: v = 1; break;
-    default: return record(cudaErrorInvalidValue);
-  }
+  const int n = static_cast<int>(sizeof cuda_emu::kAttributes / sizeof cuda_emu::kAttributes[0]);
+  const int a = static_cast<int>(attr);
+  if (a < 1 || a > n) return record(cudaErrorInvalidValue);
+  int v = cuda_emu::kAttributes[a - 1];
+  if (attr == cudaDevAttrComputeCapabilityMajor) v = cuda_emu::settings().major;
+  if (attr == cudaDevAttrComputeCapabilityMinor) v = cuda_emu::settings().minor;
   *value = v;
   return cudaSuccess;
 }
@@ -1810,7 +1820,7 @@ cudaError_t cudaDeviceReset() {
   cuda_emu::flush_device_printf();
   while (!cuda_emu::g_allocs.empty()) {
     auto it = cuda_emu::g_allocs.begin();
-    if (it->second.kind == cuda_emu::kSymbol) {
+    if (it->second.kind == cuda_emu::kSymbol || it->second.kind == cuda_emu::kRegistered) {
       cuda_emu::g_allocs.erase(it);
       continue;
     }
@@ -1819,6 +1829,8 @@ cudaError_t cudaDeviceReset() {
   cuda_emu::g_last_error = cudaSuccess;
   cuda_emu::g_sticky = cudaSuccess;
   cuda_emu::g_max_dynamic_shared.clear();
+  cuda_emu::g_carveout.clear();
+  cuda_emu::g_device_flags = cudaDeviceMapHost;
   cuda_emu::g_max_dynamic_shared_any = 49152;
   return cudaSuccess;
 }
@@ -1827,7 +1839,7 @@ cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit) {
   if (!value) return record(cudaErrorInvalidValue);
   switch (limit) {
     case cudaLimitStackSize: *value = 1024; break;
-    case cudaLimitPrintfFifoSize: *value = 1048576; break;
+    case cudaLimitPrintfFifoSize: *value = 8650752; break;  // the H200's, measured
     case cudaLimitMallocHeapSize: *value = 8388608; break;
     default: return record(cudaErrorInvalidValue);
   }
@@ -1852,8 +1864,12 @@ cudaError_t cudaMallocHost(void** ptr, size_t size) {
   CUDA_EMU_STICKY();
   return cuda_emu::allocate(ptr, size, cuda_emu::kPinned);
 }
-cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int) {
-  return cuda_emu::allocate(ptr, size, cuda_emu::kPinned);
+cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int flags) {
+  CUDA_EMU_STICKY();
+  if (flags & ~0xfu) return record(cudaErrorInvalidValue);
+  cudaError_t e = cuda_emu::allocate(ptr, size, cuda_emu::kPinned);
+  if (e == cudaSuccess && *ptr) cuda_emu::g_allocs[reinterpret_cast<uintptr_t>(*ptr)].flags = flags;
+  return e;
 }
 cudaError_t cudaMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height) {
   if (!pitch) return record(cudaErrorInvalidValue);
@@ -1879,7 +1895,9 @@ cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpy
 cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                          size_t height, cudaMemcpyKind kind) {
   cuda_emu::flush_device_printf();
-  if (width > dpitch || width > spitch) return record(cudaErrorInvalidValue);
+  CUDA_EMU_STICKY();
+  if (width == 0 || height == 0) return cudaSuccess;
+  if (width > dpitch || width > spitch) return record(cudaErrorInvalidPitchValue);
   for (size_t r = 0; r < height; ++r) {
     cudaError_t e = cuda_emu::copy(static_cast<char*>(dst) + r * dpitch,
                                    static_cast<const char*>(src) + r * spitch, width, kind);
@@ -1899,13 +1917,12 @@ cudaError_t cudaMemset(void* ptr, int value, size_t count) {
 cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t) {
   return cudaMemset(ptr, value, count);
 }
-cudaError_t cudaMemPrefetchAsync(const void*, size_t, int, cudaStream_t) { return cudaSuccess; }
 
 cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithFlags(stream, 0); }
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) {
   CUDA_EMU_STICKY();
   if (!stream) return record(cudaErrorInvalidValue);
-  *stream = new CUstream_st{flags};
+  *stream = new CUstream_st{flags, 0};
   return cudaSuccess;
 }
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
@@ -1990,3 +2007,462 @@ long long texture_alloc_offset(const void* p, size_t n) {
   return static_cast<long long>(reinterpret_cast<uintptr_t>(p) - kv->first);
 }
 }  // namespace cuda_emu
+// ---- Runtime API: the rest small programs use ------------------------------------------
+// Each behaviour here was measured on the H200 by a probe of tests/cuda/
+// (runtime_devprops_full, runtime_mapped_memory, runtime_pitched_copies,
+// runtime_occupancy, runtime_stream_callbacks); the error codes are the ones
+// it returned.
+namespace cuda_emu {
+namespace {
+const std::pair<const uintptr_t, Alloc>* host_alloc(const void* p) {
+  const std::pair<const uintptr_t, Alloc>* kv = find_alloc(p, 1);
+  if (kv && (kv->second.kind == kPinned || kv->second.kind == kRegistered)) return kv;
+  return nullptr;
+}
+
+// The range [p, p + n) of one managed allocation.
+bool managed_range(const void* p, size_t n) {
+  const std::pair<const uintptr_t, Alloc>* kv = find_alloc(p, n == 0 ? 1 : n);
+  return kv && kv->second.kind == kManaged;
+}
+
+cudaError_t check_location(const cudaMemLocation& loc) {
+  switch (loc.type) {
+    case cudaMemLocationTypeDevice:
+      return loc.id == 0 ? cudaSuccess : cudaErrorInvalidDevice;
+    case cudaMemLocationTypeHost:
+    case cudaMemLocationTypeHostNuma:
+    case cudaMemLocationTypeHostNumaCurrent:
+      return cudaSuccess;
+    default:
+      return cudaErrorInvalidValue;
+  }
+}
+
+// The shared-memory sizes (KiB) an H100/H200 SM can be configured with; the
+// carveout preference picks the smallest that holds that share of 228 KiB.
+const int kCarveoutKiB[] = {0, 8, 16, 32, 64, 100, 132, 164, 196, 228};
+
+// Copies rows of `width` bytes: the common part of 2D and 3D copies.
+cudaError_t copy_rows(char* dst, size_t dpitch, size_t dslice, const char* src, size_t spitch,
+                      size_t sslice, size_t width, size_t height, size_t depth,
+                      cudaMemcpyKind kind) {
+  for (size_t z = 0; z < depth; ++z)
+    for (size_t y = 0; y < height; ++y) {
+      cudaError_t e = copy(dst + z * dslice + y * dpitch, src + z * sslice + y * spitch, width, kind);
+      if (e != cudaSuccess) return e;
+    }
+  return cudaSuccess;
+}
+
+cudaError_t set_rows(char* p, size_t pitch, size_t slice, int value, size_t width, size_t height,
+                     size_t depth) {
+  for (size_t z = 0; z < depth; ++z)
+    for (size_t y = 0; y < height; ++y) {
+      char* row = p + z * slice + y * pitch;
+      if (!device_range(row, width)) return record(cudaErrorInvalidValue);
+      Unlock u(row);
+      memset(row, value, width);
+    }
+  return cudaSuccess;
+}
+
+[[noreturn]] void not_provided_at_run_time(const char* file, int line, const char* what) {
+  flush_device_printf();
+  fflush(stdout);
+  fprintf(stderr, "%s:%d: %s is not provided by the CPU emulator; run this program on a GPU "
+          "(--backend gpu)\n", file, line, what);
+  exit(1);
+}
+}  // namespace
+
+cudaError_t record_error(cudaError_t e) { return record(e); }
+cudaError_t last_error() { return g_last_error; }
+
+// Active blocks per SM as the runtime's calculator computes them for a kernel
+// that needs few registers (at most 32 a thread: registers never limit then):
+// warps (64 a SM), blocks (32 a SM) and shared memory (the block's dynamic
+// bytes plus the 1 KiB the system reserves for each block, against the SM's
+// configured shared memory).
+namespace {
+size_t max_dynamic_shared(const void* func) {
+  auto limit = g_max_dynamic_shared.find(func);
+  return limit == g_max_dynamic_shared.end() ? 49152 : static_cast<size_t>(limit->second);
+}
+// The SM's shared memory for the kernel: all of it (228 KiB) by default; with
+// a carveout preference, the smallest configuration holding that share of
+// it and at least `per_block` bytes.
+size_t shared_capacity(const void* func, size_t per_block) {
+  size_t capacity = 233472;
+  auto carve = g_carveout.find(func);
+  if (carve != g_carveout.end() && carve->second >= 0) {
+    const size_t want = (228 * 1024 * static_cast<size_t>(carve->second) + 99) / 100;
+    for (int kib : kCarveoutKiB) {
+      capacity = static_cast<size_t>(kib) * 1024;
+      if (capacity >= want && capacity >= per_block) break;
+    }
+  }
+  return capacity;
+}
+// Blocks per SM that warps (64 an SM) and the block limit (32) allow.
+int blocks_by_threads(int blockSize) {
+  const int blocks = 64 / ((blockSize + 31) / 32);
+  return blocks > 32 ? 32 : blocks;
+}
+}  // namespace
+
+cudaError_t occupancy(int* numBlocks, const void* func, int blockSize, size_t dynamicSMemSize,
+                      unsigned int flags) {
+  if (!numBlocks || !func || blockSize <= 0 || (flags & ~1u)) return record(cudaErrorInvalidValue);
+  *numBlocks = 0;
+  if (blockSize > 1024) return cudaSuccess;
+  if (dynamicSMemSize > max_dynamic_shared(func)) return cudaSuccess;
+  int blocks = blocks_by_threads(blockSize);
+  const size_t per_block = (dynamicSMemSize + 1024 + 127) / 128 * 128;
+  const size_t by_shared = shared_capacity(func, per_block) / per_block;
+  if (by_shared < static_cast<size_t>(blocks)) blocks = static_cast<int>(by_shared);
+  *numBlocks = blocks;
+  return cudaSuccess;
+}
+
+// The H200 answered the SM's shared memory shared out among the blocks,
+// 128-byte granules, at most the kernel's dynamic limit (the 1 KiB reserved
+// per block not taken off); error 1 when threads alone cannot fit them.
+cudaError_t available_dynamic_smem(size_t* dynamicSmemSize, const void* func, int numBlocks,
+                                   int blockSize) {
+  if (!dynamicSmemSize || !func || numBlocks <= 0 || blockSize <= 0 || blockSize > 1024)
+    return record(cudaErrorInvalidValue);
+  if (blocks_by_threads(blockSize) < numBlocks) return record(cudaErrorInvalidValue);
+  size_t share = shared_capacity(func, 0) / static_cast<size_t>(numBlocks) / 128 * 128;
+  const size_t limit = max_dynamic_shared(func);
+  *dynamicSmemSize = share < limit ? share : limit;
+  return cudaSuccess;
+}
+
+// What the emulator knows of a kernel: not its registers (numRegs is 0),
+// local memory or static shared memory (0), nor __launch_bounds__ (1024).
+cudaError_t func_get_attributes(cudaFuncAttributes* attr, const void* func) {
+  if (!attr) return record(cudaErrorInvalidValue);
+  if (!func) return record(cudaErrorInvalidDeviceFunction);
+  memset(attr, 0, sizeof *attr);
+  attr->maxThreadsPerBlock = 1024;
+  attr->ptxVersion = settings().major * 10 + settings().minor;
+  attr->binaryVersion = attr->ptxVersion;
+  auto limit = g_max_dynamic_shared.find(func);
+  attr->maxDynamicSharedSizeBytes = limit == g_max_dynamic_shared.end() ? 49152 : limit->second;
+  auto carve = g_carveout.find(func);
+  attr->preferredShmemCarveout = carve == g_carveout.end() ? -1 : carve->second;
+  return cudaSuccess;
+}
+}  // namespace cuda_emu
+
+cudaError_t cudaSetDeviceFlags(unsigned int flags) {
+  if (flags & ~static_cast<unsigned>(cudaDeviceMask)) return record(cudaErrorInvalidValue);
+  if ((flags & cudaDeviceScheduleMask) > cudaDeviceScheduleBlockingSync)
+    return record(cudaErrorInvalidValue);
+  cuda_emu::g_device_flags = flags | cudaDeviceMapHost;
+  return cudaSuccess;
+}
+cudaError_t cudaGetDeviceFlags(unsigned int* flags) {
+  if (!flags) return record(cudaErrorInvalidValue);
+  *flags = cuda_emu::g_device_flags;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache* config) {
+  if (!config) return record(cudaErrorInvalidValue);
+  *config = cudaFuncCachePreferNone;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority) {
+  if (leastPriority) *leastPriority = 0;
+  if (greatestPriority) *greatestPriority = -5;
+  return cudaSuccess;
+}
+cudaError_t cudaChooseDevice(int* device, const cudaDeviceProp* prop) {
+  if (!device || !prop) return record(cudaErrorInvalidValue);
+  *device = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaInitDevice(int device, unsigned int, unsigned int) {
+  return device == 0 ? cudaSuccess : record(cudaErrorInvalidDevice);
+}
+cudaError_t cudaDeviceCanAccessPeer(int* canAccessPeer, int device, int peerDevice) {
+  if (!canAccessPeer) return record(cudaErrorInvalidValue);
+  if (device != 0 || peerDevice != 0) return record(cudaErrorInvalidDevice);
+  *canAccessPeer = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaProfilerStart() { return cudaSuccess; }
+cudaError_t cudaProfilerStop() { return cudaSuccess; }
+
+// Host registration: the memory is the program's; the emulator only records
+// the range, so that copies and kernels accept it and the calls below see it.
+cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags) {
+  CUDA_EMU_STICKY();
+  if (!ptr || size == 0 || (flags & ~0xfu)) return record(cudaErrorInvalidValue);
+  const uintptr_t a = reinterpret_cast<uintptr_t>(ptr);
+  for (const auto& kv : cuda_emu::g_allocs) {
+    const bool overlaps = kv.first < a + size && a < kv.first + kv.second.size;
+    if (overlaps) return record(cudaErrorHostMemoryAlreadyRegistered);
+  }
+  cuda_emu::g_allocs[a] = cuda_emu::Alloc{size, nullptr, 0, cuda_emu::kRegistered, flags};
+  return cudaSuccess;
+}
+cudaError_t cudaHostUnregister(void* ptr) {
+  CUDA_EMU_STICKY();
+  auto it = cuda_emu::g_allocs.find(reinterpret_cast<uintptr_t>(ptr));
+  if (!ptr || it == cuda_emu::g_allocs.end() || it->second.kind != cuda_emu::kRegistered)
+    return record(cudaErrorHostMemoryNotRegistered);
+  cuda_emu::g_allocs.erase(it);
+  return cudaSuccess;
+}
+cudaError_t cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int flags) {
+  if (!pDevice || flags != 0) return record(cudaErrorInvalidValue);
+  if (!cuda_emu::host_alloc(pHost)) return record(cudaErrorInvalidValue);
+  *pDevice = pHost;  // unified addressing: the same address on both sides
+  return cudaSuccess;
+}
+cudaError_t cudaHostGetFlags(unsigned int* pFlags, void* pHost) {
+  if (!pFlags) return record(cudaErrorInvalidValue);
+  const std::pair<const uintptr_t, cuda_emu::Alloc>* kv = cuda_emu::host_alloc(pHost);
+  if (!kv) return record(cudaErrorInvalidValue);
+  // Every pinned allocation is mapped with unified addressing (the H200
+  // reported 2 for cudaHostAllocDefault, 3 for cudaHostAllocPortable).
+  *pFlags = kv->second.flags | cudaHostAllocMapped;
+  return cudaSuccess;
+}
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr) {
+  if (!attributes) return record(cudaErrorInvalidValue);
+  memset(attributes, 0, sizeof *attributes);
+  void* p = const_cast<void*>(ptr);
+  const std::pair<const uintptr_t, cuda_emu::Alloc>* kv =
+      ptr ? cuda_emu::find_alloc(ptr, 1) : nullptr;
+  if (!kv) {
+    attributes->type = cudaMemoryTypeUnregistered;
+    attributes->device = cudaInvalidDeviceId;
+    attributes->hostPointer = p;
+    return cudaSuccess;
+  }
+  attributes->device = 0;
+  switch (kv->second.kind) {
+    case cuda_emu::kDevice:
+    case cuda_emu::kSymbol:
+      attributes->type = cudaMemoryTypeDevice;
+      attributes->devicePointer = p;
+      break;
+    case cuda_emu::kManaged:
+      attributes->type = cudaMemoryTypeManaged;
+      attributes->devicePointer = attributes->hostPointer = p;
+      break;
+    default:
+      attributes->type = cudaMemoryTypeHost;
+      attributes->devicePointer = attributes->hostPointer = p;
+      break;
+  }
+  return cudaSuccess;
+}
+// Managed memory is host memory here: prefetching and advice change nothing
+// but are checked as the runtime checks them.
+cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, cudaMemLocation location,
+                                 unsigned int flags, cudaStream_t) {
+  CUDA_EMU_STICKY();
+  if (flags != 0) return record(cudaErrorInvalidValue);
+  if (cudaError_t e = cuda_emu::check_location(location)) return record(e);
+  if (!cuda_emu::managed_range(devPtr, count)) return record(cudaErrorInvalidValue);
+  return cudaSuccess;
+}
+cudaError_t cudaMemAdvise(const void* devPtr, size_t count, cudaMemoryAdvise advice,
+                          cudaMemLocation location) {
+  CUDA_EMU_STICKY();
+  if (advice < cudaMemAdviseSetReadMostly || advice > cudaMemAdviseUnsetAccessedBy)
+    return record(cudaErrorInvalidValue);
+  if (!cuda_emu::managed_range(devPtr, count)) return record(cudaErrorInvalidValue);
+  if (cudaError_t e = cuda_emu::check_location(location)) return record(e);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t, void* devPtr, size_t length,
+                                     unsigned int flags) {
+  CUDA_EMU_STICKY();
+  if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost && flags != cudaMemAttachSingle)
+    return record(cudaErrorInvalidValue);
+  if (!cuda_emu::managed_range(devPtr, length)) return record(cudaErrorInvalidValue);
+  return cudaSuccess;
+}
+cudaError_t cudaMallocAsync(void** ptr, size_t size, cudaStream_t) { return cudaMalloc(ptr, size); }
+
+namespace cuda_emu {
+namespace {
+struct DefaultPool {
+  int reuse[3] = {1, 1, 1};
+  unsigned long long release_threshold = 0;
+};
+DefaultPool g_default_pool;
+cudaMemPool_t default_pool_handle() {
+  return reinterpret_cast<cudaMemPool_t>(&g_default_pool);
+}
+}  // namespace
+}  // namespace cuda_emu
+
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t* memPool, int device) {
+  if (!memPool) return record(cudaErrorInvalidValue);
+  if (device != 0) return record(cudaErrorInvalidDevice);
+  *memPool = cuda_emu::default_pool_handle();
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t* memPool, int device) {
+  return cudaDeviceGetDefaultMemPool(memPool, device);
+}
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, cudaMemPoolAttr attr, void* value,
+                                    const char* file, int line) {
+  if (memPool != cuda_emu::default_pool_handle() || !value) return record(cudaErrorInvalidValue);
+  switch (attr) {
+    case cudaMemPoolReuseFollowEventDependencies:
+    case cudaMemPoolReuseAllowOpportunistic:
+    case cudaMemPoolReuseAllowInternalDependencies:
+      cuda_emu::g_default_pool.reuse[attr - 1] = *static_cast<int*>(value);
+      return cudaSuccess;
+    case cudaMemPoolAttrReleaseThreshold:
+      cuda_emu::g_default_pool.release_threshold = *static_cast<unsigned long long*>(value);
+      return cudaSuccess;
+    case cudaMemPoolAttrReservedMemHigh:
+    case cudaMemPoolAttrUsedMemHigh:
+      cuda_emu::not_provided_at_run_time(file, line, "a memory pool's usage counters");
+    default:
+      return record(cudaErrorInvalidValue);
+  }
+}
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, cudaMemPoolAttr attr, void* value,
+                                    const char* file, int line) {
+  if (memPool != cuda_emu::default_pool_handle() || !value) return record(cudaErrorInvalidValue);
+  switch (attr) {
+    case cudaMemPoolReuseFollowEventDependencies:
+    case cudaMemPoolReuseAllowOpportunistic:
+    case cudaMemPoolReuseAllowInternalDependencies:
+      *static_cast<int*>(value) = cuda_emu::g_default_pool.reuse[attr - 1];
+      return cudaSuccess;
+    case cudaMemPoolAttrReleaseThreshold:
+      *static_cast<unsigned long long*>(value) = cuda_emu::g_default_pool.release_threshold;
+      return cudaSuccess;
+    case cudaMemPoolAttrReservedMemCurrent:
+    case cudaMemPoolAttrReservedMemHigh:
+    case cudaMemPoolAttrUsedMemCurrent:
+    case cudaMemPoolAttrUsedMemHigh:
+      cuda_emu::not_provided_at_run_time(file, line, "a memory pool's usage counters");
+    default:
+      return record(cudaErrorInvalidValue);
+  }
+}
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t) {
+  if (memPool != cuda_emu::default_pool_handle()) return record(cudaErrorInvalidValue);
+  return cudaSuccess;
+}
+cudaError_t cudaFreeAsync(void* ptr, cudaStream_t) { return cudaFree(ptr); }
+
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
+                              size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t) {
+  return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height) {
+  CUDA_EMU_STICKY();
+  if (width == 0 || height == 0) return cudaSuccess;
+  if (width > pitch) return record(cudaErrorInvalidValue);
+  return cuda_emu::set_rows(static_cast<char*>(devPtr), pitch, 0, value, width, height, 1);
+}
+cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width, size_t height,
+                              cudaStream_t) {
+  return cudaMemset2D(devPtr, pitch, value, width, height);
+}
+cudaError_t cudaMalloc3D(cudaPitchedPtr* pitchedDevPtr, cudaExtent extent) {
+  CUDA_EMU_STICKY();
+  if (!pitchedDevPtr) return record(cudaErrorInvalidValue);
+  // Rows start 512 bytes apart at least, as cudaMallocPitch's (measured).
+  const size_t pitch = (extent.width + 511) / 512 * 512;
+  void* p = nullptr;
+  cudaError_t e = cuda_emu::allocate(&p, pitch * extent.height * extent.depth, cuda_emu::kDevice);
+  if (e != cudaSuccess) return e;
+  *pitchedDevPtr = make_cudaPitchedPtr(p, pitch, extent.width, extent.height);
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p, const char* file, int line) {
+  cuda_emu::flush_device_printf();
+  CUDA_EMU_STICKY();
+  if (!p) return record(cudaErrorInvalidValue);
+  (void)file;
+  (void)line;
+  if (p->srcArray || p->dstArray) return cuda_emu::memcpy3d_with_arrays(p);
+  const cudaExtent& e = p->extent;
+  if (e.width == 0 || e.height == 0 || e.depth == 0) return cudaSuccess;
+  const cudaPitchedPtr& s = p->srcPtr;
+  const cudaPitchedPtr& d = p->dstPtr;
+  if (p->srcPos.x + e.width > s.pitch || p->dstPos.x + e.width > d.pitch)
+    return record(cudaErrorInvalidPitchValue);
+  const size_t sslice = s.pitch * s.ysize, dslice = d.pitch * d.ysize;
+  const char* src = static_cast<const char*>(s.ptr) + p->srcPos.z * sslice +
+                    p->srcPos.y * s.pitch + p->srcPos.x;
+  char* dst = static_cast<char*>(d.ptr) + p->dstPos.z * dslice + p->dstPos.y * d.pitch +
+              p->dstPos.x;
+  return cuda_emu::copy_rows(dst, d.pitch, dslice, src, s.pitch, sslice, e.width, e.height,
+                             e.depth, p->kind);
+}
+cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t, const char* file,
+                              int line) {
+  return cudaMemcpy3D(p, file, line);
+}
+cudaError_t cudaMemset3D(cudaPitchedPtr pitchedDevPtr, int value, cudaExtent extent) {
+  CUDA_EMU_STICKY();
+  if (extent.width == 0 || extent.height == 0 || extent.depth == 0) return cudaSuccess;
+  if (extent.width > pitchedDevPtr.pitch) return record(cudaErrorInvalidValue);
+  return cuda_emu::set_rows(static_cast<char*>(pitchedDevPtr.ptr), pitchedDevPtr.pitch,
+                            pitchedDevPtr.pitch * pitchedDevPtr.ysize, value, extent.width,
+                            extent.height, extent.depth);
+}
+cudaError_t cudaMemset3DAsync(cudaPitchedPtr pitchedDevPtr, int value, cudaExtent extent,
+                              cudaStream_t) {
+  return cudaMemset3D(pitchedDevPtr, value, extent);
+}
+cudaError_t cudaMemcpyPeer(void* dst, int dstDevice, const void* src, int srcDevice, size_t count) {
+  if (dstDevice != 0 || srcDevice != 0) return record(cudaErrorInvalidDevice);
+  return cudaMemcpy(dst, src, count, cudaMemcpyDeviceToDevice);
+}
+cudaError_t cudaMemcpyPeerAsync(void* dst, int dstDevice, const void* src, int srcDevice,
+                                size_t count, cudaStream_t) {
+  return cudaMemcpyPeer(dst, dstDevice, src, srcDevice, count);
+}
+
+// Streams run in order on the calling thread and every call completes before
+// it returns, so a host callback runs at once: the work before it is done.
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int priority) {
+  cudaError_t e = cudaStreamCreateWithFlags(stream, flags);
+  if (e != cudaSuccess) return e;
+  // Out-of-range priorities are clamped to [greatest, least] = [-5, 0].
+  (*stream)->priority = priority < -5 ? -5 : (priority > 0 ? 0 : priority);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority) {
+  if (!priority) return record(cudaErrorInvalidValue);
+  *priority = reinterpret_cast<uintptr_t>(stream) <= 2 ? 0 : stream->priority;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int* flags) {
+  if (!flags) return record(cudaErrorInvalidValue);
+  *flags = reinterpret_cast<uintptr_t>(stream) <= 2 ? 0 : stream->flags;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
+                                  void* userData, unsigned int flags) {
+  if (!callback || flags != 0) return record(cudaErrorInvalidValue);
+  cuda_emu::flush_device_printf();
+  callback(stream, cuda_emu::g_sticky, userData);
+  return cudaSuccess;
+}
+cudaError_t cudaLaunchHostFunc(cudaStream_t, cudaHostFn_t fn, void* userData) {
+  CUDA_EMU_STICKY();
+  if (!fn) return record(cudaErrorInvalidValue);
+  cuda_emu::flush_device_printf();
+  fn(userData);
+  return cudaSuccess;
+}
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
+  if (flags & ~1u) return record(cudaErrorInvalidValue);
+  return cudaEventRecord(event, stream);
+}

@@ -720,7 +720,8 @@ cudaError_t cudaMemcpyFromArray(void* dst, cudaArray_const_t src, size_t wOffset
   return cuda_emu::move_out(dst, src->data.data() + start, count, kind);
 }
 
-cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
+// cudaMemcpy3D (cuda_emu.cpp) hands a copy with an array on either side here.
+cudaError_t cuda_emu::memcpy3d_with_arrays(const cudaMemcpy3DParms* p) {
   CUDA_EMU_TEX_STICKY();
   if (!p) return texture_record(cudaErrorInvalidValue);
   const bool src_array = p->srcArray != nullptr, dst_array = p->dstArray != nullptr;
@@ -772,7 +773,6 @@ cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p) {
   return cudaSuccess;
 }
 
-cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t) { return cudaMemcpy3D(p); }
 
 // ---- Texture objects ---------------------------------------------------------------------------------
 static cudaTextureObject_t keep(cuda_emu::Object* o) {

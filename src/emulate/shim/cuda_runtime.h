@@ -6,12 +6,20 @@
 // runtime half lives in cuda_emu.cpp, compiled once into cuda_emu.o.
 //
 // Files of the shim (all in this directory, a fixed list):
-//   cuda_runtime.h  cuda_runtime_api.h  cuda.h  device_launch_parameters.h
+//   cuda_runtime.h  (everything) and the headers real code includes, each of
+//   which includes it: cuda_runtime_api.h  cuda.h (driver types only; driver
+//   calls refused)  driver_types.h  vector_types.h  vector_functions.h
+//   builtin_types.h  host_defines.h  crt/host_defines.h  device_functions.h
+//   device_launch_parameters.h  cuda_profiler_api.h
 //   cuda_texture.h  (texture and surface objects, cudaArray; included below)
 //   cuda_emu.cpp  cuda_emu_texture.cpp  (the runtime, compiled once)
 //   cuda_fp16.h  cuda_bf16.h  cuda_emu_fp16_core.h  (half and bfloat16)
 //   curand_kernel.h  math_constants.h
 //   cooperative_groups.h  mma.h  (refused: #error)
+// A runtime function the emulator does not implement is declared as a
+// template whose body fails a static_assert "`NAME` is not provided by the
+// CPU emulator" (see "What the emulator does not provide" below), so that
+// g++ names the call's file and line.
 //
 // Build commands (SHIM = this directory; FLAGS = -std=gnu++17 -O2
 // [-march=x86-64-v3 when /proc/cpuinfo lists both fma and avx2]
@@ -85,9 +93,29 @@
 #include <utility>
 
 #define CUDA_EMU 1
+// What nvcc 13.0 defines while it compiles the host side of a .cu file, and
+// the include guards of the headers this one stands in for: helper headers
+// (cuda-samples' helper_cuda.h tests __DRIVER_TYPES_H__ and __CUDA_RUNTIME_H__)
+// choose their code by them. tests/cuda/header_guards.cu prints them on the
+// H200. __CUDA_ARCH__ stays undefined: one g++ pass compiles host and device
+// code together, so `#ifdef __CUDA_ARCH__` takes the host branch everywhere,
+// in __host__ __device__ functions too (their host branch computes the same
+// thing there, or the program would differ between CPU and GPU callers).
 #define __CUDACC__ 1
+#define __NVCC__ 1
+#define __CUDACC_VER_MAJOR__ 13
+#define __CUDACC_VER_MINOR__ 0
 #define CUDART_VERSION 13000
 #define __CUDART_API_VERSION 13000
+#define __CUDA_RUNTIME_H__
+#define __CUDA_RUNTIME_API_H__
+#define __DRIVER_TYPES_H__
+#define __VECTOR_TYPES_H__
+#define __VECTOR_FUNCTIONS_H__
+#define __HOST_DEFINES_H__
+#define __DEVICE_LAUNCH_PARAMETERS_H__
+#define __BUILTIN_TYPES_H__
+#define CUDART_CB
 
 // ---- Qualifiers ------------------------------------------------------------
 #define __global__
@@ -329,8 +357,39 @@ typedef CUevent_st* cudaEvent_t;
 #define cudaHostAllocWriteCombined 0x04
 #define cudaMemAttachGlobal 0x01
 #define cudaMemAttachHost 0x02
+#define cudaMemAttachSingle 0x04
+#define cudaHostRegisterDefault 0x00
+#define cudaHostRegisterPortable 0x01
+#define cudaHostRegisterMapped 0x02
+#define cudaHostRegisterIoMemory 0x04
+#define cudaHostRegisterReadOnly 0x08
 #define cudaDeviceScheduleAuto 0x00
+#define cudaDeviceScheduleSpin 0x01
+#define cudaDeviceScheduleYield 0x02
+#define cudaDeviceScheduleBlockingSync 0x04
+#define cudaDeviceBlockingSync 0x04
+#define cudaDeviceScheduleMask 0x07
 #define cudaDeviceMapHost 0x08
+#define cudaDeviceLmemResizeToMax 0x10
+#define cudaDeviceSyncMemops 0x80
+#define cudaDeviceMask 0xff
+#define cudaEventInterprocess 0x04
+#define cudaEventRecordDefault 0x00
+#define cudaEventRecordExternal 0x01
+#define cudaCpuDeviceId ((int)-1)
+#define cudaInvalidDeviceId ((int)-2)
+#define cudaOccupancyDefault 0x00
+#define cudaOccupancyDisableCachingOverride 0x01
+#define cudaSharedmemCarveoutDefault (-1)
+#define cudaSharedmemCarveoutMaxShared 100
+#define cudaSharedmemCarveoutMaxL1 0
+
+enum cudaComputeMode {
+  cudaComputeModeDefault = 0,
+  cudaComputeModeExclusive = 1,
+  cudaComputeModeProhibited = 2,
+  cudaComputeModeExclusiveProcess = 3
+};
 
 struct cudaUUID_t {
   char bytes[16];
@@ -437,6 +496,9 @@ struct cudaDeviceProp {
   int reserved[56];
 };
 
+// Every attribute number 1..147 answers (tests/cuda/runtime_devprops_full.cu
+// prints them all on the H200); the ones named here are those whose names the
+// CUDA 13 documentation gives.
 enum cudaDeviceAttr {
   cudaDevAttrMaxThreadsPerBlock = 1,
   cudaDevAttrMaxBlockDimX = 2,
@@ -458,6 +520,16 @@ enum cudaDeviceAttr {
   cudaDevAttrIntegrated = 18,
   cudaDevAttrCanMapHostMemory = 19,
   cudaDevAttrComputeMode = 20,
+  cudaDevAttrMaxTexture1DWidth = 21,
+  cudaDevAttrMaxTexture2DWidth = 22,
+  cudaDevAttrMaxTexture2DHeight = 23,
+  cudaDevAttrMaxTexture3DWidth = 24,
+  cudaDevAttrMaxTexture3DHeight = 25,
+  cudaDevAttrMaxTexture3DDepth = 26,
+  cudaDevAttrMaxTexture2DLayeredWidth = 27,
+  cudaDevAttrMaxTexture2DLayeredHeight = 28,
+  cudaDevAttrMaxTexture2DLayeredLayers = 29,
+  cudaDevAttrSurfaceAlignment = 30,
   cudaDevAttrConcurrentKernels = 31,
   cudaDevAttrEccEnabled = 32,
   cudaDevAttrPciBusId = 33,
@@ -469,9 +541,41 @@ enum cudaDeviceAttr {
   cudaDevAttrMaxThreadsPerMultiProcessor = 39,
   cudaDevAttrAsyncEngineCount = 40,
   cudaDevAttrUnifiedAddressing = 41,
+  cudaDevAttrMaxTexture1DLayeredWidth = 42,
+  cudaDevAttrMaxTexture1DLayeredLayers = 43,
+  cudaDevAttrMaxTexture2DGatherWidth = 45,
+  cudaDevAttrMaxTexture2DGatherHeight = 46,
+  cudaDevAttrMaxTexture3DWidthAlt = 47,
+  cudaDevAttrMaxTexture3DHeightAlt = 48,
+  cudaDevAttrMaxTexture3DDepthAlt = 49,
   cudaDevAttrPciDomainId = 50,
+  cudaDevAttrTexturePitchAlignment = 51,
+  cudaDevAttrMaxTextureCubemapWidth = 52,
+  cudaDevAttrMaxTextureCubemapLayeredWidth = 53,
+  cudaDevAttrMaxTextureCubemapLayeredLayers = 54,
+  cudaDevAttrMaxSurface1DWidth = 55,
+  cudaDevAttrMaxSurface2DWidth = 56,
+  cudaDevAttrMaxSurface2DHeight = 57,
+  cudaDevAttrMaxSurface3DWidth = 58,
+  cudaDevAttrMaxSurface3DHeight = 59,
+  cudaDevAttrMaxSurface3DDepth = 60,
+  cudaDevAttrMaxSurface1DLayeredWidth = 61,
+  cudaDevAttrMaxSurface1DLayeredLayers = 62,
+  cudaDevAttrMaxSurface2DLayeredWidth = 63,
+  cudaDevAttrMaxSurface2DLayeredHeight = 64,
+  cudaDevAttrMaxSurface2DLayeredLayers = 65,
+  cudaDevAttrMaxSurfaceCubemapWidth = 66,
+  cudaDevAttrMaxSurfaceCubemapLayeredWidth = 67,
+  cudaDevAttrMaxSurfaceCubemapLayeredLayers = 68,
+  cudaDevAttrMaxTexture1DLinearWidth = 69,
+  cudaDevAttrMaxTexture2DLinearWidth = 70,
+  cudaDevAttrMaxTexture2DLinearHeight = 71,
+  cudaDevAttrMaxTexture2DLinearPitch = 72,
+  cudaDevAttrMaxTexture2DMipmappedWidth = 73,
+  cudaDevAttrMaxTexture2DMipmappedHeight = 74,
   cudaDevAttrComputeCapabilityMajor = 75,
   cudaDevAttrComputeCapabilityMinor = 76,
+  cudaDevAttrMaxTexture1DMipmappedWidth = 77,
   cudaDevAttrStreamPrioritiesSupported = 78,
   cudaDevAttrGlobalL1CacheSupported = 79,
   cudaDevAttrLocalL1CacheSupported = 80,
@@ -486,12 +590,37 @@ enum cudaDeviceAttr {
   cudaDevAttrConcurrentManagedAccess = 89,
   cudaDevAttrComputePreemptionSupported = 90,
   cudaDevAttrCanUseHostPointerForRegisteredMem = 91,
+  cudaDevAttrReserved92 = 92,
+  cudaDevAttrReserved93 = 93,
+  cudaDevAttrReserved94 = 94,
   cudaDevAttrCooperativeLaunch = 95,
   cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+  cudaDevAttrCanFlushRemoteWrites = 98,
+  cudaDevAttrHostRegisterSupported = 99,
+  cudaDevAttrPageableMemoryAccessUsesHostPageTables = 100,
+  cudaDevAttrDirectManagedMemAccessFromHost = 101,
   cudaDevAttrMaxBlocksPerMultiprocessor = 106,
+  cudaDevAttrMaxPersistingL2CacheSize = 108,
+  cudaDevAttrMaxAccessPolicyWindowSize = 109,
   cudaDevAttrReservedSharedMemoryPerBlock = 111,
+  cudaDevAttrSparseCudaArraySupported = 112,
+  cudaDevAttrHostRegisterReadOnlySupported = 113,
+  cudaDevAttrTimelineSemaphoreInteropSupported = 114,
   cudaDevAttrMemoryPoolsSupported = 115,
-  cudaDevAttrClusterLaunch = 120
+  cudaDevAttrGPUDirectRDMASupported = 116,
+  cudaDevAttrGPUDirectRDMAFlushWritesOptions = 117,
+  cudaDevAttrGPUDirectRDMAWritesOrdering = 118,
+  cudaDevAttrMemoryPoolSupportedHandleTypes = 119,
+  cudaDevAttrClusterLaunch = 120,
+  cudaDevAttrDeferredMappingCudaArraySupported = 121,
+  cudaDevAttrIpcEventSupport = 125,
+  cudaDevAttrMemSyncDomainCount = 126,
+  cudaDevAttrNumaConfig = 130,
+  cudaDevAttrNumaId = 131,
+  cudaDevAttrMpsEnabled = 133,
+  cudaDevAttrHostNumaId = 134,
+  cudaDevAttrGpuPciDeviceId = 139,
+  cudaDevAttrGpuPciSubsystemId = 140
 };
 
 enum cudaFuncAttribute {
@@ -551,7 +680,6 @@ cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitc
                          size_t height, cudaMemcpyKind kind);
 cudaError_t cudaMemset(void* ptr, int value, size_t count);
 cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t stream = 0);
-cudaError_t cudaMemPrefetchAsync(const void* ptr, size_t count, int device, cudaStream_t stream = 0);
 
 cudaError_t cudaStreamCreate(cudaStream_t* stream);
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags);
@@ -648,6 +776,267 @@ inline cudaError_t cudaFuncSetCacheConfig(T*, cudaFuncCache) {
 }
 inline cudaError_t cudaThreadSynchronize() { return cudaDeviceSynchronize(); }
 
+// ---- Runtime API: device flags, host registration, managed and pitched memory --
+// (cuda_emu.cpp; tests/cuda/runtime_*.cu record each on the H200.)
+enum cudaMemoryType {
+  cudaMemoryTypeUnregistered = 0,
+  cudaMemoryTypeHost = 1,
+  cudaMemoryTypeDevice = 2,
+  cudaMemoryTypeManaged = 3
+};
+struct cudaPointerAttributes {
+  enum cudaMemoryType type;
+  int device;
+  void* devicePointer;
+  void* hostPointer;
+  long reserved[8];
+};
+enum cudaMemLocationType {
+  cudaMemLocationTypeInvalid = 0,
+  cudaMemLocationTypeNone = 0,
+  cudaMemLocationTypeDevice = 1,
+  cudaMemLocationTypeHost = 2,
+  cudaMemLocationTypeHostNuma = 3,
+  cudaMemLocationTypeHostNumaCurrent = 4
+};
+struct cudaMemLocation {
+  enum cudaMemLocationType type;
+  int id;
+};
+enum cudaMemoryAdvise {
+  cudaMemAdviseSetReadMostly = 1,
+  cudaMemAdviseUnsetReadMostly = 2,
+  cudaMemAdviseSetPreferredLocation = 3,
+  cudaMemAdviseUnsetPreferredLocation = 4,
+  cudaMemAdviseSetAccessedBy = 5,
+  cudaMemAdviseUnsetAccessedBy = 6
+};
+struct cudaPitchedPtr {
+  void* ptr;
+  size_t pitch;
+  size_t xsize;
+  size_t ysize;
+};
+struct cudaExtent {
+  size_t width;
+  size_t height;
+  size_t depth;
+};
+struct cudaPos {
+  size_t x;
+  size_t y;
+  size_t z;
+};
+inline cudaPitchedPtr make_cudaPitchedPtr(void* d, size_t p, size_t xsz, size_t ysz) {
+  return cudaPitchedPtr{d, p, xsz, ysz};
+}
+inline cudaExtent make_cudaExtent(size_t w, size_t h, size_t d) { return cudaExtent{w, h, d}; }
+inline cudaPos make_cudaPos(size_t x, size_t y, size_t z) { return cudaPos{x, y, z}; }
+// CUDA arrays (textures' storage) are defined in cuda_texture.h; cudaMemcpy3D
+// hands a copy with one to it.
+struct cudaArray;
+typedef struct cudaArray* cudaArray_t;
+typedef const struct cudaArray* cudaArray_const_t;
+struct cudaMemcpy3DParms {
+  cudaArray_t srcArray;
+  struct cudaPos srcPos;
+  struct cudaPitchedPtr srcPtr;
+  cudaArray_t dstArray;
+  struct cudaPos dstPos;
+  struct cudaPitchedPtr dstPtr;
+  struct cudaExtent extent;
+  enum cudaMemcpyKind kind;
+};
+struct cudaFuncAttributes {
+  size_t sharedSizeBytes;
+  size_t constSizeBytes;
+  size_t localSizeBytes;
+  int maxThreadsPerBlock;
+  int numRegs;
+  int ptxVersion;
+  int binaryVersion;
+  int cacheModeCA;
+  int maxDynamicSharedSizeBytes;
+  int preferredShmemCarveout;
+  int clusterDimMustBeSet;
+  int requiredClusterWidth;
+  int requiredClusterHeight;
+  int requiredClusterDepth;
+  int clusterSchedulingPolicyPreference;
+  int nonPortableClusterSizeAllowed;
+  int reserved[16];
+};
+typedef void (*cudaStreamCallback_t)(cudaStream_t stream, cudaError_t status, void* userData);
+typedef void (*cudaHostFn_t)(void* userData);
+
+cudaError_t cudaGetDeviceFlags(unsigned int* flags);
+cudaError_t cudaDeviceGetCacheConfig(cudaFuncCache* config);
+cudaError_t cudaDeviceGetStreamPriorityRange(int* leastPriority, int* greatestPriority);
+cudaError_t cudaChooseDevice(int* device, const cudaDeviceProp* prop);
+cudaError_t cudaInitDevice(int device, unsigned int deviceFlags = 0, unsigned int flags = 0);
+cudaError_t cudaDeviceCanAccessPeer(int* canAccessPeer, int device, int peerDevice);
+cudaError_t cudaProfilerStart();
+cudaError_t cudaProfilerStop();
+
+cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags);
+cudaError_t cudaHostUnregister(void* ptr);
+cudaError_t cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int flags);
+cudaError_t cudaHostGetFlags(unsigned int* pFlags, void* pHost);
+cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr);
+cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, cudaMemLocation location,
+                                 unsigned int flags, cudaStream_t stream = 0);
+cudaError_t cudaMemAdvise(const void* devPtr, size_t count, cudaMemoryAdvise advice,
+                          cudaMemLocation location);
+// The default memory pool: allocations from it are plain allocations; its
+// reuse and release-threshold attributes are kept (they change no result);
+// asking for its usage counters stops the program naming the call.
+typedef struct CUmemPoolHandle_st* cudaMemPool_t;
+enum cudaMemPoolAttr {
+  cudaMemPoolReuseFollowEventDependencies = 1,
+  cudaMemPoolReuseAllowOpportunistic = 2,
+  cudaMemPoolReuseAllowInternalDependencies = 3,
+  cudaMemPoolAttrReleaseThreshold = 4,
+  cudaMemPoolAttrReservedMemCurrent = 5,
+  cudaMemPoolAttrReservedMemHigh = 6,
+  cudaMemPoolAttrUsedMemCurrent = 7,
+  cudaMemPoolAttrUsedMemHigh = 8
+};
+cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t* memPool, int device);
+cudaError_t cudaDeviceGetMemPool(cudaMemPool_t* memPool, int device);
+cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t memPool, cudaMemPoolAttr attr, void* value,
+                                    const char* file = __builtin_FILE(),
+                                    int line = __builtin_LINE());
+cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, cudaMemPoolAttr attr, void* value,
+                                    const char* file = __builtin_FILE(),
+                                    int line = __builtin_LINE());
+cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep);
+cudaError_t cudaMallocAsync(void** ptr, size_t size, cudaStream_t stream);
+cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream);
+template <class T>
+inline cudaError_t cudaMallocAsync(T** ptr, size_t size, cudaStream_t stream) {
+  return cudaMallocAsync(reinterpret_cast<void**>(ptr), size, stream);
+}
+cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void* devPtr, size_t length = 0,
+                                     unsigned int flags = cudaMemAttachSingle);
+
+cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
+                              size_t width, size_t height, cudaMemcpyKind kind,
+                              cudaStream_t stream = 0);
+cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height);
+cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width, size_t height,
+                              cudaStream_t stream = 0);
+cudaError_t cudaMalloc3D(cudaPitchedPtr* pitchedDevPtr, cudaExtent extent);
+cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p, const char* file = __builtin_FILE(),
+                         int line = __builtin_LINE());
+cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream = 0,
+                              const char* file = __builtin_FILE(), int line = __builtin_LINE());
+cudaError_t cudaMemset3D(cudaPitchedPtr pitchedDevPtr, int value, cudaExtent extent);
+cudaError_t cudaMemset3DAsync(cudaPitchedPtr pitchedDevPtr, int value, cudaExtent extent,
+                              cudaStream_t stream = 0);
+cudaError_t cudaMemcpyPeer(void* dst, int dstDevice, const void* src, int srcDevice, size_t count);
+cudaError_t cudaMemcpyPeerAsync(void* dst, int dstDevice, const void* src, int srcDevice,
+                                size_t count, cudaStream_t stream = 0);
+
+cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flags, int priority);
+cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority);
+cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int* flags);
+cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
+                                  void* userData, unsigned int flags);
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData);
+cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream = 0,
+                                     unsigned int flags = 0);
+
+namespace cuda_emu {
+cudaError_t occupancy(int* numBlocks, const void* func, int blockSize, size_t dynamicSMemSize,
+                      unsigned int flags);
+cudaError_t func_get_attributes(cudaFuncAttributes* attr, const void* func);
+cudaError_t available_dynamic_smem(size_t* dynamicSmemSize, const void* func, int numBlocks,
+                                   int blockSize);
+template <class... A>
+constexpr bool not_provided = false;
+}  // namespace cuda_emu
+
+template <class T>
+inline cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attr, T* entry) {
+  return ::cuda_emu::func_get_attributes(attr, reinterpret_cast<const void*>(entry));
+}
+template <class T>
+inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, T func,
+                                                                 int blockSize,
+                                                                 size_t dynamicSMemSize) {
+  return ::cuda_emu::occupancy(numBlocks, reinterpret_cast<const void*>(func), blockSize,
+                               dynamicSMemSize, cudaOccupancyDefault);
+}
+template <class T>
+inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    int* numBlocks, T func, int blockSize, size_t dynamicSMemSize, unsigned int flags) {
+  return ::cuda_emu::occupancy(numBlocks, reinterpret_cast<const void*>(func), blockSize,
+                               dynamicSMemSize, flags);
+}
+// The search the runtime's calculator makes: every block size from the
+// largest allowed down to one warp, in warp steps; the first that keeps the
+// most threads resident wins; the grid is that many blocks on every SM.
+template <class UnaryFunction, class T>
+inline cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(
+    int* minGridSize, int* blockSize, T func, UnaryFunction blockSizeToDynamicSMemSize,
+    int blockSizeLimit = 0, unsigned int flags = 0) {
+  if (!minGridSize || !blockSize || !func) return cudaErrorInvalidValue;
+  cudaFuncAttributes attr;
+  cudaError_t e = cudaFuncGetAttributes(&attr, func);
+  if (e != cudaSuccess) return e;
+  int limit = attr.maxThreadsPerBlock;
+  if (blockSizeLimit > 0 && blockSizeLimit < limit) limit = blockSizeLimit;
+  int best_threads = 0, best_block = 0, best_blocks = 0;
+  int start = (limit + 31) / 32 * 32;
+  for (int b = start; b > 0; b -= 32) {
+    int size = b > limit ? limit : b;
+    int n = 0;
+    e = ::cuda_emu::occupancy(&n, reinterpret_cast<const void*>(func), size,
+                              static_cast<size_t>(blockSizeToDynamicSMemSize(size)), flags);
+    if (e != cudaSuccess) return e;
+    if (n * size > best_threads) {
+      best_threads = n * size;
+      best_block = size;
+      best_blocks = n;
+      if (best_threads >= 2048) break;
+    }
+  }
+  *minGridSize = best_blocks * 132;
+  *blockSize = best_block;
+  return cudaSuccess;
+}
+template <class UnaryFunction, class T>
+inline cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMem(
+    int* minGridSize, int* blockSize, T func, UnaryFunction blockSizeToDynamicSMemSize,
+    int blockSizeLimit = 0) {
+  return cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(
+      minGridSize, blockSize, func, blockSizeToDynamicSMemSize, blockSizeLimit, 0);
+}
+template <class T>
+inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int* minGridSize, int* blockSize, T func,
+                                                      size_t dynamicSMemSize = 0,
+                                                      int blockSizeLimit = 0) {
+  return cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(
+      minGridSize, blockSize, func, [dynamicSMemSize](int) { return dynamicSMemSize; },
+      blockSizeLimit, 0);
+}
+template <class T>
+inline cudaError_t cudaOccupancyMaxPotentialBlockSizeWithFlags(int* minGridSize, int* blockSize,
+                                                               T func, size_t dynamicSMemSize = 0,
+                                                               int blockSizeLimit = 0,
+                                                               unsigned int flags = 0) {
+  return cudaOccupancyMaxPotentialBlockSizeVariableSMemWithFlags(
+      minGridSize, blockSize, func, [dynamicSMemSize](int) { return dynamicSMemSize; },
+      blockSizeLimit, flags);
+}
+template <class T>
+inline cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dynamicSmemSize, T func,
+                                                             int numBlocks, int blockSize) {
+  return ::cuda_emu::available_dynamic_smem(dynamicSmemSize, reinterpret_cast<const void*>(func),
+                                            numBlocks, blockSize);
+}
+
+
 // ---- Kernel launch ---------------------------------------------------------------
 namespace cuda_emu {
 
@@ -740,6 +1129,221 @@ inline PointerLauncher<P...> launch(const char* file, int line, const char* name
       kernel};
 }
 
+// Sets the last error (when not cudaSuccess) and returns it; the last error.
+cudaError_t record_error(cudaError_t e);
+cudaError_t last_error();
+
+// cudaLaunchKernel: the kernel's own type gives its parameter types, so each
+// args[i] is read as the i-th parameter. The call site comes from GCC's
+// __builtin_FILE/__builtin_LINE, for the emulator's messages.
+template <class... P, size_t... I>
+inline cudaError_t launch_from_array(const LaunchConfig& config, void (*kernel)(P...),
+                                     void** args, std::index_sequence<I...>) {
+  if (sizeof...(P) > 0 && args == nullptr) return record_error(cudaErrorInvalidValue);
+  std::tuple<std::decay_t<P>...> values(
+      *static_cast<std::remove_reference_t<P>*>(args[I])...);
+  if (!launch_check(config)) return last_error();
+  LaunchContext<void(P...), std::tuple<std::decay_t<P>...>> context{kernel, &values};
+  launch_run(config, &LaunchContext<void(P...), std::tuple<std::decay_t<P>...>>::body, &context);
+  return cudaSuccess;
+}
+}  // namespace cuda_emu
+
+template <class... P>
+inline cudaError_t cudaLaunchKernel(void (*func)(P...), dim3 gridDim_, dim3 blockDim_, void** args,
+                                    size_t sharedMem = 0, cudaStream_t stream = 0,
+                                    const char* file = __builtin_FILE(),
+                                    int line = __builtin_LINE()) {
+  if (func == nullptr) return ::cuda_emu::record_error(cudaErrorInvalidDeviceFunction);
+  return ::cuda_emu::launch_from_array(
+      ::cuda_emu::LaunchConfig{file, line, nullptr, reinterpret_cast<const void*>(func), gridDim_,
+                               blockDim_, sharedMem, stream},
+      func, args, std::index_sequence_for<P...>{});
+}
+// A kernel cast to `void*` has lost its parameter types: the emulator, which
+// has no registry of kernels, cannot read args[] then.
+template <class T, std::enable_if_t<std::is_void<T>::value, int> = 0>
+inline cudaError_t cudaLaunchKernel(const T*, dim3, dim3, void**, size_t = 0, cudaStream_t = 0) {
+  static_assert(::cuda_emu::not_provided<T>,
+                "`cudaLaunchKernel` with a kernel cast to `void*` is not provided by the CPU "
+                "emulator: pass the kernel itself, cudaLaunchKernel(kernel, grid, block, args, "
+                "shmem, stream)");
+  return cudaErrorNotSupported;
+}
+
+// ---- What the emulator does not provide -----------------------------------------
+// Each name below is a runtime (or, through cuda.h, driver) API function the
+// emulator does not implement. Calling one stops the compile with g++'s
+// "static assertion failed: `NAME` is not provided by the CPU emulator" and a
+// "required from here" line naming the file and line of the call, rather than
+// a raw "not declared" error or, worse, a stand-in that does something else.
+// (Texture, surface and array functions are left to the textures part.)
+#define CUDA_EMU_NOT_PROVIDED(NAME)                                                        \
+  template <class... A>                                                                  \
+  inline cudaError_t NAME(A&&...) {                                                      \
+    static_assert(::cuda_emu::not_provided<A...>,                                        \
+                  "`" #NAME "` is not provided by the CPU emulator; run this program on a " \
+                  "GPU (--backend gpu)");                                                \
+    return cudaErrorNotSupported;                                                        \
+  }
+// Graphs and stream capture.
+CUDA_EMU_NOT_PROVIDED(cudaGraphCreate)
+CUDA_EMU_NOT_PROVIDED(cudaGraphDestroy)
+CUDA_EMU_NOT_PROVIDED(cudaGraphInstantiate)
+CUDA_EMU_NOT_PROVIDED(cudaGraphInstantiateWithFlags)
+CUDA_EMU_NOT_PROVIDED(cudaGraphInstantiateWithParams)
+CUDA_EMU_NOT_PROVIDED(cudaGraphLaunch)
+CUDA_EMU_NOT_PROVIDED(cudaGraphUpload)
+CUDA_EMU_NOT_PROVIDED(cudaGraphExecDestroy)
+CUDA_EMU_NOT_PROVIDED(cudaGraphExecUpdate)
+CUDA_EMU_NOT_PROVIDED(cudaGraphAddNode)
+CUDA_EMU_NOT_PROVIDED(cudaGraphAddKernelNode)
+CUDA_EMU_NOT_PROVIDED(cudaGraphAddMemcpyNode)
+CUDA_EMU_NOT_PROVIDED(cudaGraphAddMemcpyNode1D)
+CUDA_EMU_NOT_PROVIDED(cudaGraphAddMemsetNode)
+CUDA_EMU_NOT_PROVIDED(cudaGraphAddHostNode)
+CUDA_EMU_NOT_PROVIDED(cudaGraphAddEmptyNode)
+CUDA_EMU_NOT_PROVIDED(cudaGraphAddChildGraphNode)
+CUDA_EMU_NOT_PROVIDED(cudaGraphAddEventRecordNode)
+CUDA_EMU_NOT_PROVIDED(cudaGraphAddEventWaitNode)
+CUDA_EMU_NOT_PROVIDED(cudaGraphAddMemAllocNode)
+CUDA_EMU_NOT_PROVIDED(cudaGraphAddMemFreeNode)
+CUDA_EMU_NOT_PROVIDED(cudaGraphAddDependencies)
+CUDA_EMU_NOT_PROVIDED(cudaGraphGetNodes)
+CUDA_EMU_NOT_PROVIDED(cudaGraphGetRootNodes)
+CUDA_EMU_NOT_PROVIDED(cudaGraphGetEdges)
+CUDA_EMU_NOT_PROVIDED(cudaGraphClone)
+CUDA_EMU_NOT_PROVIDED(cudaGraphKernelNodeGetParams)
+CUDA_EMU_NOT_PROVIDED(cudaGraphKernelNodeSetParams)
+CUDA_EMU_NOT_PROVIDED(cudaGraphExecKernelNodeSetParams)
+CUDA_EMU_NOT_PROVIDED(cudaGraphConditionalHandleCreate)
+CUDA_EMU_NOT_PROVIDED(cudaGraphDebugDotPrint)
+CUDA_EMU_NOT_PROVIDED(cudaDeviceGraphMemTrim)
+CUDA_EMU_NOT_PROVIDED(cudaDeviceGetGraphMemAttribute)
+CUDA_EMU_NOT_PROVIDED(cudaDeviceSetGraphMemAttribute)
+CUDA_EMU_NOT_PROVIDED(cudaStreamBeginCapture)
+CUDA_EMU_NOT_PROVIDED(cudaStreamEndCapture)
+CUDA_EMU_NOT_PROVIDED(cudaStreamIsCapturing)
+CUDA_EMU_NOT_PROVIDED(cudaStreamGetCaptureInfo)
+CUDA_EMU_NOT_PROVIDED(cudaThreadExchangeStreamCaptureMode)
+CUDA_EMU_NOT_PROVIDED(cudaUserObjectCreate)
+CUDA_EMU_NOT_PROVIDED(cudaGraphRetainUserObject)
+// Memory pools beyond the default one (cudaMallocAsync, cudaFreeAsync and the
+// default pool's attributes are provided).
+CUDA_EMU_NOT_PROVIDED(cudaMallocFromPoolAsync)
+CUDA_EMU_NOT_PROVIDED(cudaMemPoolCreate)
+CUDA_EMU_NOT_PROVIDED(cudaMemPoolDestroy)
+CUDA_EMU_NOT_PROVIDED(cudaMemPoolSetAccess)
+CUDA_EMU_NOT_PROVIDED(cudaMemPoolGetAccess)
+CUDA_EMU_NOT_PROVIDED(cudaMemPoolExportToShareableHandle)
+CUDA_EMU_NOT_PROVIDED(cudaMemPoolImportFromShareableHandle)
+CUDA_EMU_NOT_PROVIDED(cudaDeviceSetMemPool)
+// Other processes, other devices, other APIs.
+CUDA_EMU_NOT_PROVIDED(cudaIpcGetMemHandle)
+CUDA_EMU_NOT_PROVIDED(cudaIpcOpenMemHandle)
+CUDA_EMU_NOT_PROVIDED(cudaIpcCloseMemHandle)
+CUDA_EMU_NOT_PROVIDED(cudaIpcGetEventHandle)
+CUDA_EMU_NOT_PROVIDED(cudaIpcOpenEventHandle)
+CUDA_EMU_NOT_PROVIDED(cudaDeviceEnablePeerAccess)
+CUDA_EMU_NOT_PROVIDED(cudaDeviceDisablePeerAccess)
+CUDA_EMU_NOT_PROVIDED(cudaDeviceGetP2PAttribute)
+CUDA_EMU_NOT_PROVIDED(cudaMemcpy3DPeer)
+CUDA_EMU_NOT_PROVIDED(cudaMemcpy3DPeerAsync)
+CUDA_EMU_NOT_PROVIDED(cudaImportExternalMemory)
+CUDA_EMU_NOT_PROVIDED(cudaExternalMemoryGetMappedBuffer)
+CUDA_EMU_NOT_PROVIDED(cudaDestroyExternalMemory)
+CUDA_EMU_NOT_PROVIDED(cudaImportExternalSemaphore)
+CUDA_EMU_NOT_PROVIDED(cudaSignalExternalSemaphoresAsync)
+CUDA_EMU_NOT_PROVIDED(cudaWaitExternalSemaphoresAsync)
+CUDA_EMU_NOT_PROVIDED(cudaDestroyExternalSemaphore)
+CUDA_EMU_NOT_PROVIDED(cudaGraphicsGLRegisterBuffer)
+CUDA_EMU_NOT_PROVIDED(cudaGraphicsGLRegisterImage)
+CUDA_EMU_NOT_PROVIDED(cudaGraphicsMapResources)
+CUDA_EMU_NOT_PROVIDED(cudaGraphicsUnmapResources)
+CUDA_EMU_NOT_PROVIDED(cudaGraphicsResourceGetMappedPointer)
+CUDA_EMU_NOT_PROVIDED(cudaGraphicsSubResourceGetMappedArray)
+CUDA_EMU_NOT_PROVIDED(cudaGraphicsUnregisterResource)
+// Launch and module variants.
+CUDA_EMU_NOT_PROVIDED(cudaLaunchKernelExC)
+CUDA_EMU_NOT_PROVIDED(cudaLaunchKernelEx)
+CUDA_EMU_NOT_PROVIDED(cudaFuncGetName)
+CUDA_EMU_NOT_PROVIDED(cudaGetFuncBySymbol)
+CUDA_EMU_NOT_PROVIDED(cudaGetKernel)
+CUDA_EMU_NOT_PROVIDED(cudaGetDriverEntryPoint)
+CUDA_EMU_NOT_PROVIDED(cudaGetDriverEntryPointByVersion)
+CUDA_EMU_NOT_PROVIDED(cudaLibraryLoadData)
+CUDA_EMU_NOT_PROVIDED(cudaLibraryLoadFromFile)
+CUDA_EMU_NOT_PROVIDED(cudaLibraryGetKernel)
+CUDA_EMU_NOT_PROVIDED(cudaLibraryUnload)
+CUDA_EMU_NOT_PROVIDED(cudaOccupancyMaxActiveClusters)
+CUDA_EMU_NOT_PROVIDED(cudaOccupancyMaxPotentialClusterSize)
+// Stream attributes (access policy windows) and memory-range queries.
+CUDA_EMU_NOT_PROVIDED(cudaStreamSetAttribute)
+CUDA_EMU_NOT_PROVIDED(cudaStreamGetAttribute)
+CUDA_EMU_NOT_PROVIDED(cudaCtxResetPersistingL2Cache)
+CUDA_EMU_NOT_PROVIDED(cudaMemRangeGetAttribute)
+CUDA_EMU_NOT_PROVIDED(cudaMemRangeGetAttributes)
+CUDA_EMU_NOT_PROVIDED(cudaMemcpyBatchAsync)
+CUDA_EMU_NOT_PROVIDED(cudaMemcpy3DBatchAsync)
+CUDA_EMU_NOT_PROVIDED(cudaDeviceGetByPCIBusId)
+CUDA_EMU_NOT_PROVIDED(cudaDeviceFlushGPUDirectRDMAWrites)
+// Arithmetic with a directed rounding mode (_rd, _ru, _rz): g++ does not keep
+// a rounding mode across optimisations, so these are not emulated.
+CUDA_EMU_NOT_PROVIDED(__fadd_rd)
+CUDA_EMU_NOT_PROVIDED(__fadd_ru)
+CUDA_EMU_NOT_PROVIDED(__fadd_rz)
+CUDA_EMU_NOT_PROVIDED(__fsub_rd)
+CUDA_EMU_NOT_PROVIDED(__fsub_ru)
+CUDA_EMU_NOT_PROVIDED(__fsub_rz)
+CUDA_EMU_NOT_PROVIDED(__fmul_rd)
+CUDA_EMU_NOT_PROVIDED(__fmul_ru)
+CUDA_EMU_NOT_PROVIDED(__fmul_rz)
+CUDA_EMU_NOT_PROVIDED(__fdiv_rd)
+CUDA_EMU_NOT_PROVIDED(__fdiv_ru)
+CUDA_EMU_NOT_PROVIDED(__fdiv_rz)
+CUDA_EMU_NOT_PROVIDED(__fmaf_rd)
+CUDA_EMU_NOT_PROVIDED(__fmaf_ru)
+CUDA_EMU_NOT_PROVIDED(__fmaf_rz)
+CUDA_EMU_NOT_PROVIDED(__frcp_rd)
+CUDA_EMU_NOT_PROVIDED(__frcp_ru)
+CUDA_EMU_NOT_PROVIDED(__frcp_rz)
+CUDA_EMU_NOT_PROVIDED(__fsqrt_rd)
+CUDA_EMU_NOT_PROVIDED(__fsqrt_ru)
+CUDA_EMU_NOT_PROVIDED(__fsqrt_rz)
+CUDA_EMU_NOT_PROVIDED(__dadd_rd)
+CUDA_EMU_NOT_PROVIDED(__dadd_ru)
+CUDA_EMU_NOT_PROVIDED(__dadd_rz)
+CUDA_EMU_NOT_PROVIDED(__dsub_rd)
+CUDA_EMU_NOT_PROVIDED(__dsub_ru)
+CUDA_EMU_NOT_PROVIDED(__dsub_rz)
+CUDA_EMU_NOT_PROVIDED(__dmul_rd)
+CUDA_EMU_NOT_PROVIDED(__dmul_ru)
+CUDA_EMU_NOT_PROVIDED(__dmul_rz)
+CUDA_EMU_NOT_PROVIDED(__ddiv_rd)
+CUDA_EMU_NOT_PROVIDED(__ddiv_ru)
+CUDA_EMU_NOT_PROVIDED(__ddiv_rz)
+CUDA_EMU_NOT_PROVIDED(__fma_rd)
+CUDA_EMU_NOT_PROVIDED(__fma_ru)
+CUDA_EMU_NOT_PROVIDED(__fma_rz)
+CUDA_EMU_NOT_PROVIDED(__drcp_rd)
+CUDA_EMU_NOT_PROVIDED(__drcp_ru)
+CUDA_EMU_NOT_PROVIDED(__drcp_rz)
+CUDA_EMU_NOT_PROVIDED(__dsqrt_rd)
+CUDA_EMU_NOT_PROVIDED(__dsqrt_ru)
+CUDA_EMU_NOT_PROVIDED(__dsqrt_rz)
+// Opaque handles of what is not provided, so that declaring one is no error
+// of its own before the call that is refused.
+typedef struct CUgraph_st* cudaGraph_t;
+typedef struct CUgraphExec_st* cudaGraphExec_t;
+typedef struct CUgraphNode_st* cudaGraphNode_t;
+typedef struct CUuserObject_st* cudaUserObject_t;
+typedef struct CUexternalMemory_st* cudaExternalMemory_t;
+typedef struct CUexternalSemaphore_st* cudaExternalSemaphore_t;
+typedef struct cudaGraphicsResource* cudaGraphicsResource_t;
+typedef struct CUkern_st* cudaKernel_t;
+typedef struct CUlib_st* cudaLibrary_t;
+
+namespace cuda_emu {
 // ---- Block and warp synchronisation (cuda_emu.cpp) ------------------------------
 enum SyncKind { kSync = 0, kSyncCount = 1, kSyncAnd = 2, kSyncOr = 3 };
 int syncthreads(const char* file, int line, int kind, int predicate);

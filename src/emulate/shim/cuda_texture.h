@@ -47,34 +47,9 @@ typedef const struct cudaMipmappedArray* cudaMipmappedArray_const_t;
 #define cudaArrayCubemap 0x04
 #define cudaArrayTextureGather 0x08
 
-struct cudaExtent {
-  size_t width, height, depth;
-};
-struct cudaPos {
-  size_t x, y, z;
-};
-struct cudaPitchedPtr {
-  void* ptr;
-  size_t pitch;
-  size_t xsize;
-  size_t ysize;
-};
-inline cudaExtent make_cudaExtent(size_t w, size_t h, size_t d) { return cudaExtent{w, h, d}; }
-inline cudaPos make_cudaPos(size_t x, size_t y, size_t z) { return cudaPos{x, y, z}; }
-inline cudaPitchedPtr make_cudaPitchedPtr(void* d, size_t p, size_t xsz, size_t ysz) {
-  return cudaPitchedPtr{d, p, xsz, ysz};
-}
-
-struct cudaMemcpy3DParms {
-  cudaArray_t srcArray;
-  struct cudaPos srcPos;
-  struct cudaPitchedPtr srcPtr;
-  cudaArray_t dstArray;
-  struct cudaPos dstPos;
-  struct cudaPitchedPtr dstPtr;
-  struct cudaExtent extent;
-  enum cudaMemcpyKind kind;
-};
+// cudaExtent, cudaPos, cudaPitchedPtr, their make_ functions and
+// cudaMemcpy3DParms come from cuda_runtime.h (3D copies of linear memory
+// use them too).
 
 cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, cudaChannelFormatKind f);
 
@@ -159,8 +134,12 @@ cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, c
                               size_t count, cudaMemcpyKind kind);
 cudaError_t cudaMemcpyFromArray(void* dst, cudaArray_const_t src, size_t wOffset, size_t hOffset,
                                 size_t count, cudaMemcpyKind kind);
-cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p);
-cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream = 0);
+// cudaMemcpy3D and cudaMemcpy3DAsync are declared in cuda_runtime.h; a copy
+// with a CUDA array on either side is carried out here
+// (cuda_emu::memcpy3d_with_arrays).
+namespace cuda_emu {
+cudaError_t memcpy3d_with_arrays(const cudaMemcpy3DParms* p);
+}
 
 // ---- Texture and surface objects -----------------------------------------------
 enum cudaResourceType {
