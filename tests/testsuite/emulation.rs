@@ -228,7 +228,11 @@ fn a_half_product_kept_in_a_variable_is_rounded_where_the_gpu_fuses_it() {
     let Some(backend) = emulator(false) else {
         return;
     };
-    let done = run(&backend, "half_contraction_variable", Duration::from_secs(60));
+    let done = run(
+        &backend,
+        "half_contraction_variable",
+        Duration::from_secs(60),
+    );
     let stdout = String::from_utf8_lossy(&done.stdout).into_owned();
     let want = expected("half_contraction_variable", "stdout");
     for (emulated, gpu) in stdout.lines().zip(want.lines()) {
