@@ -380,27 +380,6 @@ inline uint16_t math_exact(int fn, uint16_t x) {
   return F::from_double(r, kRN);
 }
 
-// A correction table measured on the H200: sorted {input, GPU result} pairs
-// for inputs where the GPU's approximate function does not give the exact
-// value rounded once.
-struct Table {
-  const uint16_t (*rows)[2];
-  int n;
-};
-inline bool lookup(const uint16_t (*table)[2], int n, uint16_t in, uint16_t* out) {
-  int lo = 0, hi = n;
-  while (lo < hi) {
-    int mid = (lo + hi) / 2;
-    if (table[mid][0] < in) lo = mid + 1;
-    else hi = mid;
-  }
-  if (lo < n && table[lo][0] == in) {
-    *out = table[lo][1];
-    return true;
-  }
-  return false;
-}
-
 }  // namespace fp
 }  // namespace cuda_emu
 

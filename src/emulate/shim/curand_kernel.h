@@ -12,9 +12,13 @@
 //   MRG32k3a (curandStateMRG32k3a_t): L'Ecuyer, "Good parameters and
 //     implementations for combined multiple recursive random number
 //     generators" (1999); jumps by powers of its 3x3 matrices modulo m1, m2.
-// How curand_init turns a seed into a state, and how the distributions use
-// the raw draws, follow what the H200 measurably does (the probes print the
-// states right after curand_init).
+// How curand_init turns a seed into a state, and how the uniform
+// distributions use the raw draws, follow what the H200 measurably does (the
+// probes print the states right after curand_init, and hash 2^22 draws).
+// Refused at compile time: the normal, log-normal and Poisson distributions
+// (the GPU computes them with its hardware sine, cosine and logarithm) and
+// MRG32k3a's skipahead_sequence (not measured). Other generators (MTGP32,
+// Sobol) have no state type here, so code using them does not compile.
 #ifndef CUDA_EMU_CURAND_KERNEL_H
 #define CUDA_EMU_CURAND_KERNEL_H
 #pragma GCC system_header
@@ -235,13 +239,12 @@ inline void apply3(const Mat3& a, unsigned int* s, unsigned long long m) {
   }
   for (int i = 0; i < 3; ++i) s[i] = static_cast<unsigned>(r[i]);
 }
-// Jumps n * 2^k draws.
+// Jumps n draws (k = 0) or n subsequences of 2^76 draws (k = 76).
 inline void mrg_jump(curandStateMRG32k3a* s, unsigned long long n, int k) {
   if (n == 0) return;
   static const Mat3 b1_76 = power2(mrg_a1(), 76, kM1), b2_76 = power2(mrg_a2(), 76, kM2);
-  static const Mat3 b1_127 = power2(mrg_a1(), 127, kM1), b2_127 = power2(mrg_a2(), 127, kM2);
-  Mat3 b1 = k == 0 ? mrg_a1() : (k == 76 ? b1_76 : b1_127);
-  Mat3 b2 = k == 0 ? mrg_a2() : (k == 76 ? b2_76 : b2_127);
+  Mat3 b1 = k == 0 ? mrg_a1() : b1_76;
+  Mat3 b2 = k == 0 ? mrg_a2() : b2_76;
   apply3(power(b1, n, kM1), s->s1, kM1);
   apply3(power(b2, n, kM2), s->s2, kM2);
 }
@@ -326,9 +329,10 @@ inline void skipahead(unsigned long long n, curandStateMRG32k3a* s) { ::cuda_emu
 inline void skipahead_subsequence(unsigned long long n, curandStateMRG32k3a* s) {
   ::cuda_emu::rand::mrg_jump(s, n, 76);
 }
-inline void skipahead_sequence(unsigned long long n, curandStateMRG32k3a* s) {
-  ::cuda_emu::rand::mrg_jump(s, n, 127);
-}
+// skipahead_sequence on MRG32k3a (jumps of 2^127 draws, by the algorithm's
+// literature) was not measured on the H200, so it is refused: a call is a
+// compile error ("use of deleted function") at the caller's line.
+void skipahead_sequence(unsigned long long n, curandStateMRG32k3a* s) = delete;
 inline void curand_init(unsigned long long seed, unsigned long long subsequence, unsigned long long offset,
                         curandStateMRG32k3a* s) {
   // Measured on the H200: every word starts at 12345; a nonzero seed
