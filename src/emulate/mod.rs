@@ -710,6 +710,15 @@ chmod +x "$out"
     const KERNEL: &str =
         "__global__ void k(int* x) { x[0] = 1; }\nint main() { k<<<1, 1>>>(nullptr); }\n";
 
+    /// How many runtime objects the shim has (`cuda_emu.cpp`,
+    /// `cuda_emu_texture.cpp`): each is one compiler call on a first build.
+    fn runtime_sources() -> usize {
+        SHIM_FILES
+            .iter()
+            .filter(|file| file.name.ends_with(".cpp"))
+            .count()
+    }
+
     #[cfg(unix)]
     #[test]
     fn builds_once_then_serves_from_the_cache() {

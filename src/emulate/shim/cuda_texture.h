@@ -134,6 +134,10 @@ cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, c
                               size_t count, cudaMemcpyKind kind);
 cudaError_t cudaMemcpyFromArray(void* dst, cudaArray_const_t src, size_t wOffset, size_t hOffset,
                                 size_t count, cudaMemcpyKind kind);
+cudaError_t cudaMemcpy2DArrayToArray(cudaArray_t dst, size_t wOffsetDst, size_t hOffsetDst,
+                                     cudaArray_const_t src, size_t wOffsetSrc, size_t hOffsetSrc,
+                                     size_t width, size_t height,
+                                     cudaMemcpyKind kind = cudaMemcpyDeviceToDevice);
 // cudaMemcpy3D and cudaMemcpy3DAsync are declared in cuda_runtime.h; a copy
 // with a CUDA array on either side is carried out here
 // (cuda_emu::memcpy3d_with_arrays).
