@@ -85,9 +85,9 @@ struct ShimFile {
 
 /// The shim, as written into the cache. A `.cpp` file is a runtime source,
 /// compiled once into an object that every program links; the rest are
-/// headers found through `-I` (`cooperative_groups.h`, `cuda_fp16.h`,
-/// `cuda_bf16.h` and `mma.h` only stop the compile with an `#error` naming
-/// the missing feature). A test checks this list against the directory.
+/// headers found through `-I` (`cuda_fp16.h`, `cuda_bf16.h` and `mma.h`
+/// only stop the compile with an `#error` naming the missing feature; the
+/// `cooperative_groups/` headers sit in a folder of their own). A test checks this list against the directory.
 const SHIM_FILES: &[ShimFile] = &[
     ShimFile {
         name: "cuda_runtime.h",
@@ -108,6 +108,18 @@ const SHIM_FILES: &[ShimFile] = &[
     ShimFile {
         name: "cooperative_groups.h",
         text: include_str!("shim/cooperative_groups.h"),
+    },
+    ShimFile {
+        name: "cooperative_groups/reduce.h",
+        text: include_str!("shim/cooperative_groups/reduce.h"),
+    },
+    ShimFile {
+        name: "cooperative_groups/scan.h",
+        text: include_str!("shim/cooperative_groups/scan.h"),
+    },
+    ShimFile {
+        name: "cooperative_groups/memcpy_async.h",
+        text: include_str!("shim/cooperative_groups/memcpy_async.h"),
     },
     ShimFile {
         name: "cuda_fp16.h",
@@ -490,6 +502,10 @@ impl Emulator {
         cache::install(&dir, |staging| {
             for file in SHIM_FILES {
                 let path = staging.join(file.name);
+                if let Some(parent) = path.parent() {
+                    std::fs::create_dir_all(parent)
+                        .map_err(EmulateError::io("creating", parent))?;
+                }
                 std::fs::write(&path, file.text).map_err(EmulateError::io("writing", &path))?;
             }
             Ok::<(), EmulateError>(())
@@ -1243,10 +1259,20 @@ chmod +x "$out"
     #[test]
     fn every_shim_file_is_embedded() {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/emulate/shim");
-        let on_disk: BTreeSet<String> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
+        // One level of folders (`cooperative_groups/reduce.h`).
+        let mut on_disk: BTreeSet<String> = BTreeSet::new();
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let entry = entry.unwrap();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if entry.file_type().unwrap().is_dir() {
+                for inner in std::fs::read_dir(entry.path()).unwrap() {
+                    let inner = inner.unwrap().file_name().to_string_lossy().into_owned();
+                    on_disk.insert(format!("{name}/{inner}"));
+                }
+            } else {
+                on_disk.insert(name);
+            }
+        }
         let embedded: BTreeSet<String> = SHIM_FILES.iter().map(|f| f.name.to_string()).collect();
         assert_eq!(embedded, on_disk, "update SHIM_FILES in src/emulate/mod.rs");
     }

@@ -54,9 +54,10 @@ const DYNAMIC_SHARED_CALL: &str = "::cuda_emu::dynamic_shared_memory()";
 pub enum UnsupportedFeature {
     /// `asm(...)`, `asm volatile(...)`, `__asm__(...)`: PTX cannot run on a CPU.
     InlineAssembly,
-    /// `cooperative_groups` (its header or its namespace).
-    CooperativeGroups,
-    /// `cudaLaunchCooperativeKernel` and its multi-device form.
+    /// The parts of cooperative groups the emulator does not have: thread block
+    /// clusters and multi-grid groups, by the name used.
+    CooperativeGroups(String),
+    /// `cudaLaunchCooperativeKernelMultiDevice`.
     CooperativeLaunch,
     /// Texture or surface objects, references and fetches, by the name used.
     TextureOrSurface(String),
@@ -68,10 +69,12 @@ impl fmt::Display for UnsupportedFeature {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::InlineAssembly => f.write_str("inline PTX assembly (`asm`)"),
-            Self::CooperativeGroups => f.write_str("cooperative groups (`cooperative_groups`)"),
-            Self::CooperativeLaunch => {
-                f.write_str("cooperative kernel launch (`cudaLaunchCooperativeKernel`)")
+            Self::CooperativeGroups(name) => {
+                write!(f, "cooperative groups' clusters and multi-grid groups (`{name}`)")
             }
+            Self::CooperativeLaunch => f.write_str(
+                "multi-device cooperative launch (`cudaLaunchCooperativeKernelMultiDevice`)",
+            ),
             Self::TextureOrSurface(name) => write!(f, "textures and surfaces (`{name}`)"),
             Self::DynamicParallelism => {
                 f.write_str("dynamic parallelism (a kernel launch inside device code)")
@@ -489,6 +492,7 @@ impl Rewriter<'_> {
             if token.kind == TokenKind::Ident {
                 self.check_identifier(i)?;
                 self.noinline(i);
+                self.cooperative_launch(i);
                 if self.text(i) == "extern"
                     && token.directive.is_none()
                     && let Some(next) = self.dynamic_shared(i, &scopes)?
@@ -523,6 +527,32 @@ impl Rewriter<'_> {
             i += 1;
         }
         Ok(())
+    }
+
+    /// `cudaLaunchCooperativeKernel((void*)kernel, ...)`: the cast is dropped, so
+    /// the shim's overload sees the kernel's type and can call it with `args`.
+    fn cooperative_launch(&mut self, index: usize) {
+        if self.text(index) != "cudaLaunchCooperativeKernel" || !self.is_punct(index + 1, "(") {
+            return;
+        }
+        let open = index + 2;
+        if !self.is_punct(open, "(") {
+            return;
+        }
+        let mut k = open + 1;
+        if self.text_at(Some(k)) == "const" {
+            k += 1;
+        }
+        if self.text_at(Some(k)) == "void"
+            && self.is_punct(k + 1, "*")
+            && self.is_punct(k + 2, ")")
+        {
+            self.edits.push(Edit {
+                start: self.tokens[open].start,
+                end: self.tokens[k + 2].end,
+                replacement: String::new(),
+            });
+        }
     }
 
     /// `__noinline__` is spelled out here rather than defined as a macro:
@@ -629,10 +659,11 @@ impl Rewriter<'_> {
         let next = self.text_at(Some(index + 1));
         let feature = match name {
             "asm" | "__asm__" | "__asm" => Some(UnsupportedFeature::InlineAssembly),
-            "cooperative_groups" => Some(UnsupportedFeature::CooperativeGroups),
-            "cudaLaunchCooperativeKernel" | "cudaLaunchCooperativeKernelMultiDevice" => {
-                Some(UnsupportedFeature::CooperativeLaunch)
+            "this_cluster" | "cluster_group" | "__cluster_dims__" | "this_multi_grid"
+            | "multi_grid_group" | "cudaLaunchAttributeClusterDimension" => {
+                Some(UnsupportedFeature::CooperativeGroups(name.to_string()))
             }
+            "cudaLaunchCooperativeKernelMultiDevice" => Some(UnsupportedFeature::CooperativeLaunch),
             _ if TEXTURE_NAMES.contains(&name) => {
                 Some(UnsupportedFeature::TextureOrSurface(name.to_string()))
             }
@@ -1364,18 +1395,40 @@ mod tests {
     }
 
     #[test]
-    fn refuses_cooperative_groups() {
+    fn passes_cooperative_groups_but_refuses_clusters_and_multi_grid_groups() {
+        let source = "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n";
+        assert_eq!(body(source), source);
         assert_eq!(
-            refusal("#include <cuda_runtime.h>\n#include <cooperative_groups.h>\n"),
-            (2, 11, UnsupportedFeature::CooperativeGroups)
+            refusal("namespace cg = cooperative_groups;\nauto c = cg::this_cluster();"),
+            (
+                2,
+                14,
+                UnsupportedFeature::CooperativeGroups("this_cluster".into())
+            )
         );
         assert_eq!(
-            refusal("namespace cg = cooperative_groups;"),
-            (1, 16, UnsupportedFeature::CooperativeGroups)
+            refusal("__global__ void __cluster_dims__(2, 1, 1) k() {}").2,
+            UnsupportedFeature::CooperativeGroups("__cluster_dims__".into())
         );
         assert_eq!(
-            refusal("cudaLaunchCooperativeKernel((void*)k, g, b, args);").2,
+            refusal("cudaLaunchCooperativeKernelMultiDevice(p, 2);").2,
             UnsupportedFeature::CooperativeLaunch
+        );
+    }
+
+    #[test]
+    fn drops_the_void_pointer_cast_of_a_cooperative_launch() {
+        assert_eq!(
+            body("cudaLaunchCooperativeKernel((void*)k, g, b, args);"),
+            "cudaLaunchCooperativeKernel(k, g, b, args);"
+        );
+        assert_eq!(
+            body("cudaLaunchCooperativeKernel((const void *)k<int>, g, b, a, 0, s);"),
+            "cudaLaunchCooperativeKernel(k<int>, g, b, a, 0, s);"
+        );
+        assert_eq!(
+            body("cudaLaunchCooperativeKernel(k, g, b, args);"),
+            "cudaLaunchCooperativeKernel(k, g, b, args);"
         );
     }
 

@@ -60,6 +60,12 @@ fn lines_as_multiset(text: &str) -> BTreeMap<&str, usize> {
 /// Probes whose emulated stdout and ending must equal the GPU's.
 const SAME_AS_THE_GPU: &[&str] = &[
     "atomics",
+    "cg_block",
+    "cg_coalesced",
+    "cg_grid_sync",
+    "cg_grid_sync_plain",
+    "cg_reduce_scan",
+    "cg_tiles",
     "constant_memory",
     "device_assert",
     "device_printf",

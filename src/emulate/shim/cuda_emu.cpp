@@ -16,10 +16,13 @@
 #include <csignal>
 #include <cstdarg>
 #include <ctime>
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
 
+#include <pthread.h>
+#include <semaphore.h>
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -472,7 +475,7 @@ struct Fiber {
   char* map = nullptr;
   int tid = 0;  // linear index of the thread it runs, within the block
   uint3 tidx = {0, 0, 0};
-  int wait = 0;  // 0 running or runnable, 1 __syncthreads, 2 warp op, 3 __activemask
+  int wait = 0;  // 0 running or runnable, 1 __syncthreads, 2 warp op, 3 __activemask, 4 grid.sync
   const char* file = nullptr;
   int line = 0;
   int sync_kind = 0;
@@ -480,6 +483,10 @@ struct Fiber {
 
 Fiber g_main;          // the host's own stack
 Fiber* g_cur = &g_main;
+// Where a block's threads return to when the block is done (or, in a cooperative
+// launch, waits in grid.sync): the host's stack, or that of the OS thread that runs
+// the block.
+Fiber* g_home = &g_main;
 std::vector<Fiber*> g_free;  // fibers with no thread
 std::vector<Fiber*> g_all;
 
@@ -596,8 +603,13 @@ struct Block {
   Fiber* rq[2048];  // runnable threads, a ring
   unsigned rq_head = 0, rq_tail = 0;
   Warp warps[32];
+  int grid_count = 0;  // threads waiting in grid.sync
+  Fiber* grid[1024];
 };
-Block B;
+// The block that runs now. A cooperative launch keeps one per block alive at once.
+Block g_block0;
+Block* g_blk = &g_block0;
+#define B (*g_blk)
 
 // A kernel that hit a device assert or __trap() stops, and the error sticks:
 // every later call that needs the device returns it, as on a GPU.
@@ -610,7 +622,7 @@ bool g_abort = false;
   g_sticky = error;
   g_abort = true;
   Fiber* cur = g_cur;
-  switch_to(cur, &g_main);
+  switch_to(cur, g_home);
   __builtin_unreachable();
 }
 
@@ -657,6 +669,21 @@ void where(FILE* out) {
 
 // Resolves every lane waiting in __activemask: its result is the set of lanes
 // of its warp waiting there too.
+// Lanes waiting at different calls (file and line) have diverged: each call's
+// lanes are a group of their own (coalesced_threads() in an if and in its else).
+void activemask_groups(Warp& W, unsigned m) {
+  for (unsigned left = m; left;) {
+    Fiber* g = W.fiber[__builtin_ctz(left)];
+    unsigned same = 0;
+    for (unsigned r = left; r; r &= r - 1) {
+      Fiber* h = W.fiber[__builtin_ctz(r)];
+      if (h->line == g->line && h->file == g->file) same |= 1u << __builtin_ctz(r);
+    }
+    left &= ~same;
+    for (unsigned r = same; r; r &= r - 1) W.result[__builtin_ctz(r)] = same;
+  }
+}
+
 bool resolve_activemask() {
   bool any = false;
   for (int w = 0; w < B.nwarps; ++w) {
@@ -664,9 +691,9 @@ bool resolve_activemask() {
     unsigned m = W.am_pending;
     if (m == 0) continue;
     W.am_pending = 0;
+    activemask_groups(W, m);
     for (unsigned r = m; r; r &= r - 1) {
       int l = __builtin_ctz(r);
-      W.result[l] = m;
       W.fiber[l]->wait = 0;
       rq_push(W.fiber[l]);
     }
@@ -794,7 +821,9 @@ void fiber_loop(Fiber* self) {
     if (!rq_empty()) {
       next = rq_pop();
     } else if (B.exited == B.n) {
-      next = &g_main;
+      next = g_home;
+    } else if (B.grid_count > 0 && B.grid_count + B.exited == B.n) {
+      next = g_home;  // the rest of the block waits in grid.sync
     } else {
       if (!resolve_activemask()) deadlock();
       next = rq_pop();
@@ -810,13 +839,14 @@ void run_block() {
   B.bar_count = 0;
   B.bar_pred = 0;
   B.rq_head = B.rq_tail = 0;
+  B.grid_count = 0;
   for (int w = 0; w < B.nwarps; ++w) {
     Warp& W = B.warps[w];
     W.pending = W.am_pending = W.exited = 0;
   }
   Fiber* f = get_fiber();
   assign(f, 0);
-  switch_to(&g_main, f);
+  switch_to(g_home, f);
 }
 
 // Shared memory of the launch (`extern __shared__`).
@@ -1363,9 +1393,9 @@ unsigned activemask(const char* file, int line) {
   if (W.am_pending == (W.exists & ~W.exited)) {
     unsigned m = W.am_pending;
     W.am_pending = 0;
+    activemask_groups(W, m);
     for (unsigned r = m; r; r &= r - 1) {
       int l = __builtin_ctz(r);
-      W.result[l] = m;
       if (l != lane) {
         W.fiber[l]->wait = 0;
         rq_push(W.fiber[l]);
@@ -1447,6 +1477,271 @@ bool launch_check(const LaunchConfig& c) {
   return true;
 }
 
+// ---- Cooperative launches -------------------------------------------------------------
+// cudaLaunchCooperativeKernel promises that every block of the grid is alive at once,
+// which grid.sync() needs. Blocks still run one at a time, in order, but a block that
+// waits in grid.sync() keeps its state (its Block, its fibers) and the OS thread it ran
+// on: __shared__ variables are thread_local, so each waiting block needs an OS thread of
+// its own to keep its copy. The next block starts on a free worker thread (a new one
+// when every worker holds a waiting block); when every block of the grid waits, all are
+// released and resumed in block order. A baton (one semaphore per worker) lets exactly
+// one OS thread run at any time, so the emulation stays deterministic. A kernel that
+// never calls grid.sync() runs every block on the calling thread, as an ordinary launch.
+namespace {
+struct Worker {
+  pthread_t thread;
+  sem_t go;
+  Fiber own_home;
+  Fiber* home = nullptr;
+  Block* blk = nullptr;
+  uint3 idx = {0, 0, 0};
+  unsigned long long linear = 0;
+  bool busy = false;     // holds a block: running, or waiting in grid.sync
+  bool at_grid = false;  // its block waits in grid.sync
+  bool start = false;    // on its next turn it starts block idx (else resumes it)
+  std::vector<unsigned char> dyn;
+  void* dyn_ptr = nullptr;
+};
+std::vector<Worker*> g_workers;  // [0] is the calling (host) thread
+bool g_coop = false;
+bool g_coop_done = false;
+unsigned long long g_coop_next = 0, g_coop_total = 0, g_coop_finished = 0, g_coop_arrived = 0;
+std::vector<Worker*> g_coop_resume;  // released from grid.sync, not yet resumed
+const char* g_grid_file = nullptr;
+int g_grid_line = 0;
+size_t g_coop_shmem = 0;
+
+void shape_block(Block& b) {
+  b.n = static_cast<int>(blockDim.x * blockDim.y * blockDim.z);
+  b.nwarps = (b.n + 31) / 32;
+  for (int w = 0; w < b.nwarps; ++w) {
+    int lanes = b.n - w * 32;
+    b.warps[w].exists = lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1;
+  }
+}
+
+void worker_turns(Worker* me);
+
+void* worker_main(void* p) {
+  Worker* w = static_cast<Worker*>(p);
+  // Each OS thread needs its own signal stack for the fault handler.
+  stack_t ss;
+  ss.ss_sp = malloc(64 * 1024);
+  ss.ss_size = 64 * 1024;
+  ss.ss_flags = 0;
+  sigaltstack(&ss, nullptr);
+  for (;;) {
+    sem_wait(&w->go);
+    worker_turns(w);
+  }
+  return nullptr;
+}
+
+Worker* free_worker(Worker* prefer) {
+  if (!prefer->busy) return prefer;
+  for (Worker* w : g_workers)
+    if (!w->busy) return w;
+  Worker* w = new Worker;
+  sem_init(&w->go, 0, 0);
+  w->home = &w->own_home;
+  w->blk = new Block;
+  g_workers.push_back(w);
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, 8u << 20);
+  if (pthread_create(&w->thread, &attr, worker_main, w) != 0) {
+    fprintf(stderr, "cuda_emu: cannot start an OS thread for block %llu of a cooperative launch\n",
+            static_cast<unsigned long long>(g_coop_next));
+    die();
+  }
+  pthread_attr_destroy(&attr);
+  return w;
+}
+
+[[noreturn]] void grid_deadlock() {
+  fflush(stdout);
+  fprintf(stderr,
+          "divergent grid.sync at %s:%d: %llu of %llu blocks wait there; %llu returned without "
+          "reaching it (a GPU hangs)\n",
+          g_grid_file, g_grid_line, g_coop_arrived, g_coop_total, g_coop_finished);
+  where(stderr);
+  die();
+}
+
+// Chooses who runs next, after `me` ran its turn.
+Worker* coop_dispatch(Worker* me) {
+  if (g_abort) {
+    g_coop_done = true;
+    return g_workers[0];
+  }
+  if (g_coop_next < g_coop_total) {
+    Worker* t = free_worker(me);
+    unsigned long long k = g_coop_next++;
+    unsigned gx = gridDim.x, gy = gridDim.y;
+    t->idx = uint3{static_cast<unsigned>(k % gx), static_cast<unsigned>(k / gx % gy),
+                   static_cast<unsigned>(k / gx / gy)};
+    t->linear = k;
+    t->busy = true;
+    t->at_grid = false;
+    t->start = true;
+    shape_block(*t->blk);
+    if (t != g_workers[0]) {
+      if (t->dyn.size() < g_coop_shmem + 128) t->dyn.resize(g_coop_shmem + 128);
+      t->dyn_ptr = reinterpret_cast<void*>(
+          (reinterpret_cast<uintptr_t>(t->dyn.data()) + 127) / 128 * 128);
+    }
+    return t;
+  }
+  if (g_coop_resume.empty() && g_coop_arrived > 0) {
+    if (g_coop_finished > 0) grid_deadlock();
+    // Every block waits in grid.sync: release them all, in block order.
+    for (Worker* w : g_workers)
+      if (w->busy && w->at_grid) {
+        w->at_grid = false;
+        g_coop_resume.push_back(w);
+      }
+    std::sort(g_coop_resume.begin(), g_coop_resume.end(),
+              [](const Worker* a, const Worker* b) { return a->linear > b->linear; });
+    g_coop_arrived = 0;
+  }
+  if (!g_coop_resume.empty()) {
+    Worker* w = g_coop_resume.back();
+    g_coop_resume.pop_back();
+    return w;
+  }
+  g_coop_done = true;
+  return g_workers[0];
+}
+
+// Runs (or resumes) `me`'s block until it returns or waits in grid.sync.
+Worker* worker_run(Worker* me) {
+  g_home = me->home;
+  g_blk = me->blk;
+  blockIdx = me->idx;
+  g_dynamic_shared_ptr = me->dyn_ptr;
+  if (me->start) {
+    me->start = false;
+    run_block();
+  } else {
+    for (int i = 0; i < B.grid_count; ++i) {
+      B.grid[i]->wait = 0;
+      rq_push(B.grid[i]);
+    }
+    B.grid_count = 0;
+    switch_to(g_home, rq_pop());
+  }
+  if (!g_abort) {
+    if (B.exited == B.n) {
+      me->busy = false;
+      ++g_coop_finished;
+    } else {
+      me->at_grid = true;
+      ++g_coop_arrived;
+    }
+  }
+  return coop_dispatch(me);
+}
+
+// `me` holds the baton: take turns until it passes to another worker (or, for the host
+// thread, until the grid is done).
+void worker_turns(Worker* me) {
+  Worker* host = g_workers[0];
+  for (;;) {
+    Worker* next = worker_run(me);
+    while (next == me && !(g_coop_done && me == host)) next = worker_run(me);
+    if (g_coop_done && me == host) return;
+    sem_post(&next->go);
+    if (me != host) return;
+    sem_wait(&me->go);
+    if (g_coop_done) return;
+  }
+}
+
+void run_cooperative_grid(const LaunchConfig& c) {
+  if (g_workers.empty()) {
+    Worker* w = new Worker;
+    sem_init(&w->go, 0, 0);
+    w->home = &g_main;
+    w->blk = &g_block0;
+    g_workers.push_back(w);
+  }
+  for (Worker* w : g_workers) w->busy = w->at_grid = w->start = false;
+  Worker* host = g_workers[0];
+  host->dyn_ptr = g_dynamic_shared_ptr;
+  g_coop_shmem = c.shmem;
+  g_coop_done = false;
+  g_coop_next = g_coop_finished = g_coop_arrived = 0;
+  g_coop_total = static_cast<unsigned long long>(c.grid.x) * c.grid.y * c.grid.z;
+  g_coop_resume.clear();
+  Worker* first = coop_dispatch(host);
+  if (first == host) worker_turns(host);
+  // (the first block always starts on the host thread)
+  g_home = &g_main;
+  g_blk = &g_block0;
+  g_dynamic_shared_ptr = host->dyn_ptr;
+  shape_block(g_block0);
+}
+}  // namespace
+
+int blocks_per_multiprocessor(unsigned threads, size_t shmem) {
+  unsigned warps = (threads + 31) / 32;
+  int by_threads = warps ? static_cast<int>(64 / warps) : 0;
+  size_t rounded = (shmem + 127) / 128 * 128;
+  int by_shared = static_cast<int>(233472 / (rounded + 1024));
+  int n = 32;
+  if (by_threads < n) n = by_threads;
+  if (by_shared < n) n = by_shared;
+  return n;
+}
+
+cudaError_t cooperative_check(const LaunchConfig& c) {
+  unsigned long long blocks = static_cast<unsigned long long>(c.grid.x) * c.grid.y * c.grid.z;
+  int per_sm = blocks_per_multiprocessor(c.block.x * c.block.y * c.block.z, c.shmem);
+  if (blocks > static_cast<unsigned long long>(per_sm) * 132) return record(cudaErrorCooperativeLaunchTooLarge);
+  return cudaSuccess;
+}
+
+void launch_run_cooperative(const LaunchConfig& c, void (*body)(void*), void* context) {
+  g_coop = true;
+  launch_run(c, body, context);
+}
+
+void untyped_cooperative_launch(const char* file, int line) {
+  fflush(stdout);
+  fprintf(stderr, "%s:%d: cudaLaunchCooperativeKernel with a kernel the emulator cannot see the type "
+          "of (cast to void* in a way the rewriter does not undo); pass the kernel itself\n", file, line);
+  die();
+}
+
+void cg_unsupported(const char* file, int line, const char* what) {
+  fflush(stdout);
+  fprintf(stderr, "%s:%d: %s is not supported by the CPU emulator; run this program on a GPU\n",
+          file, line, what);
+  where(stderr);
+  die();
+}
+
+void grid_sync(const char* file, int line) {
+  if (!g_in_kernel) {
+    fprintf(stderr, "%s:%d: grid.sync() called outside a kernel\n", file, line);
+    die();
+  }
+  if (!g_coop)
+    trap(file, line, "grid.sync() in a kernel not launched with cudaLaunchCooperativeKernel");
+  Fiber* cur = g_cur;
+  cur->wait = 4;
+  cur->file = file;
+  cur->line = line;
+  g_grid_file = file;
+  g_grid_line = line;
+  B.grid[B.grid_count++] = cur;
+  if (B.grid_count + B.exited == B.n) {
+    switch_to(cur, g_home);  // the whole block waits: the next block's turn
+  } else {
+    park(cur);
+  }
+}
+
 void launch_run(const LaunchConfig& c, void (*body)(void*), void* context) {
   if (g_in_kernel) {
     fprintf(stderr, "%s:%d: a kernel launch from inside a kernel (dynamic parallelism) is not "
@@ -1469,12 +1764,17 @@ void launch_run(const LaunchConfig& c, void (*body)(void*), void* context) {
   protect_device(true);
   snapshot_for_ldg();
   g_in_kernel = true;
-  for (unsigned z = 0; z < c.grid.z && !g_abort; ++z)
-    for (unsigned y = 0; y < c.grid.y && !g_abort; ++y)
-      for (unsigned x = 0; x < c.grid.x && !g_abort; ++x) {
-        blockIdx = uint3{x, y, z};
-        run_block();
-      }
+  if (g_coop) {
+    run_cooperative_grid(c);
+  } else {
+    for (unsigned z = 0; z < c.grid.z && !g_abort; ++z)
+      for (unsigned y = 0; y < c.grid.y && !g_abort; ++y)
+        for (unsigned x = 0; x < c.grid.x && !g_abort; ++x) {
+          blockIdx = uint3{x, y, z};
+          run_block();
+        }
+  }
+  g_coop = false;
   if (g_abort) {
     // A thread stopped the kernel (device assert, __trap): every fiber is
     // abandoned where it stood and starts afresh next time.

@@ -735,6 +735,67 @@ inline PointerLauncher<P...> launch(const char* file, int line, const char* name
       kernel};
 }
 
+// ---- Cooperative launch -----------------------------------------------------------
+// cudaLaunchCooperativeKernel runs every block of the grid alive at once (blocks that
+// wait in grid.sync() each keep an OS thread of their own, so that their __shared__
+// variables stay apart; see cuda_emu.cpp). A grid larger than the device holds at once
+// fails with cudaErrorCooperativeLaunchTooLarge (720), as on the H200: 132
+// multiprocessors times the blocks one holds by threads (2048, at most 32 blocks) and
+// by dynamic shared memory (233472 bytes, 1024 reserved per block). Registers and
+// static __shared__ are not counted (the emulator does not know them).
+// The rewriter drops a `(void*)` cast on the kernel, so the kernel's type is known.
+int blocks_per_multiprocessor(unsigned threads, size_t shmem);
+void launch_run_cooperative(const LaunchConfig& config, void (*body)(void*), void* context);
+template <class... P>
+struct CooperativeLaunch {
+  void (*kernel)(P...);
+  void** args;
+  template <size_t... I>
+  void call(std::index_sequence<I...>) {
+    kernel(*static_cast<std::remove_reference_t<P>*>(args[I])...);
+  }
+  static void body(void* p) { static_cast<CooperativeLaunch*>(p)->call(std::index_sequence_for<P...>()); }
+};
+cudaError_t cooperative_check(const LaunchConfig& config);
+}  // namespace cuda_emu
+
+template <class... P>
+inline cudaError_t cudaLaunchCooperativeKernel(void (*kernel)(P...), dim3 grid, dim3 block, void** args,
+                                               size_t shmem = 0, cudaStream_t stream = 0,
+                                               const char* file = __builtin_FILE(),
+                                               int line = __builtin_LINE()) {
+  ::cuda_emu::LaunchConfig config{file, line, nullptr, reinterpret_cast<const void*>(kernel), grid,
+                                  block, shmem, stream};
+  if (!::cuda_emu::launch_check(config)) return cudaPeekAtLastError();
+  cudaError_t too_large = ::cuda_emu::cooperative_check(config);
+  if (too_large != cudaSuccess) return too_large;
+  ::cuda_emu::CooperativeLaunch<P...> context{kernel, args};
+  ::cuda_emu::launch_run_cooperative(config, &::cuda_emu::CooperativeLaunch<P...>::body, &context);
+  return cudaSuccess;
+}
+namespace cuda_emu {
+[[noreturn]] void untyped_cooperative_launch(const char* file, int line);
+}
+inline cudaError_t cudaLaunchCooperativeKernel(const void*, dim3, dim3, void**, size_t = 0,
+                                               cudaStream_t = 0, const char* file = __builtin_FILE(),
+                                               int line = __builtin_LINE()) {
+  ::cuda_emu::untyped_cooperative_launch(file, line);
+}
+template <class K>
+inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, K*, int block_size,
+                                                                 size_t shmem) {
+  if (blocks == nullptr || block_size <= 0) return cudaErrorInvalidValue;
+  *blocks = ::cuda_emu::blocks_per_multiprocessor(static_cast<unsigned>(block_size), shmem);
+  return cudaSuccess;
+}
+template <class K>
+inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, K* kernel,
+                                                                          int block_size,
+                                                                          size_t shmem, unsigned) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, kernel, block_size, shmem);
+}
+
+namespace cuda_emu {
 // ---- Block and warp synchronisation (cuda_emu.cpp) ------------------------------
 enum SyncKind { kSync = 0, kSyncCount = 1, kSyncAnd = 2, kSyncOr = 3 };
 int syncthreads(const char* file, int line, int kind, int predicate);
