@@ -1059,7 +1059,7 @@ chmod +x "$out"
                 EmulateError::Rewrite(RewriteError::Unsupported {
                     line: 2,
                     column: 3,
-                    feature: UnsupportedFeature::InlineAssembly,
+                    feature: UnsupportedFeature::InlineAssemblyInstruction(_),
                     ..
                 })
             ),

@@ -8,7 +8,8 @@
 // Files of the shim (all in this directory, a fixed list):
 //   cuda_runtime.h  cuda_runtime_api.h  cuda.h  device_launch_parameters.h
 //   cuda_emu.cpp    (the runtime, compiled once)
-//   cooperative_groups.h  cuda_fp16.h  cuda_bf16.h  mma.h  (refused: #error)
+//   cooperative_groups.h, cooperative_groups/{reduce,scan,memcpy_async}.h
+//   cuda_fp16.h  cuda_bf16.h  mma.h  (refused: #error)
 //
 // Build commands (SHIM = this directory; FLAGS = -std=gnu++17 -O2
 // [-march=x86-64-v3 when /proc/cpuinfo lists both fma and avx2]
@@ -32,9 +33,11 @@
 //   default arguments, and with an optional "K" before K);
 //   extern __shared__ T name[];  ->
 //     T* const name = reinterpret_cast<T*>(::cuda_emu::dynamic_shared_memory());
-//   asm(...) is refused at compile time; should one reach the shim, replacing
-//   it with ::cuda_emu::unsupported_asm(__FILE__, __LINE__) stops the program
-//   with the file and line when it is reached.
+//   asm(...) of the PTX subset it knows (integer mov/add/mul.lo/mad.lo, the
+//   special registers: ::cuda_emu::sreg_*) becomes a C++ lambda; any other asm
+//   is refused at compile time; should one reach the shim, replacing it with
+//   ::cuda_emu::unsupported_asm(__FILE__, __LINE__) stops the program with the
+//   file and line when it is reached.
 // __noinline__ in the program is spelled out as __attribute__((noinline)) by
 // the rewriter (a macro would break libstdc++, which writes
 // __attribute__((__noinline__)) in its own headers).
@@ -893,6 +896,30 @@ void nanosleep(unsigned ns);
 inline long long clock64() { return ::cuda_emu::clock64(); }
 inline long long __clock64() { return ::cuda_emu::clock64(); }
 inline void __nanosleep(unsigned ns) { ::cuda_emu::nanosleep(ns); }
+// The special registers that translated inline PTX reads (src/emulate/rewrite.rs):
+// lane and warp of the thread's linear index; %smid the block's linear index modulo
+// the 132 multiprocessors (%nsmid, as the H200 reported); the clocks count
+// nanoseconds, which only promises what a program may rely on: they do not go back.
+namespace cuda_emu {
+inline unsigned sreg_tid() {
+  return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+}
+inline unsigned sreg_laneid() { return sreg_tid() & 31u; }
+inline unsigned sreg_warpid() { return sreg_tid() >> 5; }
+inline unsigned sreg_nsmid() { return 132; }
+inline unsigned sreg_smid() {
+  return static_cast<unsigned>(
+      ((static_cast<unsigned long long>(blockIdx.z) * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x) % 132);
+}
+inline unsigned long long sreg_clock64() { return static_cast<unsigned long long>(clock64()); }
+inline unsigned sreg_clock() { return static_cast<unsigned>(clock64()); }
+inline unsigned long long sreg_globaltimer() { return static_cast<unsigned long long>(clock64()); }
+inline unsigned sreg_lanemask_eq() { return 1u << sreg_laneid(); }
+inline unsigned sreg_lanemask_lt() { return (1u << sreg_laneid()) - 1u; }
+inline unsigned sreg_lanemask_le() { return static_cast<unsigned>((2ull << sreg_laneid()) - 1u); }
+inline unsigned sreg_lanemask_ge() { return ~sreg_lanemask_lt(); }
+inline unsigned sreg_lanemask_gt() { return ~sreg_lanemask_le(); }
+}  // namespace cuda_emu
 #define __trap() ::cuda_emu::trap(__FILE__, __LINE__, "__trap()")
 #define __brkpt() ::cuda_emu::trap(__FILE__, __LINE__, "__brkpt()")
 // clock() keeps its <ctime> meaning in host code; kernels that call it get the
