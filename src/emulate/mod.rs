@@ -390,6 +390,9 @@ impl Emulator {
             .map_err(EmulateError::io("finding the directory of", source))?;
 
         let mut args = self.common_args(&shim_dir);
+        if main.uses_volatile || headers.iter().any(|header| header.uses_volatile) {
+            args.extend(VOLATILE_FLAGS.iter().map(OsString::from));
+        }
         args.push(OsString::from("-iquote"));
         args.push(source_dir.into_os_string());
         args.push(OsString::from(&cpp_name));
@@ -625,6 +628,19 @@ fn shim_hash() -> String {
     fingerprint.finish()
 }
 
+/// Added to the compile (not the link) of a program that writes `volatile`:
+/// g++'s thread-sanitizer instrumentation calls `__tsan_volatile_read4(addr)`
+/// and the like before every volatile access, and the shim's runtime defines
+/// those functions (no sanitizer library is linked) so that the lanes of a
+/// warp make their volatile accesses in lock step, as pre-Volta
+/// warp-synchronous code expects. Other accesses call empty functions.
+const VOLATILE_FLAGS: &[&str] = &[
+    "-fsanitize=thread",
+    "--param=tsan-distinguish-volatile=1",
+    "--param=tsan-instrument-func-entry-exit=0",
+    "-Wno-tsan",
+];
+
 /// The flags every emulated program and the runtime are compiled with.
 fn compiler_flags(fma: bool) -> Vec<String> {
     let mut flags = vec!["-std=gnu++17", "-O2"];
@@ -782,6 +798,8 @@ struct LocalHeader {
     /// original through `-iquote`, and its content only keys the cache.
     content: Vec<u8>,
     rewritten: bool,
+    /// The header writes `volatile` (see [`VOLATILE_FLAGS`]).
+    uses_volatile: bool,
 }
 
 /// The local headers `main` includes, directly or through each other,
@@ -806,6 +824,7 @@ fn local_headers(source: &Path, main: &RewrittenSource) -> Result<Vec<LocalHeade
                     relative_path: path,
                     content,
                     rewritten: false,
+                    uses_volatile: false,
                 });
             }
             continue;
@@ -834,6 +853,7 @@ fn local_headers(source: &Path, main: &RewrittenSource) -> Result<Vec<LocalHeade
             relative_path,
             content: rewritten.cpp.into_bytes(),
             rewritten: true,
+            uses_volatile: rewritten.uses_volatile,
         });
     }
     headers.sort_by(|a, b| a.relative_path.cmp(&b.relative_path));

@@ -147,6 +147,10 @@ pub struct RewrittenSource {
     pub cpp: String,
     /// How many kernel launches were rewritten.
     pub launches: usize,
+    /// Whether the program writes `volatile` (outside `asm volatile`): such a
+    /// program is built with its volatile accesses instrumented, so that the
+    /// lanes of a warp make them in lock step (see `cuda_emu.cpp`).
+    pub uses_volatile: bool,
     /// The names in the program's `#include "..."` lines, as written, so the
     /// caller can find the local headers that the compiled program depends on.
     pub local_includes: Vec<String>,
@@ -163,12 +167,14 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
         edits: Vec::new(),
         launches: 0,
         local_includes: Vec::new(),
+        uses_volatile: false,
     };
     rewriter.run()?;
     let Rewriter {
         mut edits,
         launches,
         local_includes,
+        uses_volatile,
         ..
     } = rewriter;
 
@@ -193,6 +199,7 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
         cpp,
         launches,
         local_includes,
+        uses_volatile,
     })
 }
 
@@ -598,6 +605,7 @@ struct Rewriter<'a> {
     edits: Vec<Edit>,
     launches: usize,
     local_includes: Vec<String>,
+    uses_volatile: bool,
 }
 
 impl Rewriter<'_> {
@@ -621,6 +629,9 @@ impl Rewriter<'_> {
                 continue;
             }
             if token.kind == TokenKind::Ident {
+                if self.text(i) == "volatile" {
+                    self.uses_volatile = true;
+                }
                 self.check_identifier(i)?;
                 self.noinline(i);
                 self.cooperative_launch(i);
@@ -1668,6 +1679,16 @@ mod tests {
             refusal("cudaLaunchCooperativeKernelMultiDevice(p, 2);").2,
             UnsupportedFeature::CooperativeLaunch
         );
+    }
+
+    #[test]
+    fn notes_volatile_but_not_asm_volatile() {
+        let uses = |source: &str| rewrite(Path::new(PATH), source).unwrap().uses_volatile;
+        assert!(uses("__device__ void f(volatile int* s) { s[0] += s[1]; }"));
+        assert!(!uses(
+            "__device__ void f() { asm volatile(\"\" ::: \"memory\"); }"
+        ));
+        assert!(!uses("int x; // volatile\n"));
     }
 
     #[test]

@@ -475,7 +475,9 @@ struct Fiber {
   char* map = nullptr;
   int tid = 0;  // linear index of the thread it runs, within the block
   uint3 tidx = {0, 0, 0};
-  int wait = 0;  // 0 running or runnable, 1 __syncthreads, 2 warp op, 3 __activemask, 4 grid.sync
+  int wait = 0;  // 0 running or runnable, 1 __syncthreads, 2 warp op, 3 __activemask, 4 grid.sync,
+                 // 5 a volatile access (lock step, see volatile_access)
+  const void* vsite = nullptr;  // where that volatile access is (a return address)
   const char* file = nullptr;
   int line = 0;
   int sync_kind = 0;
@@ -589,6 +591,9 @@ struct Warp {
   int width[32];
   unsigned long long result[32];
   int pred[32];
+  unsigned vol_pending;  // lanes waiting at a volatile access
+  const void* vol_last;  // the access released last, and how many times in a row
+  int vol_streak;
 };
 
 struct Block {
@@ -764,6 +769,76 @@ bool resolve_activemask() {
   die();
 }
 
+// ---- Volatile accesses in lock step -------------------------------------------------------
+// Pre-Volta warp-synchronous code lets the lanes of a warp talk through volatile
+// shared memory with no __syncwarp: on the GPU they run in lock step, so every lane
+// makes its k-th access before any makes its (k+1)-th. A program that writes
+// `volatile` is compiled with g++'s thread-sanitizer instrumentation
+// (src/emulate/mod.rs, VOLATILE_FLAGS), which calls __tsan_volatile_read4 (and the
+// like) before each volatile access; here that call is a meeting of the warp's
+// lanes: a lane waits until every lane of its warp that can still get there is
+// waiting too (at a volatile access, a barrier, a warp operation, or returned), then
+// the lanes at one access go on together and make it. Lanes at different accesses
+// (divergent code) go in the order of the accesses' addresses in the program, the
+// lowest first, which is where the then-part of an if sits before the code after it:
+// lanes that skipped the branch wait there, as they wait for the others on a GPU
+// that reconverges after the branch. A group released 64 times in a row while
+// another waits lets that one go once (a lane spinning on a flag that another lane
+// of its warp sets makes progress, as Volta's scheduler guarantees).
+
+// Whether every lane of warp w that has not returned is waiting somewhere.
+bool volatile_ready(Warp& W, int w) {
+  for (unsigned r = W.exists & ~W.exited; r; r &= r - 1) {
+    int l = __builtin_ctz(r);
+    if (w * 32 + l >= B.next || W.fiber[l]->wait == 0) return false;
+  }
+  return true;
+}
+
+// The lanes at the access to release next; they are no longer waiting.
+unsigned volatile_release(Warp& W) {
+  const void* lo = nullptr;
+  const void* lo2 = nullptr;
+  for (unsigned r = W.vol_pending; r; r &= r - 1) {
+    const void* site = W.fiber[__builtin_ctz(r)]->vsite;
+    if (lo == nullptr || site < lo) {
+      if (lo != nullptr && lo != site) lo2 = lo;
+      lo = site;
+    } else if (site != lo && (lo2 == nullptr || site < lo2)) {
+      lo2 = site;
+    }
+  }
+  const void* pick = lo;
+  if (lo2 != nullptr && lo == W.vol_last && W.vol_streak >= 64) pick = lo2;
+  if (lo2 == nullptr) {
+    W.vol_streak = 0;
+  } else {
+    W.vol_streak = pick == W.vol_last ? W.vol_streak + 1 : 1;
+  }
+  W.vol_last = pick;
+  unsigned m = 0;
+  for (unsigned r = W.vol_pending; r; r &= r - 1) {
+    int l = __builtin_ctz(r);
+    if (W.fiber[l]->vsite == pick) {
+      m |= 1u << l;
+      W.fiber[l]->wait = 0;
+    }
+  }
+  W.vol_pending &= ~m;
+  return m;
+}
+
+bool resolve_volatile() {
+  bool any = false;
+  for (int w = 0; w < B.nwarps; ++w) {
+    Warp& W = B.warps[w];
+    if (W.vol_pending == 0 || !volatile_ready(W, w)) continue;
+    for (unsigned r = volatile_release(W); r; r &= r - 1) rq_push(W.fiber[__builtin_ctz(r)]);
+    any = true;
+  }
+  return any;
+}
+
 // The next thread to run once the current one stops.
 Fiber* next_runnable() {
   if (!rq_empty()) return rq_pop();
@@ -772,7 +847,7 @@ Fiber* next_runnable() {
     assign(f, B.next++);
     return f;
   }
-  if (resolve_activemask()) return rq_pop();
+  if (resolve_volatile() || resolve_activemask()) return rq_pop();
   deadlock();
 }
 
@@ -825,7 +900,7 @@ void fiber_loop(Fiber* self) {
     } else if (B.grid_count > 0 && B.grid_count + B.exited == B.n) {
       next = g_home;  // the rest of the block waits in grid.sync
     } else {
-      if (!resolve_activemask()) deadlock();
+      if (!resolve_volatile() && !resolve_activemask()) deadlock();
       next = rq_pop();
     }
     g_free.push_back(self);
@@ -842,7 +917,9 @@ void run_block() {
   B.grid_count = 0;
   for (int w = 0; w < B.nwarps; ++w) {
     Warp& W = B.warps[w];
-    W.pending = W.am_pending = W.exited = 0;
+    W.pending = W.am_pending = W.exited = W.vol_pending = 0;
+    W.vol_last = nullptr;
+    W.vol_streak = 0;
   }
   Fiber* f = get_fiber();
   assign(f, 0);
@@ -1721,6 +1798,25 @@ void cg_unsupported(const char* file, int line, const char* what) {
   die();
 }
 
+// Before a volatile access of a kernel thread (see "Volatile accesses in lock step").
+void volatile_access(const void* site) {
+  if (!g_in_kernel) return;
+  Fiber* cur = g_cur;
+  int t = cur->tid;
+  int w = t >> 5;
+  unsigned bit = 1u << (t & 31);
+  Warp& W = B.warps[w];
+  cur->wait = 5;
+  cur->vsite = site;
+  W.vol_pending |= bit;
+  if (volatile_ready(W, w)) {
+    unsigned m = volatile_release(W);
+    for (unsigned r = m & ~bit; r; r &= r - 1) rq_push(W.fiber[__builtin_ctz(r)]);
+    if (m & bit) return;
+  }
+  park(cur);
+}
+
 void grid_sync(const char* file, int line) {
   if (!g_in_kernel) {
     fprintf(stderr, "%s:%d: grid.sync() called outside a kernel\n", file, line);
@@ -2256,4 +2352,76 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
   if (!event) return record(cudaErrorInvalidResourceHandle);
   delete event;
   return cudaSuccess;
+}
+
+// ---- Thread-sanitizer entry points ------------------------------------------------------
+// A program that writes `volatile` is compiled with -fsanitize=thread (but linked without
+// the sanitizer's library): these are the functions its instrumentation calls. Volatile
+// accesses meet in lock step (cuda_emu::volatile_access); plain accesses do nothing; the
+// atomic operations are performed as asked (one OS thread runs at a time).
+extern "C" {
+void __tsan_init() {}
+void __tsan_func_entry(void*) {}
+void __tsan_func_exit() {}
+void __tsan_vptr_update(void**, void*) {}
+void __tsan_vptr_read(void**) {}
+void __tsan_read_range(const void*, unsigned long) {}
+void __tsan_write_range(const void*, unsigned long) {}
+#define CUDA_EMU_TSAN_PLAIN(N)                                  \
+  void __tsan_read##N(const void*) {}                           \
+  void __tsan_write##N(void*) {}                                \
+  void __tsan_unaligned_read##N(const void*) {}                 \
+  void __tsan_unaligned_write##N(void*) {}                      \
+  __attribute__((noinline)) void __tsan_volatile_read##N(const void*) {        \
+    cuda_emu::volatile_access(__builtin_return_address(0));     \
+  }                                                             \
+  __attribute__((noinline)) void __tsan_volatile_write##N(void*) {             \
+    cuda_emu::volatile_access(__builtin_return_address(0));     \
+  }                                                             \
+  __attribute__((noinline)) void __tsan_unaligned_volatile_read##N(const void*) { \
+    cuda_emu::volatile_access(__builtin_return_address(0));     \
+  }                                                             \
+  __attribute__((noinline)) void __tsan_unaligned_volatile_write##N(void*) {   \
+    cuda_emu::volatile_access(__builtin_return_address(0));     \
+  }
+void __tsan_read1(const void*) {}
+void __tsan_write1(void*) {}
+__attribute__((noinline)) void __tsan_volatile_read1(const void*) {
+  cuda_emu::volatile_access(__builtin_return_address(0));
+}
+__attribute__((noinline)) void __tsan_volatile_write1(void*) {
+  cuda_emu::volatile_access(__builtin_return_address(0));
+}
+CUDA_EMU_TSAN_PLAIN(2)
+CUDA_EMU_TSAN_PLAIN(4)
+CUDA_EMU_TSAN_PLAIN(8)
+CUDA_EMU_TSAN_PLAIN(16)
+#undef CUDA_EMU_TSAN_PLAIN
+void __tsan_atomic_thread_fence(int) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+void __tsan_atomic_signal_fence(int) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
+#define CUDA_EMU_TSAN_ATOMIC(N, T)                                                             \
+  T __tsan_atomic##N##_load(const volatile T* a, int) { return __atomic_load_n(a, __ATOMIC_SEQ_CST); } \
+  void __tsan_atomic##N##_store(volatile T* a, T v, int) { __atomic_store_n(a, v, __ATOMIC_SEQ_CST); } \
+  T __tsan_atomic##N##_exchange(volatile T* a, T v, int) { return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST); } \
+  T __tsan_atomic##N##_fetch_add(volatile T* a, T v, int) { return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST); } \
+  T __tsan_atomic##N##_fetch_sub(volatile T* a, T v, int) { return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST); } \
+  T __tsan_atomic##N##_fetch_and(volatile T* a, T v, int) { return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST); } \
+  T __tsan_atomic##N##_fetch_or(volatile T* a, T v, int) { return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST); } \
+  T __tsan_atomic##N##_fetch_xor(volatile T* a, T v, int) { return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST); } \
+  T __tsan_atomic##N##_fetch_nand(volatile T* a, T v, int) { return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST); } \
+  int __tsan_atomic##N##_compare_exchange_strong(volatile T* a, T* c, T v, int, int) {        \
+    return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);    \
+  }                                                                                            \
+  int __tsan_atomic##N##_compare_exchange_weak(volatile T* a, T* c, T v, int, int) {          \
+    return __atomic_compare_exchange_n(a, c, v, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);     \
+  }                                                                                            \
+  T __tsan_atomic##N##_compare_exchange_val(volatile T* a, T c, T v, int, int) {              \
+    __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);          \
+    return c;                                                                                  \
+  }
+CUDA_EMU_TSAN_ATOMIC(8, unsigned char)
+CUDA_EMU_TSAN_ATOMIC(16, unsigned short)
+CUDA_EMU_TSAN_ATOMIC(32, unsigned int)
+CUDA_EMU_TSAN_ATOMIC(64, unsigned long long)
+#undef CUDA_EMU_TSAN_ATOMIC
 }

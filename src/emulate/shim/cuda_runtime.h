@@ -56,9 +56,8 @@
 // the kernel stops, every later call returns the sticky error.
 //
 // Known differences from a GPU: threads of a block run one after another
-// between synchronisation points, so races never show and warp-synchronous code
-// without __syncwarp (the old volatile warp reduction) gives a different
-// answer; __shared__ contents carry over from block to block; float atomics add
+// between synchronisation points, so races never show (volatile accesses are
+// the exception: a warp's lanes make them in lock step, see cuda_emu.cpp); __shared__ contents carry over from block to block; float atomics add
 // in a fixed order; math functions come from glibc (an ulp apart at times);
 // float-to-int casts behave as on x86 (the __float2int_* intrinsics as on the
 // GPU); a thread spinning on a flag another thread sets never ends unless it
@@ -812,6 +811,8 @@ enum WarpOp {
 unsigned long long warp_op(const char* file, int line, int op, unsigned mask,
                            unsigned long long value, int operand, int width, int* predicate);
 unsigned activemask(const char* file, int line);
+// Before each volatile access of a program built with VOLATILE_FLAGS (cuda_emu.cpp).
+void volatile_access(const void* site);
 
 template <class T>
 inline unsigned long long to_bits(T v) {
