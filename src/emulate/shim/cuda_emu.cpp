@@ -535,17 +535,42 @@ inline void switch_to(Fiber* from, Fiber* to) {
 [[noreturn]] void fiber_start();
 void start_frame(Fiber* f);
 
+// The first 1024 stacks (all an ordinary launch ever needs) each have a guard page,
+// a mapping of their own. A cooperative launch keeps every thread of the grid alive
+// (up to 132 x 2048), more than the kernel's limit on mappings (65530) allows that
+// way: the stacks past the first 1024 come 64 to a mapping, without guard pages.
+const size_t kGuardedFibers = 1024;
+const size_t kSlabFibers = 64;
+
 Fiber* new_fiber() {
   Fiber* f = new Fiber;
   size_t len = kStackBytes + kPage;
-  void* m = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                 -1, 0);
-  if (m == MAP_FAILED) {
-    fprintf(stderr, "cuda_emu: cannot map a thread stack\n");
-    _exit(1);
+  static char* slab = nullptr;
+  static size_t slab_left = 0;
+  if (g_all.size() < kGuardedFibers) {
+    void* m = mmap(nullptr, len, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED) {
+      fprintf(stderr, "cuda_emu: cannot map a thread stack\n");
+      _exit(1);
+    }
+    f->map = static_cast<char*>(m);
+    mprotect(f->map, kPage, PROT_NONE);
+  } else {
+    if (slab_left == 0) {
+      void* m = mmap(nullptr, len * kSlabFibers, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (m == MAP_FAILED) {
+        fprintf(stderr, "cuda_emu: cannot map thread stacks (%zu threads alive)\n", g_all.size());
+        _exit(1);
+      }
+      slab = static_cast<char*>(m);
+      slab_left = kSlabFibers;
+    }
+    f->map = slab;
+    slab += len;
+    --slab_left;
   }
-  f->map = static_cast<char*>(m);
-  mprotect(f->map, kPage, PROT_NONE);
   start_frame(f);
   g_all.push_back(f);
   return f;
