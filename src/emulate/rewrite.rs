@@ -672,24 +672,63 @@ impl Rewriter<'_> {
     }
 
     /// `cudaLaunchCooperativeKernel((void*)kernel, ...)`: the cast is dropped, so
-    /// the shim's overload sees the kernel's type and can call it with `args`.
+    /// the shim's overload sees the kernel's type and can call it with `args`;
+    /// a kernel written as a name (`k`, `ns::k`, `k<T, 4>`) is passed as
+    /// `::cuda_emu::named_kernel("k", k)`, so reports name it.
     fn cooperative_launch(&mut self, index: usize) {
         if self.text(index) != "cudaLaunchCooperativeKernel" || !self.is_punct(index + 1, "(") {
             return;
         }
-        let open = index + 2;
-        if !self.is_punct(open, "(") {
-            return;
+        let mut first = index + 2;
+        let mut cast_end = None;
+        if self.is_punct(first, "(") {
+            let mut k = first + 1;
+            if self.text_at(Some(k)) == "const" {
+                k += 1;
+            }
+            if self.text_at(Some(k)) == "void"
+                && self.is_punct(k + 1, "*")
+                && self.is_punct(k + 2, ")")
+            {
+                cast_end = Some(k + 2);
+                first = k + 3;
+            }
         }
-        let mut k = open + 1;
-        if self.text_at(Some(k)) == "const" {
-            k += 1;
+        // The kernel's name: up to the first `,` outside template brackets.
+        let mut depth = 0i32;
+        let mut end = first;
+        let mut simple = true;
+        while end < self.tokens.len() {
+            let text = self.text(end);
+            match text {
+                "<" => depth += 1,
+                ">" => depth -= 1,
+                "," if depth == 0 => break,
+                ")" | ";" | "(" | "{" | "}" => {
+                    simple = false;
+                    break;
+                }
+                _ => {}
+            }
+            end += 1;
         }
-        if self.text_at(Some(k)) == "void" && self.is_punct(k + 1, "*") && self.is_punct(k + 2, ")")
-        {
+        // With a cast, the edit starts at its `(`.
+        let start = self.tokens[if cast_end.is_some() { index + 2 } else { first }].start;
+        if simple && end > first && end < self.tokens.len() {
+            let name = self.join(&(first..end).collect::<Vec<_>>());
+            let kernel = &self.source[self.tokens[first].start..self.tokens[end - 1].end];
             self.edits.push(Edit {
-                start: self.tokens[open].start,
-                end: self.tokens[k + 2].end,
+                start,
+                end: self.tokens[end - 1].end,
+                replacement: format!(
+                    "::cuda_emu::named_kernel({}, {kernel})",
+                    c_string_literal(&name)
+                ),
+            });
+        } else if let Some(close) = cast_end {
+            self.edits.push(Edit {
+                start,
+                end: self.tokens[close].end,
                 replacement: String::new(),
             });
         }
@@ -1695,15 +1734,20 @@ mod tests {
     fn drops_the_void_pointer_cast_of_a_cooperative_launch() {
         assert_eq!(
             body("cudaLaunchCooperativeKernel((void*)k, g, b, args);"),
-            "cudaLaunchCooperativeKernel(k, g, b, args);"
+            "cudaLaunchCooperativeKernel(::cuda_emu::named_kernel(\"k\", k), g, b, args);"
         );
         assert_eq!(
-            body("cudaLaunchCooperativeKernel((const void *)k<int>, g, b, a, 0, s);"),
-            "cudaLaunchCooperativeKernel(k<int>, g, b, a, 0, s);"
+            body("cudaLaunchCooperativeKernel((const void *)ns::k<int, 2>, g, b, a, 0, s);"),
+            "cudaLaunchCooperativeKernel(::cuda_emu::named_kernel(\"ns::k<int, 2>\", ns::k<int, 2>), g, b, a, 0, s);"
         );
         assert_eq!(
             body("cudaLaunchCooperativeKernel(k, g, b, args);"),
-            "cudaLaunchCooperativeKernel(k, g, b, args);"
+            "cudaLaunchCooperativeKernel(::cuda_emu::named_kernel(\"k\", k), g, b, args);"
+        );
+        // Not a plain name: only the cast goes.
+        assert_eq!(
+            body("cudaLaunchCooperativeKernel((void*)pick(1), g, b, args);"),
+            "cudaLaunchCooperativeKernel(pick(1), g, b, args);"
         );
     }
 

@@ -195,6 +195,22 @@ fn only_programs_that_write_volatile_pay_for_lock_step_accesses() {
 }
 
 #[test]
+fn a_grid_sync_some_blocks_never_reach_is_reported_not_hung() {
+    // On a GPU the other blocks wait forever (the probe is not run there).
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let done = run(&backend, "cg_grid_divergent", Duration::from_secs(30));
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.termination, Termination::Exited(1), "{stderr}");
+    assert!(
+        stderr.contains("divergent grid.sync at tests/cuda/cg_grid_divergent.cu:15: 3 of 4 blocks")
+            && stderr.contains("in kernel early_return launched at"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn an_endless_program_is_killed_at_its_timeout() {
     let Some(backend) = emulator(false) else {
         return;

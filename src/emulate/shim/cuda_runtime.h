@@ -761,19 +761,49 @@ struct CooperativeLaunch {
 cudaError_t cooperative_check(const LaunchConfig& config);
 }  // namespace cuda_emu
 
+namespace cuda_emu {
+// The rewriter passes the kernel of a cooperative launch as named_kernel("k", k).
+template <class... P>
+struct NamedKernel {
+  const char* name;
+  void (*kernel)(P...);
+};
+template <class... P>
+inline NamedKernel<P...> named_kernel(const char* name, void (*kernel)(P...)) {
+  return NamedKernel<P...>{name, kernel};
+}
+// A kernel held in a void* (the emulator cannot know its parameters).
+inline const void* named_kernel(const char*, const void* kernel) { return kernel; }
+template <class... P>
+inline cudaError_t cooperative_launch(const char* name, void (*kernel)(P...), dim3 grid, dim3 block,
+                                      void** args, size_t shmem, cudaStream_t stream,
+                                      const char* file, int line) {
+  LaunchConfig config{file, line, name, reinterpret_cast<const void*>(kernel), grid, block, shmem,
+                      stream};
+  if (!launch_check(config)) return cudaPeekAtLastError();
+  cudaError_t too_large = cooperative_check(config);
+  if (too_large != cudaSuccess) return too_large;
+  CooperativeLaunch<P...> context{kernel, args};
+  launch_run_cooperative(config, &CooperativeLaunch<P...>::body, &context);
+  return cudaSuccess;
+}
+}  // namespace cuda_emu
+
 template <class... P>
 inline cudaError_t cudaLaunchCooperativeKernel(void (*kernel)(P...), dim3 grid, dim3 block, void** args,
                                                size_t shmem = 0, cudaStream_t stream = 0,
                                                const char* file = __builtin_FILE(),
                                                int line = __builtin_LINE()) {
-  ::cuda_emu::LaunchConfig config{file, line, nullptr, reinterpret_cast<const void*>(kernel), grid,
-                                  block, shmem, stream};
-  if (!::cuda_emu::launch_check(config)) return cudaPeekAtLastError();
-  cudaError_t too_large = ::cuda_emu::cooperative_check(config);
-  if (too_large != cudaSuccess) return too_large;
-  ::cuda_emu::CooperativeLaunch<P...> context{kernel, args};
-  ::cuda_emu::launch_run_cooperative(config, &::cuda_emu::CooperativeLaunch<P...>::body, &context);
-  return cudaSuccess;
+  return ::cuda_emu::cooperative_launch(nullptr, kernel, grid, block, args, shmem, stream, file, line);
+}
+template <class... P>
+inline cudaError_t cudaLaunchCooperativeKernel(::cuda_emu::NamedKernel<P...> kernel, dim3 grid,
+                                               dim3 block, void** args, size_t shmem = 0,
+                                               cudaStream_t stream = 0,
+                                               const char* file = __builtin_FILE(),
+                                               int line = __builtin_LINE()) {
+  return ::cuda_emu::cooperative_launch(kernel.name, kernel.kernel, grid, block, args, shmem, stream,
+                                        file, line);
 }
 namespace cuda_emu {
 [[noreturn]] void untyped_cooperative_launch(const char* file, int line);
