@@ -973,9 +973,11 @@ impl Rewriter<'_> {
             .map(|k| self.text(k))
             .collect();
         let has = |word: &str| head.contains(&word);
-        let extern_c = head
-            .windows(2)
-            .any(|pair| pair[0] == "extern" && pair[1].starts_with('"'));
+        // `extern "C" {` opens a block of declarations; `extern "C" __global__
+        // void k() {` is a function body.
+        let extern_c = head.len() >= 2
+            && head[head.len() - 2] == "extern"
+            && head[head.len() - 1].starts_with('"');
         let class = ["class", "struct", "union"].iter().any(|w| has(w)) && !has("(");
         let declarations = has("namespace") || extern_c || class;
         let device = parent.is_some_and(|p| p.device)
@@ -1717,6 +1719,14 @@ mod tests {
         assert_eq!(
             refusal("cudaLaunchCooperativeKernelMultiDevice(p, 2);").2,
             UnsupportedFeature::CooperativeLaunch
+        );
+    }
+
+    #[test]
+    fn an_extern_c_kernel_body_is_a_function_body() {
+        assert_eq!(
+            body("extern \"C\" __global__ void k() { extern double __shared__ s[]; }"),
+            "extern \"C\" __global__ void k() { double* const s = reinterpret_cast<double*>(::cuda_emu::dynamic_shared_memory()); }"
         );
     }
 

@@ -820,6 +820,25 @@ inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, K*
   *blocks = ::cuda_emu::blocks_per_multiprocessor(static_cast<unsigned>(block_size), shmem);
   return cudaSuccess;
 }
+// The block size that keeps the most threads of a multiprocessor busy (the largest
+// such, below block_size_limit), and the grid that fills the device with it.
+template <class K>
+inline cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid_size, int* block_size, K*,
+                                                      size_t shmem = 0, int block_size_limit = 0) {
+  if (min_grid_size == nullptr || block_size == nullptr) return cudaErrorInvalidValue;
+  int limit = block_size_limit <= 0 || block_size_limit > 1024 ? 1024 : block_size_limit;
+  int best = 0, best_threads = 0;
+  for (int b = limit; b >= 1; b = b > 32 ? (b - 1) / 32 * 32 : b - 1) {
+    int threads = ::cuda_emu::blocks_per_multiprocessor(static_cast<unsigned>(b), shmem) * b;
+    if (threads > best_threads) {
+      best_threads = threads;
+      best = b;
+    }
+  }
+  *block_size = best;
+  *min_grid_size = best ? ::cuda_emu::blocks_per_multiprocessor(static_cast<unsigned>(best), shmem) * 132 : 0;
+  return cudaSuccess;
+}
 template <class K>
 inline cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* blocks, K* kernel,
                                                                           int block_size,
