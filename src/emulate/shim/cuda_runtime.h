@@ -62,8 +62,10 @@
 // float-to-int casts behave as on x86 (the __float2int_* intrinsics as on the
 // GPU); a thread spinning on a flag another thread sets never ends unless it
 // calls __nanosleep (which lets the others run); blocks never run at the same
-// time, so inter-block waits hang; __activemask() inside divergent branches
-// reports the lanes that reach it before the warp blocks, which can differ.
+// time, so inter-block waits hang (except grid.sync() in a cooperative launch,
+// which keeps every block alive); __activemask() (and coalesced_threads())
+// inside divergent branches reports the lanes that reach the same call before
+// the warp blocks, which can differ.
 #ifndef CUDA_EMU_CUDA_RUNTIME_H
 #define CUDA_EMU_CUDA_RUNTIME_H
 // Warnings belong to the program, not to the shim.
