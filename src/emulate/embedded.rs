@@ -113,6 +113,18 @@ const SHIM_FILES: &[ShimFile] = &[
         name: "crt/host_defines.h",
         text: include_str!("shim/crt/host_defines.h"),
     },
+    ShimFile {
+        name: "cooperative_groups/reduce.h",
+        text: include_str!("shim/cooperative_groups/reduce.h"),
+    },
+    ShimFile {
+        name: "cooperative_groups/scan.h",
+        text: include_str!("shim/cooperative_groups/scan.h"),
+    },
+    ShimFile {
+        name: "cooperative_groups/memcpy_async.h",
+        text: include_str!("shim/cooperative_groups/memcpy_async.h"),
+    },
 ];
 
 /// A hash of the embedded shim's file names and contents.

@@ -24,6 +24,8 @@ pub(super) struct LocalHeader {
     pub(super) content: Vec<u8>,
     /// Whether `content` is rewritten and goes beside the program.
     pub(super) rewritten: bool,
+    /// The header writes `volatile` (see `VOLATILE_FLAGS` in the emulator).
+    pub(super) uses_volatile: bool,
 }
 
 /// The local headers `main` includes, directly or through each other,
@@ -51,6 +53,7 @@ pub(super) fn local_headers(
                     relative_path: path,
                     content,
                     rewritten: false,
+                    uses_volatile: false,
                 });
             }
             continue;
@@ -77,6 +80,7 @@ pub(super) fn local_headers(
         );
         headers.push(LocalHeader {
             relative_path,
+            uses_volatile: rewritten.uses_volatile,
             content: rewritten.cpp.into_bytes(),
             rewritten: true,
         });
@@ -108,6 +112,7 @@ pub(super) fn include_path_headers(inputs: &BuildInputs) -> Result<Vec<LocalHead
             relative_path: std::path::absolute(&path).unwrap_or(path),
             content,
             rewritten: false,
+            uses_volatile: false,
         });
     }
     Ok(headers)

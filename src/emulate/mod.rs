@@ -268,9 +268,12 @@ impl Emulator {
         for (index, input) in inputs.sources.iter().enumerate() {
             let text = std::fs::read_to_string(&input.file)
                 .map_err(EmulateError::io("reading the program source", &input.file))?;
+            let mut uses_volatile = false;
             let cpp = if input.cuda {
                 let rewritten = rewrite::rewrite(&input.shown, &text)?;
-                headers.extend(headers::local_headers(&input.file, &rewritten)?);
+                let local = headers::local_headers(&input.file, &rewritten)?;
+                uses_volatile = rewritten.uses_volatile || local.iter().any(|h| h.uses_volatile);
+                headers.extend(local);
                 rewritten.cpp
             } else {
                 format!("#line 1 \"{}\"\n{text}", input.shown.display())
@@ -304,6 +307,9 @@ impl Emulator {
                         *arg = OsString::from(&std);
                     }
                 }
+            }
+            if uses_volatile {
+                args.extend(VOLATILE_FLAGS.iter().map(OsString::from));
             }
             args.extend(inputs.macros.iter().map(OsString::from));
             // nvcc searches the program's own directory for `#include <...>`
@@ -589,6 +595,19 @@ fn from_callers_dir(
     (callers, args)
 }
 
+/// Added to the compile (not the link) of a program that writes `volatile`:
+/// g++'s thread-sanitizer instrumentation calls `__tsan_volatile_read4(addr)`
+/// and the like before every volatile access, and the shim's runtime defines
+/// those functions (no sanitizer library is linked) so that the lanes of a
+/// warp make their volatile accesses in lock step, as pre-Volta
+/// warp-synchronous code expects. Other accesses call empty functions.
+const VOLATILE_FLAGS: &[&str] = &[
+    "-fsanitize=thread",
+    "--param=tsan-distinguish-volatile=1",
+    "--param=tsan-instrument-func-entry-exit=0",
+    "-Wno-tsan",
+];
+
 /// One source of a program, as the compiler gets it.
 struct Unit {
     /// Its name in the cache entry (`main.cpp`).
@@ -709,15 +728,6 @@ chmod +x "$out"
 
     const KERNEL: &str =
         "__global__ void k(int* x) { x[0] = 1; }\nint main() { k<<<1, 1>>>(nullptr); }\n";
-
-    /// How many runtime objects the shim has (`cuda_emu.cpp`,
-    /// `cuda_emu_texture.cpp`): each is one compiler call on a first build.
-    fn runtime_sources() -> usize {
-        SHIM_FILES
-            .iter()
-            .filter(|file| file.name.ends_with(".cpp"))
-            .count()
-    }
 
     #[cfg(unix)]
     #[test]
@@ -869,7 +879,7 @@ chmod +x "$out"
                 EmulateError::Rewrite(RewriteError::Unsupported {
                     line: 2,
                     column: 3,
-                    feature: UnsupportedFeature::InlineAssembly,
+                    feature: UnsupportedFeature::InlineAssemblyInstruction(_),
                     ..
                 })
             ),

@@ -19,12 +19,16 @@
 //! followed by as many line breaks, so the output has exactly as many lines as
 //! the input: the `#line 1 "<path>"` directive at the top (under a prelude line
 //! `#include <cuda_runtime.h>`, which nvcc implies) is enough for compiler
-//! errors and `__FILE__`/`__LINE__` to name the original `.cu` file and line. The rewriter also refuses, with the file, line and column, the CUDA
-//! features the emulator cannot reproduce (inline PTX, cooperative groups, the
-//! removed texture-reference API and the texture features the shim lacks,
-//! dynamic parallelism), before g++ produces a page of confusing errors about
-//! them. Texture and surface objects (`tex2D<float>(tex, x, y)`,
-//! `surf2Dwrite`) are plain C++ calls into the shim and pass through.
+//! errors and `__FILE__`/`__LINE__` to name the original `.cu` file and line. The rewriter also translates
+//! inline PTX of a small subset (integer `mov`/`add`/`mul.lo`/`mad.lo` and the
+//! special registers) into C++, drops the `(void*)` cast of the kernel given to
+//! `cudaLaunchCooperativeKernel`, and refuses, with the file, line and column,
+//! the CUDA features the emulator cannot reproduce (other inline PTX, thread
+//! block clusters and multi-grid groups, the removed texture-reference API and
+//! the texture features the shim lacks, dynamic parallelism), before g++
+//! produces a page of confusing errors about them. Texture and surface objects
+//! (`tex2D<float>(tex, x, y)`, `surf2Dwrite`) are plain C++ calls into the
+//! shim and pass through.
 //!
 //! It is hand-written on the crate's one C++ lexer (`src/cxx/lexer.rs`: its
 //! code tokens, with preprocessor lines opened up into their own tokens, each
@@ -59,11 +63,15 @@ const DYNAMIC_SHARED_CALL: &str = "::cuda_emu::dynamic_shared_memory()";
 /// program that uses one instead of letting it compile to something wrong.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum UnsupportedFeature {
-    /// `asm(...)`, `asm volatile(...)`, `__asm__(...)`: PTX cannot run on a CPU.
+    /// `asm(...)`, `asm volatile(...)`, `__asm__(...)` that is not the small
+    /// subset the rewriter translates (see `translate_ptx`).
     InlineAssembly,
-    /// `cooperative_groups` (its header or its namespace).
-    CooperativeGroups,
-    /// `cudaLaunchCooperativeKernel` and its multi-device form.
+    /// An inline PTX instruction, operand or constraint outside that subset.
+    InlineAssemblyInstruction(String),
+    /// The parts of cooperative groups the emulator does not have: thread block
+    /// clusters and multi-grid groups, by the name used.
+    CooperativeGroups(String),
+    /// `cudaLaunchCooperativeKernelMultiDevice`.
     CooperativeLaunch,
     /// A texture or surface feature the shim does not have (mipmaps,
     /// cubemaps, gathers, level-of-detail fetches), by the name used.
@@ -79,10 +87,21 @@ impl fmt::Display for UnsupportedFeature {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Self::InlineAssembly => f.write_str("inline PTX assembly (`asm`)"),
-            Self::CooperativeGroups => f.write_str("cooperative groups (`cooperative_groups`)"),
-            Self::CooperativeLaunch => {
-                f.write_str("cooperative kernel launch (`cudaLaunchCooperativeKernel`)")
+            Self::InlineAssemblyInstruction(what) => {
+                write!(
+                    f,
+                    "inline PTX `{what}` (the emulator translates only mov, add, mul.lo and mad.lo of integers and the special registers %laneid, %warpid, %smid, %nsmid, %clock, %clock64, %globaltimer, %lanemask_*)"
+                )
             }
+            Self::CooperativeGroups(name) => {
+                write!(
+                    f,
+                    "cooperative groups' clusters and multi-grid groups (`{name}`)"
+                )
+            }
+            Self::CooperativeLaunch => f.write_str(
+                "multi-device cooperative launch (`cudaLaunchCooperativeKernelMultiDevice`)",
+            ),
             Self::TextureOrSurface(name) => write!(
                 f,
                 "the texture feature `{name}` (texture and surface objects are emulated \
@@ -149,6 +168,10 @@ pub struct RewrittenSource {
     pub cpp: String,
     /// How many kernel launches were rewritten.
     pub launches: usize,
+    /// Whether the program writes `volatile` (outside `asm volatile`): such a
+    /// program is built with its volatile accesses instrumented, so that the
+    /// lanes of a warp make them in lock step (see `cuda_emu.cpp`).
+    pub uses_volatile: bool,
     /// The names in the program's `#include "..."` lines, as written, so the
     /// caller can find the local headers that the compiled program depends on.
     pub local_includes: Vec<String>,
@@ -165,12 +188,14 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
         edits: Vec::new(),
         launches: 0,
         local_includes: Vec::new(),
+        uses_volatile: false,
     };
     rewriter.run()?;
     let Rewriter {
         mut edits,
         launches,
         local_includes,
+        uses_volatile,
         ..
     } = rewriter;
 
@@ -195,7 +220,117 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
         cpp,
         launches,
         local_includes,
+        uses_volatile,
     })
+}
+
+/// The characters of a C string literal's inside (the escapes PTX templates use).
+fn unescape(inner: &str) -> String {
+    let mut out = String::with_capacity(inner.len());
+    let mut chars = inner.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some(other) => out.push(other),
+            None => {}
+        }
+    }
+    out
+}
+
+/// C++ for the PTX of an inline `asm`, `operands[n]` naming `%n`: `mov`, `add`,
+/// `mul.lo` and `mad.lo` of 32- and 64-bit integers, whose sources may be
+/// operands, immediates or special registers. Anything else is an `Err` naming
+/// the instruction.
+fn translate_ptx(template: &str, operands: &[String]) -> Result<String, String> {
+    let mut code = String::new();
+    for raw in template.split([';', '\n']) {
+        let instruction = raw.trim();
+        if instruction.is_empty() {
+            continue;
+        }
+        let (opcode, rest) = instruction
+            .split_once(char::is_whitespace)
+            .unwrap_or((instruction, ""));
+        let parts: Vec<&str> = opcode.split('.').collect();
+        let ty = match parts.last().copied() {
+            Some("u32" | "b32") => "unsigned",
+            Some("s32") => "int",
+            Some("u64" | "b64") => "unsigned long long",
+            Some("s64") => "long long",
+            _ => return Err(opcode.to_string()),
+        };
+        let (arity, op) = match &parts[..parts.len() - 1] {
+            ["mov"] => (2, "mov"),
+            ["add"] => (3, "add"),
+            ["mul", "lo"] => (3, "mul"),
+            ["mad", "lo"] => (4, "mad"),
+            _ => return Err(opcode.to_string()),
+        };
+        let args: Vec<&str> = rest.split(',').map(str::trim).collect();
+        if args.len() != arity {
+            return Err(instruction.to_string());
+        }
+        let operand = |text: &str| -> Result<String, String> {
+            if let Some(register) = text.strip_prefix("%%").or_else(|| {
+                text.strip_prefix('%')
+                    .filter(|r| r.starts_with(|c: char| c.is_ascii_alphabetic()))
+            }) {
+                return match register {
+                    "laneid" | "warpid" | "smid" | "nsmid" | "clock" | "clock64"
+                    | "globaltimer" | "lanemask_eq" | "lanemask_le" | "lanemask_lt"
+                    | "lanemask_ge" | "lanemask_gt" => Ok(format!("::cuda_emu::sreg_{register}()")),
+                    _ => Err(format!("%{register}")),
+                };
+            }
+            if let Some(n) = text.strip_prefix('%') {
+                return n
+                    .parse::<usize>()
+                    .ok()
+                    .and_then(|n| operands.get(n).cloned())
+                    .ok_or_else(|| text.to_string());
+            }
+            let digits = text.strip_prefix('-').unwrap_or(text);
+            let is_number = digits.strip_prefix("0x").map_or_else(
+                || !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()),
+                |hex| !hex.is_empty() && hex.chars().all(|c| c.is_ascii_hexdigit()),
+            );
+            if is_number {
+                Ok(format!("{text}ll"))
+            } else {
+                Err(text.to_string())
+            }
+        };
+        let dest = operand(args[0])?;
+        if dest.starts_with("::") {
+            return Err(instruction.to_string());
+        }
+        // Arithmetic in the unsigned type of the width (wraps as PTX does).
+        let unsigned = if ty.contains("long") {
+            "unsigned long long"
+        } else {
+            "unsigned"
+        };
+        let src: Vec<String> = args[1..]
+            .iter()
+            .map(|a| operand(a).map(|e| format!("static_cast<{unsigned}>(static_cast<{ty}>({e}))")))
+            .collect::<Result<_, _>>()?;
+        let value = match op {
+            "mov" => format!("static_cast<{ty}>({})", src[0]),
+            "add" => format!("static_cast<{ty}>({} + {})", src[0], src[1]),
+            "mul" => format!("static_cast<{ty}>({} * {})", src[0], src[1]),
+            _ => format!("static_cast<{ty}>({} * {} + {})", src[0], src[1], src[2]),
+        };
+        code.push_str(&format!(
+            "{dest} = static_cast<std::remove_reference_t<decltype({dest})>>({value}); "
+        ));
+    }
+    Ok(code)
 }
 
 /// `text` as a C string literal, for the `#line` directive.
@@ -292,6 +427,7 @@ struct Rewriter<'a> {
     edits: Vec<Edit>,
     launches: usize,
     local_includes: Vec<String>,
+    uses_volatile: bool,
 }
 
 impl Rewriter<'_> {
@@ -307,9 +443,20 @@ impl Rewriter<'_> {
             if token.directive == Some(i) {
                 self.check_directive(i);
             }
+            if token.kind == TokenKind::Ident
+                && token.directive.is_none()
+                && matches!(self.text(i), "asm" | "__asm__" | "__asm")
+            {
+                i = self.inline_ptx(i)?;
+                continue;
+            }
             if token.kind == TokenKind::Ident {
+                if self.text(i) == "volatile" {
+                    self.uses_volatile = true;
+                }
                 self.check_identifier(i)?;
                 self.noinline(i);
+                self.cooperative_launch(i);
                 if self.text(i) == "extern"
                     && token.directive.is_none()
                     && let Some(next) = self.dynamic_shared(i, &scopes)?
@@ -344,6 +491,171 @@ impl Rewriter<'_> {
             i += 1;
         }
         Ok(())
+    }
+
+    /// `cudaLaunchCooperativeKernel((void*)kernel, ...)`: the cast is dropped, so
+    /// the shim's overload sees the kernel's type and can call it with `args`;
+    /// a kernel written as a name (`k`, `ns::k`, `k<T, 4>`) is passed as
+    /// `::cuda_emu::named_kernel("k", k)`, so reports name it.
+    fn cooperative_launch(&mut self, index: usize) {
+        if self.text(index) != "cudaLaunchCooperativeKernel" || !self.is_punct(index + 1, "(") {
+            return;
+        }
+        let mut first = index + 2;
+        let mut cast_end = None;
+        if self.is_punct(first, "(") {
+            let mut k = first + 1;
+            if self.text_at(Some(k)) == "const" {
+                k += 1;
+            }
+            if self.text_at(Some(k)) == "void"
+                && self.is_punct(k + 1, "*")
+                && self.is_punct(k + 2, ")")
+            {
+                cast_end = Some(k + 2);
+                first = k + 3;
+            }
+        }
+        // The kernel's name: up to the first `,` outside template brackets.
+        let mut depth = 0i32;
+        let mut end = first;
+        let mut simple = true;
+        while end < self.tokens.len() {
+            let text = self.text(end);
+            match text {
+                "<" => depth += 1,
+                ">" => depth -= 1,
+                "," if depth == 0 => break,
+                ")" | ";" | "(" | "{" | "}" => {
+                    simple = false;
+                    break;
+                }
+                _ => {}
+            }
+            end += 1;
+        }
+        // With a cast, the edit starts at its `(`.
+        let start = self.tokens[if cast_end.is_some() { index + 2 } else { first }].start;
+        if simple && end > first && end < self.tokens.len() {
+            let name = self.join(&(first..end).collect::<Vec<_>>());
+            let kernel = &self.source[self.tokens[first].start..self.tokens[end - 1].end];
+            self.edits.push(Edit {
+                start,
+                end: self.tokens[end - 1].end,
+                replacement: format!(
+                    "::cuda_emu::named_kernel({}, {kernel})",
+                    c_string_literal(&name)
+                ),
+            });
+        } else if let Some(close) = cast_end {
+            self.edits.push(Edit {
+                start,
+                end: self.tokens[close].end,
+                replacement: String::new(),
+            });
+        }
+    }
+
+    /// Translates `asm [volatile] ("ptx" : outputs : inputs [: clobbers])` into a C++
+    /// lambda call when every instruction is in the subset `translate_ptx` knows;
+    /// returns the index of the token after the closing `)`.
+    fn inline_ptx(&mut self, at: usize) -> Result<usize, RewriteError> {
+        let refuse = |this: &Self, what: String| {
+            this.unsupported(at, UnsupportedFeature::InlineAssemblyInstruction(what))
+        };
+        let mut k = at + 1;
+        while matches!(
+            self.text_at(Some(k)),
+            "volatile" | "__volatile__" | "inline" | "goto"
+        ) {
+            if self.text(k) == "goto" {
+                return Err(refuse(self, "asm goto".into()));
+            }
+            k += 1;
+        }
+        if !self.is_punct(k, "(") {
+            return Err(self.unsupported(at, UnsupportedFeature::InlineAssembly));
+        }
+        let close = self
+            .matching_close(k)
+            .ok_or_else(|| self.unsupported(at, UnsupportedFeature::InlineAssembly))?;
+        // The template: adjacent string literals.
+        let mut j = k + 1;
+        let mut template = String::new();
+        while j < close && self.tokens[j].kind == TokenKind::Str {
+            let text = self.text(j);
+            let inner = text
+                .strip_prefix('"')
+                .and_then(|t| t.strip_suffix('"'))
+                .ok_or_else(|| refuse(self, text.to_string()))?;
+            template.push_str(&unescape(inner));
+            j += 1;
+        }
+        // Operand sections, split at top-level `:` (not `::`).
+        let mut sections: Vec<Vec<(String, String)>> = Vec::new();
+        while j < close {
+            // Operand expressions are inside parentheses, so every `:` here
+            // separates sections (`::: "memory"` too).
+            if self.is_punct(j, ":") {
+                sections.push(Vec::new());
+                j += 1;
+                continue;
+            }
+            if self.is_punct(j, ",") {
+                j += 1;
+                continue;
+            }
+            if self.tokens[j].kind == TokenKind::Str && self.is_punct(j + 1, "(") {
+                let constraint = self.text(j).trim_matches('"').to_string();
+                let end = self
+                    .matching_close(j + 1)
+                    .ok_or_else(|| self.unsupported(at, UnsupportedFeature::InlineAssembly))?;
+                let start = self.tokens[j + 2].start;
+                let expr = if end > j + 2 {
+                    self.source[start..self.tokens[end].start].to_string()
+                } else {
+                    String::new()
+                };
+                match sections.last_mut() {
+                    Some(section) => section.push((constraint, expr)),
+                    None => return Err(refuse(self, constraint)),
+                }
+                j = end + 1;
+                continue;
+            }
+            if self.tokens[j].kind == TokenKind::Str && sections.len() >= 3 {
+                j += 1; // a clobber
+                continue;
+            }
+            return Err(refuse(self, self.text(j).to_string()));
+        }
+        let outputs = sections.first().cloned().unwrap_or_default();
+        let inputs = sections.get(1).cloned().unwrap_or_default();
+        let mut operands: Vec<String> = Vec::new();
+        let mut body = String::new();
+        for (n, (constraint, expr)) in outputs.iter().chain(inputs.iter()).enumerate() {
+            let letter = constraint.trim_start_matches(['=', '+', '&']);
+            if !matches!(letter, "r" | "l" | "n") {
+                return Err(refuse(self, format!("constraint \"{constraint}\"")));
+            }
+            let name = format!("cuda_emu_op{n}");
+            if n < outputs.len() {
+                body.push_str(&format!("auto& {name} = ({expr}); "));
+            } else {
+                body.push_str(&format!("const auto {name} = ({expr}); "));
+            }
+            operands.push(name);
+        }
+        let code = translate_ptx(&template, &operands).map_err(|what| refuse(self, what))?;
+        body.push_str(&code);
+        let span = &self.source[self.tokens[at].start..self.tokens[close].end];
+        let newlines = span.matches('\n').count();
+        self.edits.push(Edit {
+            start: self.tokens[at].start,
+            end: self.tokens[close].end,
+            replacement: format!("[&]() {{ {body}}}(){}", "\n".repeat(newlines)),
+        });
+        Ok(close + 1)
     }
 
     /// `__noinline__` is spelled out here rather than defined as a macro:
@@ -466,9 +778,13 @@ impl Rewriter<'_> {
         let next = self.text_at(Some(index + 1));
         let feature = match name {
             "asm" | "__asm__" | "__asm" => Some(UnsupportedFeature::InlineAssembly),
-            "cooperative_groups" => Some(UnsupportedFeature::CooperativeGroups),
-            "cudaLaunchCooperativeKernel" | "cudaLaunchCooperativeKernelMultiDevice" => {
-                Some(UnsupportedFeature::CooperativeLaunch)
+            "this_cluster"
+            | "cluster_group"
+            | "__cluster_dims__"
+            | "this_multi_grid"
+            | "multi_grid_group"
+            | "cudaLaunchAttributeClusterDimension" => {
+                Some(UnsupportedFeature::CooperativeGroups(name.to_string()))
             }
             _ if TEXTURE_REFERENCE_NAMES.contains(&name) => {
                 Some(UnsupportedFeature::TextureReference(name.to_string()))
@@ -476,6 +792,7 @@ impl Rewriter<'_> {
             "texture" | "surface" if next == "<" => {
                 Some(UnsupportedFeature::TextureReference(name.to_string()))
             }
+            "cudaLaunchCooperativeKernelMultiDevice" => Some(UnsupportedFeature::CooperativeLaunch),
             _ if TEXTURE_NAMES.contains(&name) => {
                 Some(UnsupportedFeature::TextureOrSurface(name.to_string()))
             }
@@ -544,9 +861,11 @@ impl Rewriter<'_> {
             .map(|k| self.text(k))
             .collect();
         let has = |word: &str| head.contains(&word);
-        let extern_c = head
-            .windows(2)
-            .any(|pair| pair[0] == "extern" && pair[1].starts_with('"'));
+        // `extern "C" {` opens a block of declarations; `extern "C" __global__
+        // void k() {` is a function body.
+        let extern_c = head.len() >= 2
+            && head[head.len() - 2] == "extern"
+            && head[head.len() - 1].starts_with('"');
         let class = ["class", "struct", "union"].iter().any(|w| has(w)) && !has("(");
         let declarations = has("namespace") || extern_c || class;
         let device = parent.is_some_and(|p| p.device)
@@ -1270,33 +1589,97 @@ mod tests {
     }
 
     #[test]
-    fn refuses_inline_assembly() {
+    fn translates_the_inline_ptx_subset_and_refuses_the_rest() {
+        let laneid = body("asm volatile(\"mov.u32 %0, %%laneid;\" : \"=r\"(lane));");
+        assert!(
+            laneid.starts_with("[&]() { auto& cuda_emu_op0 = (lane); "),
+            "{laneid}"
+        );
+        assert!(laneid.contains("::cuda_emu::sreg_laneid()"), "{laneid}");
+        let mad = body("asm(\"mad.lo.s32 %0, %1, %2, 7;\"\n : \"=r\"(d) : \"r\"(a), \"r\"(b));");
+        assert!(mad.contains("const auto cuda_emu_op2 = (b);"), "{mad}");
+        assert!(mad.ends_with("}()\n;"), "{mad}");
+        // A compiler barrier does nothing here.
+        assert_eq!(body("asm volatile(\"\" ::: \"memory\");"), "[&]() { }();");
         assert_eq!(
             refusal(
-                "__device__ int f() {\n  int r; asm(\"mov.u32 %0, %%laneid;\" : \"=r\"(r));\n}"
+                "__device__ int f() {\n  int r; asm(\"shfl.sync.bfly.b32 %0, %0, 1, 31, -1;\" : \"+r\"(r));\n}"
             ),
-            (2, 10, UnsupportedFeature::InlineAssembly)
+            (
+                2,
+                10,
+                UnsupportedFeature::InlineAssemblyInstruction("shfl.sync.bfly.b32".into())
+            )
         );
         assert_eq!(
-            refusal("asm volatile(\"\");").2,
-            UnsupportedFeature::InlineAssembly
+            refusal("asm(\"mov.u32 %0, %%tid.x;\" : \"=r\"(r));").2,
+            UnsupportedFeature::InlineAssemblyInstruction("%tid.x".into())
         );
-        assert_eq!(refusal("  __asm__(\"\");").1, 3);
+        assert_eq!(
+            refusal("asm(\"mov.f32 %0, %1;\" : \"=f\"(r) : \"f\"(x));").2,
+            UnsupportedFeature::InlineAssemblyInstruction("constraint \"=f\"".into())
+        );
+        assert_eq!(refusal("  __asm__(\"trap;\");").1, 3);
     }
 
     #[test]
-    fn refuses_cooperative_groups() {
+    fn passes_cooperative_groups_but_refuses_clusters_and_multi_grid_groups() {
+        let source = "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n";
+        assert_eq!(body(source), source);
         assert_eq!(
-            refusal("#include <cuda_runtime.h>\n#include <cooperative_groups.h>\n"),
-            (2, 11, UnsupportedFeature::CooperativeGroups)
+            refusal("namespace cg = cooperative_groups;\nauto c = cg::this_cluster();"),
+            (
+                2,
+                14,
+                UnsupportedFeature::CooperativeGroups("this_cluster".into())
+            )
         );
         assert_eq!(
-            refusal("namespace cg = cooperative_groups;"),
-            (1, 16, UnsupportedFeature::CooperativeGroups)
+            refusal("__global__ void __cluster_dims__(2, 1, 1) k() {}").2,
+            UnsupportedFeature::CooperativeGroups("__cluster_dims__".into())
         );
         assert_eq!(
-            refusal("cudaLaunchCooperativeKernel((void*)k, g, b, args);").2,
+            refusal("cudaLaunchCooperativeKernelMultiDevice(p, 2);").2,
             UnsupportedFeature::CooperativeLaunch
+        );
+    }
+
+    #[test]
+    fn an_extern_c_kernel_body_is_a_function_body() {
+        assert_eq!(
+            body("extern \"C\" __global__ void k() { extern double __shared__ s[]; }"),
+            "extern \"C\" __global__ void k() { double* const s = reinterpret_cast<double*>(::cuda_emu::dynamic_shared_memory()); }"
+        );
+    }
+
+    #[test]
+    fn notes_volatile_but_not_asm_volatile() {
+        let uses = |source: &str| rewrite(Path::new(PATH), source).unwrap().uses_volatile;
+        assert!(uses("__device__ void f(volatile int* s) { s[0] += s[1]; }"));
+        assert!(!uses(
+            "__device__ void f() { asm volatile(\"\" ::: \"memory\"); }"
+        ));
+        assert!(!uses("int x; // volatile\n"));
+    }
+
+    #[test]
+    fn drops_the_void_pointer_cast_of_a_cooperative_launch() {
+        assert_eq!(
+            body("cudaLaunchCooperativeKernel((void*)k, g, b, args);"),
+            "cudaLaunchCooperativeKernel(::cuda_emu::named_kernel(\"k\", k), g, b, args);"
+        );
+        assert_eq!(
+            body("cudaLaunchCooperativeKernel((const void *)ns::k<int, 2>, g, b, a, 0, s);"),
+            "cudaLaunchCooperativeKernel(::cuda_emu::named_kernel(\"ns::k<int, 2>\", ns::k<int, 2>), g, b, a, 0, s);"
+        );
+        assert_eq!(
+            body("cudaLaunchCooperativeKernel(k, g, b, args);"),
+            "cudaLaunchCooperativeKernel(::cuda_emu::named_kernel(\"k\", k), g, b, args);"
+        );
+        // Not a plain name: only the cast goes.
+        assert_eq!(
+            body("cudaLaunchCooperativeKernel((void*)pick(1), g, b, args);"),
+            "cudaLaunchCooperativeKernel(pick(1), g, b, args);"
         );
     }
 
@@ -1394,8 +1777,8 @@ mod tests {
 
     #[test]
     fn refusal_columns_count_characters() {
-        assert_eq!(refusal("// é\n/* ü */ asm(\"\");").0, 2);
-        assert_eq!(refusal("/* ü */ asm(\"\");").1, 9);
+        assert_eq!(refusal("// é\n/* ü */ asm(\"trap;\");").0, 2);
+        assert_eq!(refusal("/* ü */ asm(\"trap;\");").1, 9);
     }
 
     #[test]
@@ -1412,7 +1795,9 @@ mod tests {
         let error = rewrite(Path::new(PATH), "\n  asm(\"trap;\");").unwrap_err();
         assert_eq!(
             error.to_string(),
-            "lesson/k.cu:2:3: inline PTX assembly (`asm`) is not supported by the CPU emulator; \
+            "lesson/k.cu:2:3: inline PTX `trap` (the emulator translates only mov, add, mul.lo \
+             and mad.lo of integers and the special registers %laneid, %warpid, %smid, %nsmid, \
+             %clock, %clock64, %globaltimer, %lanemask_*) is not supported by the CPU emulator; \
              run this program on a GPU with `--backend gpu`"
         );
     }

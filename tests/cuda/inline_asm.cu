@@ -1,7 +1,6 @@
-// Inline PTX: the GPU runs it; the emulator refuses it. Expected: the GPU
-// prints the lane ids; the emulator stops (non-zero status) with a message
-// naming this file and the line of the asm statement (the rewriter may refuse
-// it already at compile time).
+// Inline PTX reading %laneid: the GPU runs it, and the emulator's rewriter
+// translates this small subset of PTX (see ptx_sregs.cu), so both print the
+// lane ids. Other instructions are refused at compile time with the line.
 #include <cuda_runtime.h>
 
 #include <cstdio>

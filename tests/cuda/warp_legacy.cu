@@ -1,9 +1,9 @@
 // The old warp-synchronous reduction: the last 32 elements are summed through
 // volatile shared memory with no __syncwarp, relying on lock-step warps. It is
 // wrong since Volta's independent thread scheduling, yet gives the right sum
-// on the GPU in practice (2080 in the facts file). The emulator runs the
-// threads of a warp one after another between synchronisation points, so it
-// gives another answer: a documented difference, not a bug to fix.
+// on the GPU in practice (2080 in the facts file). The emulator makes the
+// volatile accesses of a warp's lanes in lock step (each lane's k-th before any
+// lane's (k+1)-th), so it gives the same answer.
 // The same reduction with __syncwarp between steps is right on both.
 #include <cuda_runtime.h>
 

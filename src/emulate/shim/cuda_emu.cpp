@@ -16,10 +16,13 @@
 #include <csignal>
 #include <cstdarg>
 #include <ctime>
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
 
+#include <pthread.h>
+#include <semaphore.h>
 #include <sys/mman.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -477,7 +480,9 @@ struct Fiber {
   char* map = nullptr;
   int tid = 0;  // linear index of the thread it runs, within the block
   uint3 tidx = {0, 0, 0};
-  int wait = 0;  // 0 running or runnable, 1 __syncthreads, 2 warp op, 3 __activemask
+  int wait = 0;  // 0 running or runnable, 1 __syncthreads, 2 warp op, 3 __activemask, 4 grid.sync,
+                 // 5 a volatile access (lock step, see volatile_access)
+  const void* vsite = nullptr;  // where that volatile access is (a return address)
   const char* file = nullptr;
   int line = 0;
   int sync_kind = 0;
@@ -485,6 +490,10 @@ struct Fiber {
 
 Fiber g_main;          // the host's own stack
 Fiber* g_cur = &g_main;
+// Where a block's threads return to when the block is done (or, in a cooperative
+// launch, waits in grid.sync): the host's stack, or that of the OS thread that runs
+// the block.
+Fiber* g_home = &g_main;
 std::vector<Fiber*> g_free;  // fibers with no thread
 std::vector<Fiber*> g_all;
 
@@ -531,17 +540,42 @@ inline void switch_to(Fiber* from, Fiber* to) {
 [[noreturn]] void fiber_start();
 void start_frame(Fiber* f);
 
+// The first 1024 stacks (all an ordinary launch ever needs) each have a guard page,
+// a mapping of their own. A cooperative launch keeps every thread of the grid alive
+// (up to 132 x 2048), more than the kernel's limit on mappings (65530) allows that
+// way: the stacks past the first 1024 come 64 to a mapping, without guard pages.
+const size_t kGuardedFibers = 1024;
+const size_t kSlabFibers = 64;
+
 Fiber* new_fiber() {
   Fiber* f = new Fiber;
   size_t len = kStackBytes + kPage;
-  void* m = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                 -1, 0);
-  if (m == MAP_FAILED) {
-    fprintf(stderr, "cuda_emu: cannot map a thread stack\n");
-    _exit(1);
+  static char* slab = nullptr;
+  static size_t slab_left = 0;
+  if (g_all.size() < kGuardedFibers) {
+    void* m = mmap(nullptr, len, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED) {
+      fprintf(stderr, "cuda_emu: cannot map a thread stack\n");
+      _exit(1);
+    }
+    f->map = static_cast<char*>(m);
+    mprotect(f->map, kPage, PROT_NONE);
+  } else {
+    if (slab_left == 0) {
+      void* m = mmap(nullptr, len * kSlabFibers, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (m == MAP_FAILED) {
+        fprintf(stderr, "cuda_emu: cannot map thread stacks (%zu threads alive)\n", g_all.size());
+        _exit(1);
+      }
+      slab = static_cast<char*>(m);
+      slab_left = kSlabFibers;
+    }
+    f->map = slab;
+    slab += len;
+    --slab_left;
   }
-  f->map = static_cast<char*>(m);
-  mprotect(f->map, kPage, PROT_NONE);
   start_frame(f);
   g_all.push_back(f);
   return f;
@@ -587,6 +621,9 @@ struct Warp {
   int width[32];
   unsigned long long result[32];
   int pred[32];
+  unsigned vol_pending;  // lanes waiting at a volatile access
+  const void* vol_last;  // the access released last, and how many times in a row
+  int vol_streak;
 };
 
 struct Block {
@@ -601,8 +638,13 @@ struct Block {
   Fiber* rq[2048];  // runnable threads, a ring
   unsigned rq_head = 0, rq_tail = 0;
   Warp warps[32];
+  int grid_count = 0;  // threads waiting in grid.sync
+  Fiber* grid[1024];
 };
-Block B;
+// The block that runs now. A cooperative launch keeps one per block alive at once.
+Block g_block0;
+Block* g_blk = &g_block0;
+#define B (*g_blk)
 
 // A kernel that hit a device assert or __trap() stops, and the error sticks:
 // every later call that needs the device returns it, as on a GPU.
@@ -615,7 +657,7 @@ bool g_abort = false;
   g_sticky = error;
   g_abort = true;
   Fiber* cur = g_cur;
-  switch_to(cur, &g_main);
+  switch_to(cur, g_home);
   __builtin_unreachable();
 }
 
@@ -662,6 +704,21 @@ void where(FILE* out) {
 
 // Resolves every lane waiting in __activemask: its result is the set of lanes
 // of its warp waiting there too.
+// Lanes waiting at different calls (file and line) have diverged: each call's
+// lanes are a group of their own (coalesced_threads() in an if and in its else).
+void activemask_groups(Warp& W, unsigned m) {
+  for (unsigned left = m; left;) {
+    Fiber* g = W.fiber[__builtin_ctz(left)];
+    unsigned same = 0;
+    for (unsigned r = left; r; r &= r - 1) {
+      Fiber* h = W.fiber[__builtin_ctz(r)];
+      if (h->line == g->line && h->file == g->file) same |= 1u << __builtin_ctz(r);
+    }
+    left &= ~same;
+    for (unsigned r = same; r; r &= r - 1) W.result[__builtin_ctz(r)] = same;
+  }
+}
+
 bool resolve_activemask() {
   bool any = false;
   for (int w = 0; w < B.nwarps; ++w) {
@@ -669,9 +726,9 @@ bool resolve_activemask() {
     unsigned m = W.am_pending;
     if (m == 0) continue;
     W.am_pending = 0;
+    activemask_groups(W, m);
     for (unsigned r = m; r; r &= r - 1) {
       int l = __builtin_ctz(r);
-      W.result[l] = m;
       W.fiber[l]->wait = 0;
       rq_push(W.fiber[l]);
     }
@@ -742,6 +799,76 @@ bool resolve_activemask() {
   die();
 }
 
+// ---- Volatile accesses in lock step -------------------------------------------------------
+// Pre-Volta warp-synchronous code lets the lanes of a warp talk through volatile
+// shared memory with no __syncwarp: on the GPU they run in lock step, so every lane
+// makes its k-th access before any makes its (k+1)-th. A program that writes
+// `volatile` is compiled with g++'s thread-sanitizer instrumentation
+// (src/emulate/mod.rs, VOLATILE_FLAGS), which calls __tsan_volatile_read4 (and the
+// like) before each volatile access; here that call is a meeting of the warp's
+// lanes: a lane waits until every lane of its warp that can still get there is
+// waiting too (at a volatile access, a barrier, a warp operation, or returned), then
+// the lanes at one access go on together and make it. Lanes at different accesses
+// (divergent code) go in the order of the accesses' addresses in the program, the
+// lowest first, which is where the then-part of an if sits before the code after it:
+// lanes that skipped the branch wait there, as they wait for the others on a GPU
+// that reconverges after the branch. A group released 64 times in a row while
+// another waits lets that one go once (a lane spinning on a flag that another lane
+// of its warp sets makes progress, as Volta's scheduler guarantees).
+
+// Whether every lane of warp w that has not returned is waiting somewhere.
+bool volatile_ready(Warp& W, int w) {
+  for (unsigned r = W.exists & ~W.exited; r; r &= r - 1) {
+    int l = __builtin_ctz(r);
+    if (w * 32 + l >= B.next || W.fiber[l]->wait == 0) return false;
+  }
+  return true;
+}
+
+// The lanes at the access to release next; they are no longer waiting.
+unsigned volatile_release(Warp& W) {
+  const void* lo = nullptr;
+  const void* lo2 = nullptr;
+  for (unsigned r = W.vol_pending; r; r &= r - 1) {
+    const void* site = W.fiber[__builtin_ctz(r)]->vsite;
+    if (lo == nullptr || site < lo) {
+      if (lo != nullptr && lo != site) lo2 = lo;
+      lo = site;
+    } else if (site != lo && (lo2 == nullptr || site < lo2)) {
+      lo2 = site;
+    }
+  }
+  const void* pick = lo;
+  if (lo2 != nullptr && lo == W.vol_last && W.vol_streak >= 64) pick = lo2;
+  if (lo2 == nullptr) {
+    W.vol_streak = 0;
+  } else {
+    W.vol_streak = pick == W.vol_last ? W.vol_streak + 1 : 1;
+  }
+  W.vol_last = pick;
+  unsigned m = 0;
+  for (unsigned r = W.vol_pending; r; r &= r - 1) {
+    int l = __builtin_ctz(r);
+    if (W.fiber[l]->vsite == pick) {
+      m |= 1u << l;
+      W.fiber[l]->wait = 0;
+    }
+  }
+  W.vol_pending &= ~m;
+  return m;
+}
+
+bool resolve_volatile() {
+  bool any = false;
+  for (int w = 0; w < B.nwarps; ++w) {
+    Warp& W = B.warps[w];
+    if (W.vol_pending == 0 || !volatile_ready(W, w)) continue;
+    for (unsigned r = volatile_release(W); r; r &= r - 1) rq_push(W.fiber[__builtin_ctz(r)]);
+    any = true;
+  }
+  return any;
+}
+
 // The next thread to run once the current one stops.
 Fiber* next_runnable() {
   if (!rq_empty()) return rq_pop();
@@ -750,7 +877,7 @@ Fiber* next_runnable() {
     assign(f, B.next++);
     return f;
   }
-  if (resolve_activemask()) return rq_pop();
+  if (resolve_volatile() || resolve_activemask()) return rq_pop();
   deadlock();
 }
 
@@ -799,9 +926,11 @@ void fiber_loop(Fiber* self) {
     if (!rq_empty()) {
       next = rq_pop();
     } else if (B.exited == B.n) {
-      next = &g_main;
+      next = g_home;
+    } else if (B.grid_count > 0 && B.grid_count + B.exited == B.n) {
+      next = g_home;  // the rest of the block waits in grid.sync
     } else {
-      if (!resolve_activemask()) deadlock();
+      if (!resolve_volatile() && !resolve_activemask()) deadlock();
       next = rq_pop();
     }
     g_free.push_back(self);
@@ -815,13 +944,16 @@ void run_block() {
   B.bar_count = 0;
   B.bar_pred = 0;
   B.rq_head = B.rq_tail = 0;
+  B.grid_count = 0;
   for (int w = 0; w < B.nwarps; ++w) {
     Warp& W = B.warps[w];
-    W.pending = W.am_pending = W.exited = 0;
+    W.pending = W.am_pending = W.exited = W.vol_pending = 0;
+    W.vol_last = nullptr;
+    W.vol_streak = 0;
   }
   Fiber* f = get_fiber();
   assign(f, 0);
-  switch_to(&g_main, f);
+  switch_to(g_home, f);
 }
 
 // Shared memory of the launch (`extern __shared__`).
@@ -1373,9 +1505,9 @@ unsigned activemask(const char* file, int line) {
   if (W.am_pending == (W.exists & ~W.exited)) {
     unsigned m = W.am_pending;
     W.am_pending = 0;
+    activemask_groups(W, m);
     for (unsigned r = m; r; r &= r - 1) {
       int l = __builtin_ctz(r);
-      W.result[l] = m;
       if (l != lane) {
         W.fiber[l]->wait = 0;
         rq_push(W.fiber[l]);
@@ -1457,6 +1589,290 @@ bool launch_check(const LaunchConfig& c) {
   return true;
 }
 
+// ---- Cooperative launches -------------------------------------------------------------
+// cudaLaunchCooperativeKernel promises that every block of the grid is alive at once,
+// which grid.sync() needs. Blocks still run one at a time, in order, but a block that
+// waits in grid.sync() keeps its state (its Block, its fibers) and the OS thread it ran
+// on: __shared__ variables are thread_local, so each waiting block needs an OS thread of
+// its own to keep its copy. The next block starts on a free worker thread (a new one
+// when every worker holds a waiting block); when every block of the grid waits, all are
+// released and resumed in block order. A baton (one semaphore per worker) lets exactly
+// one OS thread run at any time, so the emulation stays deterministic. A kernel that
+// never calls grid.sync() runs every block on the calling thread, as an ordinary launch.
+namespace {
+struct Worker {
+  pthread_t thread;
+  sem_t go;
+  Fiber own_home;
+  Fiber* home = nullptr;
+  Block* blk = nullptr;
+  uint3 idx = {0, 0, 0};
+  unsigned long long linear = 0;
+  bool busy = false;     // holds a block: running, or waiting in grid.sync
+  bool at_grid = false;  // its block waits in grid.sync
+  bool start = false;    // on its next turn it starts block idx (else resumes it)
+  std::vector<unsigned char> dyn;
+  void* dyn_ptr = nullptr;
+};
+std::vector<Worker*> g_workers;  // [0] is the calling (host) thread
+bool g_coop = false;
+bool g_coop_done = false;
+unsigned long long g_coop_next = 0, g_coop_total = 0, g_coop_finished = 0, g_coop_arrived = 0;
+std::vector<Worker*> g_coop_resume;  // released from grid.sync, not yet resumed
+const char* g_grid_file = nullptr;
+int g_grid_line = 0;
+size_t g_coop_shmem = 0;
+
+void shape_block(Block& b) {
+  b.n = static_cast<int>(blockDim.x * blockDim.y * blockDim.z);
+  b.nwarps = (b.n + 31) / 32;
+  for (int w = 0; w < b.nwarps; ++w) {
+    int lanes = b.n - w * 32;
+    b.warps[w].exists = lanes >= 32 ? 0xffffffffu : (1u << lanes) - 1;
+  }
+}
+
+void worker_turns(Worker* me);
+
+void* worker_main(void* p) {
+  Worker* w = static_cast<Worker*>(p);
+  // Each OS thread needs its own signal stack for the fault handler.
+  stack_t ss;
+  ss.ss_sp = malloc(64 * 1024);
+  ss.ss_size = 64 * 1024;
+  ss.ss_flags = 0;
+  sigaltstack(&ss, nullptr);
+  for (;;) {
+    sem_wait(&w->go);
+    worker_turns(w);
+  }
+  return nullptr;
+}
+
+Worker* free_worker(Worker* prefer) {
+  if (!prefer->busy) return prefer;
+  for (Worker* w : g_workers)
+    if (!w->busy) return w;
+  Worker* w = new Worker;
+  sem_init(&w->go, 0, 0);
+  w->home = &w->own_home;
+  w->blk = new Block;
+  g_workers.push_back(w);
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, 8u << 20);
+  if (pthread_create(&w->thread, &attr, worker_main, w) != 0) {
+    fprintf(stderr, "cuda_emu: cannot start an OS thread for block %llu of a cooperative launch\n",
+            static_cast<unsigned long long>(g_coop_next));
+    die();
+  }
+  pthread_attr_destroy(&attr);
+  return w;
+}
+
+[[noreturn]] void grid_deadlock() {
+  fflush(stdout);
+  fprintf(stderr,
+          "divergent grid.sync at %s:%d: %llu of %llu blocks wait there; %llu returned without "
+          "reaching it (a GPU hangs)\n",
+          g_grid_file, g_grid_line, g_coop_arrived, g_coop_total, g_coop_finished);
+  where(stderr);
+  die();
+}
+
+// Chooses who runs next, after `me` ran its turn.
+Worker* coop_dispatch(Worker* me) {
+  if (g_abort) {
+    g_coop_done = true;
+    return g_workers[0];
+  }
+  if (g_coop_next < g_coop_total) {
+    Worker* t = free_worker(me);
+    unsigned long long k = g_coop_next++;
+    unsigned gx = gridDim.x, gy = gridDim.y;
+    t->idx = uint3{static_cast<unsigned>(k % gx), static_cast<unsigned>(k / gx % gy),
+                   static_cast<unsigned>(k / gx / gy)};
+    t->linear = k;
+    t->busy = true;
+    t->at_grid = false;
+    t->start = true;
+    shape_block(*t->blk);
+    if (t != g_workers[0]) {
+      if (t->dyn.size() < g_coop_shmem + 128) t->dyn.resize(g_coop_shmem + 128);
+      t->dyn_ptr = reinterpret_cast<void*>(
+          (reinterpret_cast<uintptr_t>(t->dyn.data()) + 127) / 128 * 128);
+    }
+    return t;
+  }
+  if (g_coop_resume.empty() && g_coop_arrived > 0) {
+    if (g_coop_finished > 0) grid_deadlock();
+    // Every block waits in grid.sync: release them all, in block order.
+    for (Worker* w : g_workers)
+      if (w->busy && w->at_grid) {
+        w->at_grid = false;
+        g_coop_resume.push_back(w);
+      }
+    std::sort(g_coop_resume.begin(), g_coop_resume.end(),
+              [](const Worker* a, const Worker* b) { return a->linear > b->linear; });
+    g_coop_arrived = 0;
+  }
+  if (!g_coop_resume.empty()) {
+    Worker* w = g_coop_resume.back();
+    g_coop_resume.pop_back();
+    return w;
+  }
+  g_coop_done = true;
+  return g_workers[0];
+}
+
+// Runs (or resumes) `me`'s block until it returns or waits in grid.sync.
+Worker* worker_run(Worker* me) {
+  g_home = me->home;
+  g_blk = me->blk;
+  blockIdx = me->idx;
+  g_dynamic_shared_ptr = me->dyn_ptr;
+  if (me->start) {
+    me->start = false;
+    run_block();
+  } else {
+    for (int i = 0; i < B.grid_count; ++i) {
+      B.grid[i]->wait = 0;
+      rq_push(B.grid[i]);
+    }
+    B.grid_count = 0;
+    switch_to(g_home, rq_pop());
+  }
+  if (!g_abort) {
+    if (B.exited == B.n) {
+      me->busy = false;
+      ++g_coop_finished;
+    } else {
+      me->at_grid = true;
+      ++g_coop_arrived;
+    }
+  }
+  return coop_dispatch(me);
+}
+
+// `me` holds the baton: take turns until it passes to another worker (or, for the host
+// thread, until the grid is done).
+void worker_turns(Worker* me) {
+  Worker* host = g_workers[0];
+  for (;;) {
+    Worker* next = worker_run(me);
+    while (next == me && !(g_coop_done && me == host)) next = worker_run(me);
+    if (g_coop_done && me == host) return;
+    sem_post(&next->go);
+    if (me != host) return;
+    sem_wait(&me->go);
+    if (g_coop_done) return;
+  }
+}
+
+void run_cooperative_grid(const LaunchConfig& c) {
+  if (g_workers.empty()) {
+    Worker* w = new Worker;
+    sem_init(&w->go, 0, 0);
+    w->home = &g_main;
+    w->blk = &g_block0;
+    g_workers.push_back(w);
+  }
+  for (Worker* w : g_workers) w->busy = w->at_grid = w->start = false;
+  Worker* host = g_workers[0];
+  host->dyn_ptr = g_dynamic_shared_ptr;
+  g_coop_shmem = c.shmem;
+  g_coop_done = false;
+  g_coop_next = g_coop_finished = g_coop_arrived = 0;
+  g_coop_total = static_cast<unsigned long long>(c.grid.x) * c.grid.y * c.grid.z;
+  g_coop_resume.clear();
+  Worker* first = coop_dispatch(host);
+  if (first == host) worker_turns(host);
+  // (the first block always starts on the host thread)
+  g_home = &g_main;
+  g_blk = &g_block0;
+  g_dynamic_shared_ptr = host->dyn_ptr;
+  shape_block(g_block0);
+}
+}  // namespace
+
+int blocks_per_multiprocessor(unsigned threads, size_t shmem) {
+  unsigned warps = (threads + 31) / 32;
+  int by_threads = warps ? static_cast<int>(64 / warps) : 0;
+  size_t rounded = (shmem + 127) / 128 * 128;
+  int by_shared = static_cast<int>(233472 / (rounded + 1024));
+  int n = 32;
+  if (by_threads < n) n = by_threads;
+  if (by_shared < n) n = by_shared;
+  return n;
+}
+
+cudaError_t cooperative_check(const LaunchConfig& c) {
+  unsigned long long blocks = static_cast<unsigned long long>(c.grid.x) * c.grid.y * c.grid.z;
+  int per_sm = blocks_per_multiprocessor(c.block.x * c.block.y * c.block.z, c.shmem);
+  if (blocks > static_cast<unsigned long long>(per_sm) * 132) return record(cudaErrorCooperativeLaunchTooLarge);
+  return cudaSuccess;
+}
+
+void launch_run_cooperative(const LaunchConfig& c, void (*body)(void*), void* context) {
+  g_coop = true;
+  launch_run(c, body, context);
+}
+
+void untyped_cooperative_launch(const char* file, int line) {
+  fflush(stdout);
+  fprintf(stderr, "%s:%d: cudaLaunchCooperativeKernel with a kernel the emulator cannot see the type "
+          "of (cast to void* in a way the rewriter does not undo); pass the kernel itself\n", file, line);
+  die();
+}
+
+void cg_unsupported(const char* file, int line, const char* what) {
+  fflush(stdout);
+  fprintf(stderr, "%s:%d: %s is not supported by the CPU emulator; run this program on a GPU\n",
+          file, line, what);
+  where(stderr);
+  die();
+}
+
+// Before a volatile access of a kernel thread (see "Volatile accesses in lock step").
+void volatile_access(const void* site) {
+  if (!g_in_kernel) return;
+  Fiber* cur = g_cur;
+  int t = cur->tid;
+  int w = t >> 5;
+  unsigned bit = 1u << (t & 31);
+  Warp& W = B.warps[w];
+  cur->wait = 5;
+  cur->vsite = site;
+  W.vol_pending |= bit;
+  if (volatile_ready(W, w)) {
+    unsigned m = volatile_release(W);
+    for (unsigned r = m & ~bit; r; r &= r - 1) rq_push(W.fiber[__builtin_ctz(r)]);
+    if (m & bit) return;
+  }
+  park(cur);
+}
+
+void grid_sync(const char* file, int line) {
+  if (!g_in_kernel) {
+    fprintf(stderr, "%s:%d: grid.sync() called outside a kernel\n", file, line);
+    die();
+  }
+  if (!g_coop)
+    trap(file, line, "grid.sync() in a kernel not launched with cudaLaunchCooperativeKernel");
+  Fiber* cur = g_cur;
+  cur->wait = 4;
+  cur->file = file;
+  cur->line = line;
+  g_grid_file = file;
+  g_grid_line = line;
+  B.grid[B.grid_count++] = cur;
+  if (B.grid_count + B.exited == B.n) {
+    switch_to(cur, g_home);  // the whole block waits: the next block's turn
+  } else {
+    park(cur);
+  }
+}
+
 void launch_run(const LaunchConfig& c, void (*body)(void*), void* context) {
   if (g_in_kernel) {
     fprintf(stderr, "%s:%d: a kernel launch from inside a kernel (dynamic parallelism) is not "
@@ -1479,12 +1895,17 @@ void launch_run(const LaunchConfig& c, void (*body)(void*), void* context) {
   protect_device(true);
   snapshot_for_ldg();
   g_in_kernel = true;
-  for (unsigned z = 0; z < c.grid.z && !g_abort; ++z)
-    for (unsigned y = 0; y < c.grid.y && !g_abort; ++y)
-      for (unsigned x = 0; x < c.grid.x && !g_abort; ++x) {
-        blockIdx = uint3{x, y, z};
-        run_block();
-      }
+  if (g_coop) {
+    run_cooperative_grid(c);
+  } else {
+    for (unsigned z = 0; z < c.grid.z && !g_abort; ++z)
+      for (unsigned y = 0; y < c.grid.y && !g_abort; ++y)
+        for (unsigned x = 0; x < c.grid.x && !g_abort; ++x) {
+          blockIdx = uint3{x, y, z};
+          run_block();
+        }
+  }
+  g_coop = false;
   if (g_abort) {
     // A thread stopped the kernel (device assert, __trap): every fiber is
     // abandoned where it stood and starts afresh next time.
@@ -2465,4 +2886,76 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t, cudaHostFn_t fn, void* userData) {
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, unsigned int flags) {
   if (flags & ~1u) return record(cudaErrorInvalidValue);
   return cudaEventRecord(event, stream);
+}
+
+// ---- Thread-sanitizer entry points ------------------------------------------------------
+// A program that writes `volatile` is compiled with -fsanitize=thread (but linked without
+// the sanitizer's library): these are the functions its instrumentation calls. Volatile
+// accesses meet in lock step (cuda_emu::volatile_access); plain accesses do nothing; the
+// atomic operations are performed as asked (one OS thread runs at a time).
+extern "C" {
+void __tsan_init() {}
+void __tsan_func_entry(void*) {}
+void __tsan_func_exit() {}
+void __tsan_vptr_update(void**, void*) {}
+void __tsan_vptr_read(void**) {}
+void __tsan_read_range(const void*, unsigned long) {}
+void __tsan_write_range(const void*, unsigned long) {}
+#define CUDA_EMU_TSAN_PLAIN(N)                                  \
+  void __tsan_read##N(const void*) {}                           \
+  void __tsan_write##N(void*) {}                                \
+  void __tsan_unaligned_read##N(const void*) {}                 \
+  void __tsan_unaligned_write##N(void*) {}                      \
+  __attribute__((noinline)) void __tsan_volatile_read##N(const void*) {        \
+    cuda_emu::volatile_access(__builtin_return_address(0));     \
+  }                                                             \
+  __attribute__((noinline)) void __tsan_volatile_write##N(void*) {             \
+    cuda_emu::volatile_access(__builtin_return_address(0));     \
+  }                                                             \
+  __attribute__((noinline)) void __tsan_unaligned_volatile_read##N(const void*) { \
+    cuda_emu::volatile_access(__builtin_return_address(0));     \
+  }                                                             \
+  __attribute__((noinline)) void __tsan_unaligned_volatile_write##N(void*) {   \
+    cuda_emu::volatile_access(__builtin_return_address(0));     \
+  }
+void __tsan_read1(const void*) {}
+void __tsan_write1(void*) {}
+__attribute__((noinline)) void __tsan_volatile_read1(const void*) {
+  cuda_emu::volatile_access(__builtin_return_address(0));
+}
+__attribute__((noinline)) void __tsan_volatile_write1(void*) {
+  cuda_emu::volatile_access(__builtin_return_address(0));
+}
+CUDA_EMU_TSAN_PLAIN(2)
+CUDA_EMU_TSAN_PLAIN(4)
+CUDA_EMU_TSAN_PLAIN(8)
+CUDA_EMU_TSAN_PLAIN(16)
+#undef CUDA_EMU_TSAN_PLAIN
+void __tsan_atomic_thread_fence(int) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+void __tsan_atomic_signal_fence(int) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
+#define CUDA_EMU_TSAN_ATOMIC(N, T)                                                             \
+  T __tsan_atomic##N##_load(const volatile T* a, int) { return __atomic_load_n(a, __ATOMIC_SEQ_CST); } \
+  void __tsan_atomic##N##_store(volatile T* a, T v, int) { __atomic_store_n(a, v, __ATOMIC_SEQ_CST); } \
+  T __tsan_atomic##N##_exchange(volatile T* a, T v, int) { return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST); } \
+  T __tsan_atomic##N##_fetch_add(volatile T* a, T v, int) { return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST); } \
+  T __tsan_atomic##N##_fetch_sub(volatile T* a, T v, int) { return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST); } \
+  T __tsan_atomic##N##_fetch_and(volatile T* a, T v, int) { return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST); } \
+  T __tsan_atomic##N##_fetch_or(volatile T* a, T v, int) { return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST); } \
+  T __tsan_atomic##N##_fetch_xor(volatile T* a, T v, int) { return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST); } \
+  T __tsan_atomic##N##_fetch_nand(volatile T* a, T v, int) { return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST); } \
+  int __tsan_atomic##N##_compare_exchange_strong(volatile T* a, T* c, T v, int, int) {        \
+    return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);    \
+  }                                                                                            \
+  int __tsan_atomic##N##_compare_exchange_weak(volatile T* a, T* c, T v, int, int) {          \
+    return __atomic_compare_exchange_n(a, c, v, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);     \
+  }                                                                                            \
+  T __tsan_atomic##N##_compare_exchange_val(volatile T* a, T c, T v, int, int) {              \
+    __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);          \
+    return c;                                                                                  \
+  }
+CUDA_EMU_TSAN_ATOMIC(8, unsigned char)
+CUDA_EMU_TSAN_ATOMIC(16, unsigned short)
+CUDA_EMU_TSAN_ATOMIC(32, unsigned int)
+CUDA_EMU_TSAN_ATOMIC(64, unsigned long long)
+#undef CUDA_EMU_TSAN_ATOMIC
 }

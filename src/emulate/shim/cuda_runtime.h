@@ -15,7 +15,8 @@
 //   cuda_emu.cpp  cuda_emu_texture.cpp  (the runtime, compiled once)
 //   cuda_fp16.h  cuda_bf16.h  cuda_emu_fp16_core.h  (half and bfloat16)
 //   curand_kernel.h  math_constants.h
-//   cooperative_groups.h  mma.h  (refused: #error)
+//   cooperative_groups.h, cooperative_groups/{reduce,scan,memcpy_async}.h
+//   mma.h  (refused: #error)
 // A runtime function the emulator does not implement is declared as a
 // template whose body fails a static_assert "`NAME` is not provided by the
 // CPU emulator" (see "What the emulator does not provide" below), so that
@@ -45,9 +46,11 @@
 //   default arguments, and with an optional "K" before K);
 //   extern __shared__ T name[];  ->
 //     T* const name = reinterpret_cast<T*>(::cuda_emu::dynamic_shared_memory());
-//   asm(...) is refused at compile time; should one reach the shim, replacing
-//   it with ::cuda_emu::unsupported_asm(__FILE__, __LINE__) stops the program
-//   with the file and line when it is reached.
+//   asm(...) of the PTX subset it knows (integer mov/add/mul.lo/mad.lo, the
+//   special registers: ::cuda_emu::sreg_*) becomes a C++ lambda; any other asm
+//   is refused at compile time; should one reach the shim, replacing it with
+//   ::cuda_emu::unsupported_asm(__FILE__, __LINE__) stops the program with the
+//   file and line when it is reached.
 // __noinline__ in the program is spelled out as __attribute__((noinline)) by
 // the rewriter (a macro would break libstdc++, which writes
 // __attribute__((__noinline__)) in its own headers).
@@ -66,15 +69,16 @@
 // the kernel stops, every later call returns the sticky error.
 //
 // Known differences from a GPU: threads of a block run one after another
-// between synchronisation points, so races never show and warp-synchronous code
-// without __syncwarp (the old volatile warp reduction) gives a different
-// answer; __shared__ contents carry over from block to block; float atomics add
+// between synchronisation points, so races never show (volatile accesses are
+// the exception: a warp's lanes make them in lock step, see cuda_emu.cpp); __shared__ contents carry over from block to block; float atomics add
 // in a fixed order; math functions come from glibc (an ulp apart at times);
 // float-to-int casts behave as on x86 (the __float2int_* intrinsics as on the
 // GPU); a thread spinning on a flag another thread sets never ends unless it
 // calls __nanosleep (which lets the others run); blocks never run at the same
-// time, so inter-block waits hang; __activemask() inside divergent branches
-// reports the lanes that reach it before the warp blocks, which can differ.
+// time, so inter-block waits hang (except grid.sync() in a cooperative launch,
+// which keeps every block alive); __activemask() (and coalesced_threads())
+// inside divergent branches reports the lanes that reach the same call before
+// the warp blocks, which can differ.
 #ifndef CUDA_EMU_CUDA_RUNTIME_H
 #define CUDA_EMU_CUDA_RUNTIME_H
 // Warnings belong to the program, not to the shim.
@@ -1147,6 +1151,57 @@ inline cudaError_t launch_from_array(const LaunchConfig& config, void (*kernel)(
   launch_run(config, &LaunchContext<void(P...), std::tuple<std::decay_t<P>...>>::body, &context);
   return cudaSuccess;
 }
+
+// ---- Cooperative launch -----------------------------------------------------------
+// cudaLaunchCooperativeKernel runs every block of the grid alive at once (blocks that
+// wait in grid.sync() each keep an OS thread of their own, so that their __shared__
+// variables stay apart; see cuda_emu.cpp). A grid larger than the device holds at once
+// fails with cudaErrorCooperativeLaunchTooLarge (720), as on the H200: 132
+// multiprocessors times the blocks one holds by threads (2048, at most 32 blocks) and
+// by dynamic shared memory (233472 bytes, 1024 reserved per block). Registers and
+// static __shared__ are not counted (the emulator does not know them).
+// The rewriter drops a `(void*)` cast on the kernel, so the kernel's type is known.
+int blocks_per_multiprocessor(unsigned threads, size_t shmem);
+void launch_run_cooperative(const LaunchConfig& config, void (*body)(void*), void* context);
+template <class... P>
+struct CooperativeLaunch {
+  void (*kernel)(P...);
+  void** args;
+  template <size_t... I>
+  void call(std::index_sequence<I...>) {
+    kernel(*static_cast<std::remove_reference_t<P>*>(args[I])...);
+  }
+  static void body(void* p) { static_cast<CooperativeLaunch*>(p)->call(std::index_sequence_for<P...>()); }
+};
+cudaError_t cooperative_check(const LaunchConfig& config);
+}  // namespace cuda_emu
+
+namespace cuda_emu {
+// The rewriter passes the kernel of a cooperative launch as named_kernel("k", k).
+template <class... P>
+struct NamedKernel {
+  const char* name;
+  void (*kernel)(P...);
+};
+template <class... P>
+inline NamedKernel<P...> named_kernel(const char* name, void (*kernel)(P...)) {
+  return NamedKernel<P...>{name, kernel};
+}
+// A kernel held in a void* (the emulator cannot know its parameters).
+inline const void* named_kernel(const char*, const void* kernel) { return kernel; }
+template <class... P>
+inline cudaError_t cooperative_launch(const char* name, void (*kernel)(P...), dim3 grid, dim3 block,
+                                      void** args, size_t shmem, cudaStream_t stream,
+                                      const char* file, int line) {
+  LaunchConfig config{file, line, name, reinterpret_cast<const void*>(kernel), grid, block, shmem,
+                      stream};
+  if (!launch_check(config)) return cudaPeekAtLastError();
+  cudaError_t too_large = cooperative_check(config);
+  if (too_large != cudaSuccess) return too_large;
+  CooperativeLaunch<P...> context{kernel, args};
+  launch_run_cooperative(config, &CooperativeLaunch<P...>::body, &context);
+  return cudaSuccess;
+}
 }  // namespace cuda_emu
 
 template <class... P>
@@ -1342,6 +1397,30 @@ typedef struct CUexternalSemaphore_st* cudaExternalSemaphore_t;
 typedef struct cudaGraphicsResource* cudaGraphicsResource_t;
 typedef struct CUkern_st* cudaKernel_t;
 typedef struct CUlib_st* cudaLibrary_t;
+template <class... P>
+inline cudaError_t cudaLaunchCooperativeKernel(void (*kernel)(P...), dim3 grid, dim3 block, void** args,
+                                               size_t shmem = 0, cudaStream_t stream = 0,
+                                               const char* file = __builtin_FILE(),
+                                               int line = __builtin_LINE()) {
+  return ::cuda_emu::cooperative_launch(nullptr, kernel, grid, block, args, shmem, stream, file, line);
+}
+template <class... P>
+inline cudaError_t cudaLaunchCooperativeKernel(::cuda_emu::NamedKernel<P...> kernel, dim3 grid,
+                                               dim3 block, void** args, size_t shmem = 0,
+                                               cudaStream_t stream = 0,
+                                               const char* file = __builtin_FILE(),
+                                               int line = __builtin_LINE()) {
+  return ::cuda_emu::cooperative_launch(kernel.name, kernel.kernel, grid, block, args, shmem, stream,
+                                        file, line);
+}
+namespace cuda_emu {
+[[noreturn]] void untyped_cooperative_launch(const char* file, int line);
+}
+inline cudaError_t cudaLaunchCooperativeKernel(const void*, dim3, dim3, void**, size_t = 0,
+                                               cudaStream_t = 0, const char* file = __builtin_FILE(),
+                                               int line = __builtin_LINE()) {
+  ::cuda_emu::untyped_cooperative_launch(file, line);
+}
 
 namespace cuda_emu {
 // ---- Block and warp synchronisation (cuda_emu.cpp) ------------------------------
@@ -1357,6 +1436,8 @@ enum WarpOp {
 unsigned long long warp_op(const char* file, int line, int op, unsigned mask,
                            unsigned long long value, int operand, int width, int* predicate);
 unsigned activemask(const char* file, int line);
+// Before each volatile access of a program built with VOLATILE_FLAGS (cuda_emu.cpp).
+void volatile_access(const void* site);
 
 template <class T>
 inline unsigned long long to_bits(T v) {
@@ -1441,6 +1522,30 @@ void nanosleep(unsigned ns);
 inline long long clock64() { return ::cuda_emu::clock64(); }
 inline long long __clock64() { return ::cuda_emu::clock64(); }
 inline void __nanosleep(unsigned ns) { ::cuda_emu::nanosleep(ns); }
+// The special registers that translated inline PTX reads (src/emulate/rewrite.rs):
+// lane and warp of the thread's linear index; %smid the block's linear index modulo
+// the 132 multiprocessors (%nsmid, as the H200 reported); the clocks count
+// nanoseconds, which only promises what a program may rely on: they do not go back.
+namespace cuda_emu {
+inline unsigned sreg_tid() {
+  return (threadIdx.z * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x;
+}
+inline unsigned sreg_laneid() { return sreg_tid() & 31u; }
+inline unsigned sreg_warpid() { return sreg_tid() >> 5; }
+inline unsigned sreg_nsmid() { return 132; }
+inline unsigned sreg_smid() {
+  return static_cast<unsigned>(
+      ((static_cast<unsigned long long>(blockIdx.z) * gridDim.y + blockIdx.y) * gridDim.x + blockIdx.x) % 132);
+}
+inline unsigned long long sreg_clock64() { return static_cast<unsigned long long>(clock64()); }
+inline unsigned sreg_clock() { return static_cast<unsigned>(clock64()); }
+inline unsigned long long sreg_globaltimer() { return static_cast<unsigned long long>(clock64()); }
+inline unsigned sreg_lanemask_eq() { return 1u << sreg_laneid(); }
+inline unsigned sreg_lanemask_lt() { return (1u << sreg_laneid()) - 1u; }
+inline unsigned sreg_lanemask_le() { return static_cast<unsigned>((2ull << sreg_laneid()) - 1u); }
+inline unsigned sreg_lanemask_ge() { return ~sreg_lanemask_lt(); }
+inline unsigned sreg_lanemask_gt() { return ~sreg_lanemask_le(); }
+}  // namespace cuda_emu
 #define __trap() ::cuda_emu::trap(__FILE__, __LINE__, "__trap()")
 #define __brkpt() ::cuda_emu::trap(__FILE__, __LINE__, "__brkpt()")
 // clock() keeps its <ctime> meaning in host code; kernels that call it get the
