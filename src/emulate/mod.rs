@@ -753,6 +753,8 @@ chmod +x "$out"
                 .any(|c| c.contains("cuda_emu.cpp") && c.ends_with("-o cuda_emu.o")),
             "{calls:?}"
         );
+        // The program compiles from the caller's directory, naming the
+        // entry's files by absolute paths (see `from_callers_dir`).
         assert!(
             calls[..all - 1]
                 .iter()
