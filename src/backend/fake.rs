@@ -1,6 +1,6 @@
 //! A backend that runs nothing: it hands back prepared output, so the record
-//! and verify flows can be tested end to end on any machine. Public because
-//! the integration tests use it too.
+//! and verify flows can be tested end to end on any machine. Compiled for
+//! the crate's unit tests only.
 
 use crate::backend::exec::Captured;
 use crate::backend::{Backend, BackendError, Compiled};

@@ -16,7 +16,8 @@ use std::time::Duration;
 
 pub mod emulate;
 pub mod exec;
-pub mod fake;
+#[cfg(test)]
+pub(crate) mod fake;
 pub mod gpu;
 pub mod tools;
 
