@@ -6,7 +6,8 @@
 //!
 //! The scaffold's files are plain text in `templates/new/` with `@LESSON@`
 //! and `@TITLE@` placeholders (not Handlebars: the chapter holds directives
-//! and the programs C++ braces). Nothing is ever overwritten: every target
+//! and the programs C++ braces); the starter is the lesson with its exercise
+//! swapped for a placeholder. Nothing is ever overwritten: every target
 //! is checked before the first file is written.
 
 use crate::cmd::Status;
@@ -16,8 +17,28 @@ use anyhow::{Context, bail};
 use std::path::{Path, PathBuf};
 
 const LESSON: &str = include_str!("../../templates/new/lesson.cu");
-const STARTER: &str = include_str!("../../templates/new/starter.cu");
 const CHAPTER: &str = include_str!("../../templates/new/chapter.md");
+
+/// The scaffold's exercise: the lesson's solution, and what the starter has
+/// in its place (a launch that rounds its grid down).
+const SOLUTION: &str = "// Enough blocks of kBlock threads to cover n elements: rounded up, so the
+// last, partial block runs too.
+int blocksFor(long long n) { return static_cast<int>((n + kBlock - 1) / kBlock); }";
+const PLACEHOLDER: &str =
+    "// TODO: return enough blocks of kBlock threads to cover n elements. This
+// rounds down, so the last, partial block never runs.
+int blocksFor(long long n) { return static_cast<int>(n / kBlock); }";
+
+/// The starter: the lesson with the exercise's solution replaced by the
+/// placeholder, and a header that says which file it is. Everything else is
+/// the lesson's text, so the two cannot drift.
+fn starter_of(lesson: &str) -> String {
+    lesson.replacen(SOLUTION, PLACEHOLDER, 1).replacen(
+        "// A scaffold made by `mdbook-evidence new",
+        "// The starter (the lesson minus the exercise) of a scaffold made by `mdbook-evidence new",
+        1,
+    )
+}
 
 /// Scaffold a new lesson: program, starter, chapter and SUMMARY.md entry.
 ///
@@ -63,7 +84,7 @@ pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
         ),
         (
             root.join(&settings.starter_dir).join(format!("{name}.cu")),
-            fill(STARTER),
+            fill(&starter_of(LESSON)),
         ),
         (src.join(format!("{name}.md")), fill(CHAPTER)),
     ];
@@ -103,4 +124,21 @@ pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
          evidence without one; then `mdbook-evidence build`"
     );
     Ok(Status::Success)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_starter_is_the_lesson_with_the_exercise_swapped() {
+        let starter = starter_of(LESSON);
+        assert!(LESSON.contains(SOLUTION) && !starter.contains(SOLUTION));
+        assert!(starter.contains(PLACEHOLDER));
+        assert_eq!(
+            starter.lines().count(),
+            LESSON.lines().count(),
+            "same shape, so that the two line up"
+        );
+    }
 }
