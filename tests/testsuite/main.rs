@@ -9,6 +9,7 @@ mod emulation;
 mod evidence;
 mod mdbook_cli;
 mod preprocessor_protocol;
+mod scale;
 mod snippets;
 mod tolerance;
 
