@@ -196,3 +196,26 @@ fn an_unknown_lesson_suggests_the_closest() {
         stderr(&output)
     );
 }
+
+/// The GPU and mdbook tests are ignored, with their reason, exactly when
+/// this machine cannot run them and nobody insists: what the build script
+/// found must be what is here.
+#[test]
+fn skipped_tests_are_ignored_exactly_when_they_cannot_run() {
+    let insists = |var: &str| std::env::var(var).as_deref() == Ok("1");
+    let driver = std::path::Path::new("/proc/driver/nvidia/version").exists();
+    assert_eq!(
+        cfg!(evidence_gpu),
+        insists("EVIDENCE_REQUIRE_GPU") || driver,
+        "the build script's evidence_gpu disagrees with this machine"
+    );
+    let mdbook = Command::new("mdbook")
+        .arg("--version")
+        .output()
+        .is_ok_and(|out| String::from_utf8_lossy(&out.stdout).contains(" v0.5."));
+    assert_eq!(
+        cfg!(evidence_mdbook),
+        insists("EVIDENCE_REQUIRE_MDBOOK") || mdbook,
+        "the build script's evidence_mdbook disagrees with this machine"
+    );
+}
