@@ -14,6 +14,7 @@ pub mod drift;
 pub mod emulate;
 pub mod evidence;
 pub mod render;
+pub mod report;
 pub mod sources;
 pub mod tolerance;
 pub mod workflow;

@@ -193,6 +193,21 @@ impl Backend for EmulateBackend {
         })
     }
 
+    /// The emulator's cache entries are named by a hash of everything that
+    /// went into the build (rewritten program, headers, shim, compiler,
+    /// command line), so the entry's name is the artifact's hash; reading
+    /// the executable back would cost more than the whole reuse saves.
+    fn artifact_hash(&self, compiled: &Compiled) -> Option<String> {
+        let entry = compiled.executable.parent()?;
+        let key = entry.file_name()?.to_str()?;
+        let file = compiled.executable.file_name()?.to_str()?;
+        (entry.parent()?.file_name()? == "programs").then(|| format!("{key}/{file}"))
+    }
+
+    fn runs_in_parallel(&self) -> bool {
+        true
+    }
+
     fn command(&self, compiled: &Compiled) -> Command {
         let mut command = Command::new(&compiled.executable);
         command

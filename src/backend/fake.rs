@@ -26,6 +26,8 @@ pub enum FakeOutcome {
 pub struct FakeBackend {
     pub outcomes: HashMap<String, FakeOutcome>,
     pub compiled: Mutex<Vec<String>>,
+    /// The programs run, in the order their runs started.
+    pub ran: Mutex<Vec<String>>,
 }
 
 impl FakeBackend {
@@ -89,8 +91,23 @@ impl Backend for FakeBackend {
         std::process::Command::new("false")
     }
 
+    /// The "artifact" is the prepared outcome: changing what the fake
+    /// prints stands for a rebuilt program.
+    fn artifact_hash(&self, compiled: &Compiled) -> Option<String> {
+        let key = compiled.executable.display().to_string();
+        let outcome = self.outcomes.get(&key)?;
+        Some(crate::evidence::sha256_hex(
+            format!("{key} {outcome:?}").as_bytes(),
+        ))
+    }
+
+    fn runs_in_parallel(&self) -> bool {
+        true
+    }
+
     fn run(&self, compiled: &Compiled, _timeout: Duration) -> Result<Captured, BackendError> {
         let key = compiled.executable.display().to_string();
+        self.ran.lock().unwrap().push(key.clone());
         match self.outcomes.get(&key) {
             Some(FakeOutcome::Runs {
                 stdout,

@@ -133,6 +133,23 @@ pub trait Backend: Sync {
     /// environment set).
     fn command(&self, compiled: &Compiled) -> Command;
 
+    /// A hash that names what was built, for reusing the result of an
+    /// earlier run of the very same artifact (see
+    /// [`crate::workflow::reuse`]); `None` when the backend cannot say, and
+    /// then nothing is reused. By default, a hash of the executable's bytes.
+    fn artifact_hash(&self, compiled: &Compiled) -> Option<String> {
+        std::fs::read(&compiled.executable)
+            .ok()
+            .map(|bytes| crate::evidence::sha256_hex(&bytes))
+    }
+
+    /// Whether several programs may run at once without disturbing each
+    /// other (CPU emulation); a GPU runs one program at a time, so that runs
+    /// do not compete for the device and their timings stay honest.
+    fn runs_in_parallel(&self) -> bool {
+        false
+    }
+
     /// Runs a compiled program, capturing its output, killing it after
     /// `timeout`.
     fn run(&self, compiled: &Compiled, timeout: Duration) -> Result<Captured, BackendError> {

@@ -5,14 +5,19 @@
 //! command embeds it with `mdbook-driver`. It looks things up and renders
 //! them (see [`crate::book::expand`]); a directive that cannot be expanded fails
 //! the build with the chapter's file and line, where mdBook's own
-//! `{{#include}}` only logs and carries on.
+//! `{{#include}}` only logs and carries on. Evidence that does not reproduce
+//! and drift fail it as a failed check ([`crate::workflow::CheckFailed`]:
+//! exit 1). It prints one line on stderr saying what it reproduced and how.
 
 use crate::book::directive::{self, Directive, ToleranceSubject};
 use crate::book::expand::Expander;
 use crate::config::{DriftPolicy, Settings};
 use crate::course::Course;
 use crate::render::Templates;
+use crate::report::progress::Progress;
+use crate::workflow::CheckFailed;
 use crate::workflow::reproduce;
+use crate::workflow::reuse::ReuseStore;
 use anyhow::{Context, Result, bail};
 use mdbook_preprocessor::book::Book;
 use mdbook_preprocessor::{MDBOOK_VERSION, Preprocessor, PreprocessorContext};
@@ -24,6 +29,8 @@ pub const NAME: &str = "evidence";
 #[derive(Debug, Default, Clone)]
 pub struct EvidencePreprocessor {
     settings: Option<Settings>,
+    /// Run every program even when a remembered match covers it.
+    fresh: bool,
 }
 
 impl EvidencePreprocessor {
@@ -36,7 +43,15 @@ impl EvidencePreprocessor {
     pub fn with_settings(settings: Settings) -> Self {
         EvidencePreprocessor {
             settings: Some(settings),
+            fresh: false,
         }
+    }
+
+    /// Re-runs every program (`build --fresh`) instead of reusing the
+    /// matches of runs whose inputs did not change.
+    pub fn fresh(mut self, fresh: bool) -> Self {
+        self.fresh = fresh;
+        self
     }
 }
 
@@ -62,8 +77,32 @@ impl Preprocessor for EvidencePreprocessor {
             let hint = "reproducing the evidence the book embeds (`reproduce = \"never\"` in \
                         [preprocessor.evidence], or `build --reproduce never`, builds without running anything)";
             match reproduce::backend_for(course.settings().reproduce, &course).context(hint)? {
-                Some(backend) => reproduce::reproduce(backend.as_ref(), &course, &embedded)?,
-                None => Default::default(),
+                Some(backend) => {
+                    let store = ReuseStore::default_location();
+                    let progress = Progress::new("reproducing", embedded.len());
+                    let tick = |program: &str| progress.tick(program);
+                    let options = reproduce::Options {
+                        reuse: Some(&store),
+                        fresh: self.fresh || fresh_from_env(),
+                        progress: Some(&tick),
+                    };
+                    let done =
+                        reproduce::reproduce(backend.as_ref(), &course, &embedded, &options)?;
+                    progress.finish();
+                    eprintln!("{}", done.summary);
+                    if !done.failures.is_empty() {
+                        return Err(reproduce::failure(&done.failures).into());
+                    }
+                    done.notes
+                }
+                None => {
+                    eprintln!(
+                        "reproduction off (reproduce = \"never\"): {} program{} embedded as recorded",
+                        embedded.len(),
+                        if embedded.len() == 1 { "" } else { "s" }
+                    );
+                    Default::default()
+                }
             }
         };
         let mut expander = Expander::new(&course, templates);
@@ -135,14 +174,21 @@ fn check_drift(course: &Course) -> Result<()> {
     }
     let text = reports.join("\n");
     match course.settings().drift {
-        DriftPolicy::Error => bail!(
+        DriftPolicy::Error => Err(CheckFailed(format!(
             "a starter no longer mirrors its lesson (set `drift = \"warn\"` in [preprocessor.evidence] to build anyway):\n{text}"
-        ),
+        ))
+        .into()),
         DriftPolicy::Warn => {
             tracing::warn!("a starter no longer mirrors its lesson:\n{text}");
             Ok(())
         }
     }
+}
+
+/// `MDBOOK_EVIDENCE_FRESH=1`: what `build --fresh` does, for `mdbook build`
+/// and `mdbook serve`, which cannot pass our flags.
+fn fresh_from_env() -> bool {
+    std::env::var_os("MDBOOK_EVIDENCE_FRESH").is_some_and(|v| v == "1")
 }
 
 /// Warns when mdBook's version is not caret-compatible with the one we were

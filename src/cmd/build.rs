@@ -25,10 +25,18 @@ pub struct Args {
     /// of showing a placeholder (`strict = true` in book.toml does the same).
     #[arg(long)]
     pub strict: bool,
+
+    /// Run every program again, even those whose last matching run is
+    /// still valid (nothing it depends on changed); `MDBOOK_EVIDENCE_FRESH=1`
+    /// does the same for `mdbook build` and `mdbook serve`.
+    #[arg(long)]
+    pub fresh: bool,
 }
 
 pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
     let book = load(root, &args)?;
+    // A failed check inside (evidence that does not reproduce, drift)
+    // stays findable in the error's chain: `main` exits 1 for it.
     book.build().context("building the book")?;
     let index = book.build_dir_for("html").join("index.html");
     let shown = index.strip_prefix(".").unwrap_or(&index);
@@ -47,6 +55,6 @@ pub fn load(root: &Path, args: &Args) -> anyhow::Result<MDBook> {
     settings.strict |= args.strict;
     let mut book = MDBook::load_with_config(root, config)
         .with_context(|| format!("loading the book at {}", root.display()))?;
-    book.with_preprocessor(EvidencePreprocessor::with_settings(settings));
+    book.with_preprocessor(EvidencePreprocessor::with_settings(settings).fresh(args.fresh));
     Ok(book)
 }

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 
 pub mod build;
 pub mod drift;
+pub mod install;
 pub mod new;
 pub mod preprocess;
 pub mod record;
@@ -49,6 +50,7 @@ pub enum Command {
     Record(record::Args),
     Verify(verify::Args),
     Drift(drift::Args),
+    Install(install::Args),
     New(new::Args),
     Run(run::Args),
     Supports(supports::Args),
@@ -75,6 +77,16 @@ impl From<Status> for ExitCode {
     }
 }
 
+/// The status for a command that ended in `error`: a failed check (1) or a
+/// usage or tool error (2).
+pub fn status_of(error: &anyhow::Error) -> Status {
+    if crate::workflow::is_check_failure(error) {
+        Status::VerificationFailed
+    } else {
+        Status::ToolError
+    }
+}
+
 /// Runs the command the user asked for.
 pub fn execute(cli: Cli) -> anyhow::Result<ExitCode> {
     let status = match cli.command {
@@ -84,13 +96,15 @@ pub fn execute(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Record(args)) => record::execute(&cli.root, args),
         Some(Command::Verify(args)) => verify::execute(&cli.root, args),
         Some(Command::Drift(args)) => drift::execute(&cli.root, args),
+        Some(Command::Install(args)) => install::execute(&cli.root, args),
         Some(Command::New(args)) => new::execute(&cli.root, args),
         Some(Command::Supports(args)) => supports::execute(args),
     }?;
     Ok(status.into())
 }
 
-/// Logs go to stderr, quiet by default (warnings and errors only): in
+/// Logs go to stderr (coloured only on a terminal, and never with
+/// `NO_COLOR`), quiet by default (warnings and errors only): in
 /// preprocessor mode stdout carries nothing but JSON. `MDBOOK_EVIDENCE_LOG`
 /// takes a tracing filter (`debug`, `mdbook_evidence=trace`...).
 pub fn init_logging(verbose: u8) {
@@ -106,6 +120,7 @@ pub fn init_logging(verbose: u8) {
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .with_target(false)
+        .with_ansi(crate::report::style::stderr_color())
         .without_time()
         .try_init();
 }

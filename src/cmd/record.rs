@@ -43,10 +43,17 @@ pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
         BackendChoice::Gpu => Box::new(GpuBackend::detect()?),
         other => backend::select(other, &backend::Options::default(), Some(&course))?,
     };
-    report(
-        record::record(backend.as_ref(), &course, &programs, args.force)?,
-        root,
-    )
+    let progress = crate::report::progress::Progress::new("recording", programs.len());
+    let tick = |program: &str| progress.tick(program);
+    let outcomes = record::record_with(
+        backend.as_ref(),
+        &course,
+        &programs,
+        args.force,
+        Some(&tick),
+    )?;
+    progress.finish();
+    report(outcomes, root)
 }
 
 fn report(outcomes: Vec<Recorded>, root: &Path) -> anyhow::Result<Status> {

@@ -1,16 +1,22 @@
 //! `mdbook-evidence verify`: checks that every program's evidence is current
-//! and, where a backend can run it, that a new run reproduces it.
+//! and, where a backend can run it, that a new run reproduces it. Prints
+//! lines for people, or one JSON document or JUnit XML (`--format`).
 
 use crate::backend::{self, BackendChoice};
 use crate::cmd::Status;
 use crate::course::Course;
-use crate::workflow::verify::verify_programs;
+use crate::report::progress::Progress;
+use crate::report::{self, Format, Outcome, Record};
+use crate::workflow::reuse::ReuseStore;
+use crate::workflow::verify::{RunOptions, Verification, verify_programs_with};
 use std::path::Path;
 
 /// Verify evidence: staleness always, and a re-run compared line by line
 /// (the device line aside) where a backend is available.
 ///
-/// Ends with `N passed, N failed`; exits 1 when anything failed.
+/// Ends with `N passed, N failed`; exits 1 when anything failed. A run whose
+/// inputs (build, evidence, arguments, device, backend) did not change since
+/// it matched is not repeated unless --fresh.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Programs to verify (default: every lesson program and its starter).
@@ -26,6 +32,15 @@ pub struct Args {
     /// the same.
     #[arg(long)]
     pub require_gpu_evidence: bool,
+
+    /// Run every program again, even where a remembered match still holds.
+    #[arg(long)]
+    pub fresh: bool,
+
+    /// How to print the results: text, json (one record per program and
+    /// check) or junit (XML for CI test reports).
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    pub format: Format,
 }
 
 pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
@@ -39,34 +54,48 @@ pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
         };
     let require_gpu = args.require_gpu_evidence
         || std::env::var_os("EVIDENCE_REQUIRE_GPU").is_some_and(|v| v == "1");
-    let verdicts = verify_programs(chosen.as_deref(), &why_not, &course, &programs)?;
-    let (mut passed, mut failed) = (0, 0);
+    let store = ReuseStore::default_location();
+    let progress = Progress::new("verifying", programs.len());
+    let tick = |program: &str| progress.tick(program);
+    let options = RunOptions {
+        reuse: Some(&store),
+        fresh: args.fresh,
+        progress: Some(&tick),
+    };
+    let verdicts = verify_programs_with(chosen.as_deref(), &why_not, &course, &programs, &options)?;
+    progress.finish();
+    let mut records = Vec::new();
     for (program, verdict) in verdicts {
         let provisional = course
             .evidence(&program)?
             .filter(|e| e.is_provisional() && verdict.passed());
-        if let Some(evidence) = provisional {
-            if require_gpu {
-                failed += 1;
-                println!(
-                    "FAILED: {program}: provisional evidence (recorded by CPU emulation on {}, standing in for {}) where GPU evidence is required; record it on a GPU with `{}`",
-                    evidence.recorded_day(),
-                    evidence.machine.device,
-                    evidence.rerecord
-                );
-            } else {
-                passed += 1;
-                println!(
-                    "ok: {program} {verdict} (provisional: recorded by CPU emulation, not yet on a GPU)"
-                );
-            }
-        } else if verdict.passed() {
-            passed += 1;
-            println!("ok: {program} {verdict}");
-        } else {
-            failed += 1;
-            println!("FAILED: {program}: {verdict}");
-        }
+        let record = |outcome, message: String| Record {
+            check: "evidence".into(),
+            name: program.clone(),
+            outcome,
+            verdict: verdict_word(&verdict).into(),
+            message,
+        };
+        records.push(match provisional {
+            Some(evidence) if require_gpu => Record {
+                verdict: "provisional".into(),
+                ..record(
+                    Outcome::Failed,
+                    format!(
+                        "provisional evidence (recorded by CPU emulation on {}, standing in for {}) where GPU evidence is required; record it on a GPU with `{}`",
+                        evidence.recorded_day(),
+                        evidence.machine.device,
+                        evidence.rerecord
+                    ),
+                )
+            },
+            Some(_) => record(
+                Outcome::Passed,
+                format!("{verdict} (provisional: recorded by CPU emulation, not yet on a GPU)"),
+            ),
+            None if verdict.passed() => record(Outcome::Passed, verdict.to_string()),
+            None => record(Outcome::Failed, verdict.to_string()),
+        });
     }
     if args.programs.is_empty() {
         for lesson in course.lessons()? {
@@ -74,19 +103,72 @@ pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
                 continue;
             }
             let report = course.drift(&lesson)?;
-            if report.is_clean() {
-                passed += 1;
-                println!("ok: starter of `{}` mirrors its lesson", lesson.name);
+            let (outcome, verdict, message) = if report.is_clean() {
+                (
+                    Outcome::Passed,
+                    "mirrors",
+                    format!("starter of `{}` mirrors its lesson", lesson.name),
+                )
             } else {
-                failed += 1;
-                print!("FAILED: drift: {}", report.render_text(false));
-            }
+                (Outcome::Failed, "drift", report.render_text(false))
+            };
+            records.push(Record {
+                check: "drift".into(),
+                name: lesson.name.clone(),
+                outcome,
+                verdict: verdict.into(),
+                message,
+            });
         }
     }
-    println!("{passed} passed, {failed} failed");
+    match args.format {
+        Format::Text => print_text(&records),
+        Format::Json => print!("{}", report::json::render("verify", &records)),
+        Format::Junit => print!("{}", report::junit::render("verify", &records)),
+    }
+    let (_, failed, _) = report::counts(&records);
     Ok(if failed == 0 {
         Status::Success
     } else {
         Status::VerificationFailed
     })
+}
+
+/// The lines for people: `ok: ...` or `FAILED: ...` (diffs coloured on a
+/// terminal), then `N passed, N failed`.
+fn print_text(records: &[Record]) {
+    let color = report::style::stdout_color();
+    for record in records {
+        match (record.outcome, record.check.as_str()) {
+            (Outcome::Passed, "drift") => println!("ok: {}", record.message),
+            (Outcome::Passed, _) => println!("ok: {} {}", record.name, record.message),
+            (Outcome::Failed, "drift") => {
+                print!("FAILED: drift: {}", record.message);
+                if !record.message.ends_with('\n') {
+                    println!();
+                }
+            }
+            (Outcome::Failed, _) => println!(
+                "FAILED: {}: {}",
+                record.name,
+                report::style::paint_diff(&record.message, color)
+            ),
+            (Outcome::Skipped, _) => println!("skipped: {} {}", record.name, record.message),
+        }
+    }
+    let (passed, failed, _) = report::counts(records);
+    println!("{passed} passed, {failed} failed");
+}
+
+/// A stable word for a verdict, for scripts.
+fn verdict_word(verdict: &Verification) -> &'static str {
+    match verdict {
+        Verification::Reproduced => "reproduced",
+        Verification::Reused { .. } => "reused",
+        Verification::NotRerun { .. } => "not-rerun",
+        Verification::NoEvidence(_) => "no-evidence",
+        Verification::Stale { .. } => "stale",
+        Verification::DidNotCompile { .. } => "did-not-compile",
+        Verification::Mismatch { .. } => "mismatch",
+    }
 }

@@ -37,8 +37,11 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+use self::cache::Entry;
 pub use self::cache::default_cache_dir;
-use self::cache::{Entry, InstallError};
+// InstallError, Fingerprint, install: also for results cached beside the
+// builds (`workflow::reuse`).
+pub(crate) use self::cache::{Fingerprint, InstallError, install as install_entry};
 pub use self::profile::DeviceProfile;
 pub use self::rewrite::{RewriteError, RewrittenSource, UnsupportedFeature};
 use self::toolchain::{Compiler, compiler_messages};

@@ -1,29 +1,37 @@
 //! The evidence pipeline's workflows: recording on a GPU, verifying, and
-//! reproducing on every build. Each compiles its programs concurrently
-//! ([`compile_all`]), then runs them one at a time, so that runs do not
-//! compete for the device (or the CPU) and their timings stay honest.
+//! reproducing on every build. Each compiles its programs over the cores
+//! ([`compile_all`], [`parallel`]), then runs them: one at a time on a GPU,
+//! so that runs do not compete for the device, and over the cores under CPU
+//! emulation. Output always comes in the order of the programs. A run whose
+//! inputs did not change since it matched is not repeated ([`reuse`]).
 
 use crate::backend::{Backend, BackendError, Compiled};
 use crate::sources::lesson::Program;
 
+pub mod parallel;
 pub mod record;
 pub mod reproduce;
+pub mod reuse;
 pub mod verify;
 
-/// Compiles every program at once (compilers are slow and single-threaded),
-/// giving the results in the order of `programs`.
+/// A check that failed (evidence that does not reproduce, stale evidence
+/// where it must be current, drift): exit code 1 from every command, where
+/// other errors (usage, missing tools) exit 2. Carried through mdBook's
+/// errors, so `build` finds it in the chain ([`is_check_failure`]).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct CheckFailed(pub String);
+
+/// Whether `error` is, or was caused by, a failed check.
+pub fn is_check_failure(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| cause.is::<CheckFailed>())
+}
+
+/// Compiles the programs over the cores (compilers are slow and
+/// single-threaded), giving the results in the order of `programs`.
 pub(crate) fn compile_all(
     backend: &dyn Backend,
     programs: &[&Program],
 ) -> Vec<Result<Compiled, BackendError>> {
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = programs
-            .iter()
-            .map(|p| scope.spawn(move || backend.compile(p)))
-            .collect();
-        handles
-            .into_iter()
-            .map(|h| h.join().expect("compile thread panicked"))
-            .collect()
-    })
+    parallel::map_ordered(programs, parallel::jobs(), |p| backend.compile(p), &|| {})
 }

@@ -47,12 +47,41 @@ pub fn record(
     programs: &[Program],
     force: bool,
 ) -> Result<Vec<Recorded>> {
+    record_with(backend, course, programs, force, None)
+}
+
+/// [`record`], calling `progress` with each program's path when it is done.
+/// Programs compile over the cores, and run over them where the backend
+/// allows (CPU emulation); outcomes keep the order of `programs`.
+pub fn record_with(
+    backend: &dyn Backend,
+    course: &Course,
+    programs: &[Program],
+    force: bool,
+    options_progress: Option<&(dyn Fn(&str) + Sync)>,
+) -> Result<Vec<Recorded>> {
     // Asked first, so that a missing GPU is reported before anything builds.
     backend.machine()?;
     let compiled = compile_all(backend, &programs.iter().collect::<Vec<_>>());
     let timeout = Duration::from_secs(course.settings().timeout);
-    let mut outcomes = Vec::new();
-    for (program, compiled) in programs.iter().zip(compiled) {
+    let run_jobs = if backend.runs_in_parallel() {
+        super::parallel::jobs()
+    } else {
+        1
+    };
+    // Each compiled program is taken, once, by the worker that records it.
+    type Slot = std::sync::Mutex<Option<Result<crate::backend::Compiled, BackendError>>>;
+    let work: Vec<(&Program, Slot)> = programs
+        .iter()
+        .zip(compiled)
+        .map(|(program, compiled)| (program, std::sync::Mutex::new(Some(compiled))))
+        .collect();
+    let record_one = |(program, slot): &(&Program, Slot)| -> Result<Recorded> {
+        let compiled = slot
+            .lock()
+            .expect("a recording worker panicked")
+            .take()
+            .expect("each program is recorded once");
         let compiled = match compiled {
             Ok(compiled) => compiled,
             Err(BackendError::CompileFailed {
@@ -60,14 +89,13 @@ pub fn record(
                 command,
                 log,
             }) => {
-                outcomes.push(Recorded::Refused {
+                return Ok(Recorded::Refused {
                     program: name,
                     reason: format!(
                         "it did not compile, so nothing ran; `{command}` said:\n{}",
                         log.trim_end()
                     ),
                 });
-                continue;
             }
             Err(other) => return Err(other.into()),
         };
@@ -77,7 +105,7 @@ pub fn record(
             && let Some(existing) = course.evidence(&program.path)?
             && !existing.is_provisional()
         {
-            outcomes.push(Recorded::Refused {
+            return Ok(Recorded::Refused {
                 program: program.path.clone(),
                 reason: format!(
                     "its evidence was recorded on a GPU ({}, {}); CPU emulation records provisional evidence \
@@ -86,11 +114,10 @@ pub fn record(
                     existing.recorded_day()
                 ),
             });
-            continue;
         }
         let captured = backend.run(&compiled, timeout)?;
         if !captured.termination.completed() && !force {
-            outcomes.push(Recorded::Refused {
+            return Ok(Recorded::Refused {
                 program: program.path.clone(),
                 reason: format!(
                     "the run {} (after {:.1} s); the recorded evidence is kept. Fix the program, or pass --force to record this run anyway",
@@ -98,7 +125,6 @@ pub fn record(
                     captured.elapsed.as_secs_f64()
                 ),
             });
-            continue;
         }
         let (stdout, lossy_out) = decode(&captured.stdout);
         let (stderr, lossy_err) = decode(&captured.stderr);
@@ -120,13 +146,26 @@ pub fn record(
             },
         };
         let (path, evidence) = course.save_evidence(evidence)?;
-        outcomes.push(Recorded::Written {
+        Ok(Recorded::Written {
             program: program.path.clone(),
             path,
             evidence,
-        });
-    }
-    Ok(outcomes)
+        })
+    };
+    let done = |_: &str| {};
+    let progress: &(dyn Fn(&str) + Sync) = options_progress.unwrap_or(&done);
+    super::parallel::map_ordered(
+        &work,
+        run_jobs,
+        |item| {
+            let outcome = record_one(item);
+            progress(&item.0.path);
+            outcome
+        },
+        &|| {},
+    )
+    .into_iter()
+    .collect()
 }
 
 #[cfg(test)]

@@ -5,7 +5,8 @@
 //! device line aside), the same stderr and ends the same way. A mismatch
 //! comes with a unified diff of the recorded and the new transcript.
 
-use super::compile_all;
+use super::parallel::{self, map_ordered};
+use super::reuse::ReuseStore;
 use crate::backend::exec::Captured;
 use crate::backend::{Backend, BackendError};
 use crate::course::{Course, CourseError};
@@ -20,6 +21,9 @@ use similar::TextDiff;
 pub enum Verification {
     /// The run matched the evidence.
     Reproduced,
+    /// Nothing the run depends on changed since a run matched the evidence
+    /// at `when`, so that result was reused and nothing ran.
+    Reused { when: String },
     /// The evidence is current, and no run was made (with the reason).
     NotRerun { why: String },
     /// There is no evidence to compare a run with. Not re-run.
@@ -43,7 +47,7 @@ impl Verification {
     pub fn passed(&self) -> bool {
         matches!(
             self,
-            Verification::Reproduced | Verification::NotRerun { .. }
+            Verification::Reproduced | Verification::Reused { .. } | Verification::NotRerun { .. }
         )
     }
 }
@@ -52,6 +56,10 @@ impl std::fmt::Display for Verification {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Verification::Reproduced => f.write_str("reproduces its evidence"),
+            Verification::Reused { when } => write!(
+                f,
+                "reproduces its evidence (reused the match of {when}: nothing it depends on changed)"
+            ),
             Verification::NotRerun { why } => {
                 write!(f, "has current evidence (re-run skipped: {why})")
             }
@@ -149,6 +157,19 @@ pub fn mismatch_under(
     (!report.is_empty()).then_some(report)
 }
 
+/// How [`verify_programs`] re-runs programs.
+#[derive(Default)]
+pub struct RunOptions<'a> {
+    /// Where matches are remembered and looked up; `None` runs everything
+    /// and remembers nothing.
+    pub reuse: Option<&'a ReuseStore>,
+    /// Run every program even when a remembered match covers it (and
+    /// remember the new result).
+    pub fresh: bool,
+    /// Called once per program when its verdict is known (progress bars).
+    pub progress: Option<&'a (dyn Fn(&str) + Sync)>,
+}
+
 /// Verifies `programs` against their evidence in `course`, re-running them
 /// with `backend` when there is one (`why_not` says why there is none).
 /// Verdicts come in the order of `programs`.
@@ -158,6 +179,24 @@ pub fn verify_programs(
     course: &Course,
     programs: &[Program],
 ) -> anyhow::Result<Vec<(String, Verification)>> {
+    verify_programs_with(backend, why_not, course, programs, &RunOptions::default())
+}
+
+/// [`verify_programs`], reusing remembered matches and reporting progress
+/// as `options` say. Programs compile and (where the backend allows) run
+/// over [`parallel::jobs`] cores; the verdicts keep the order of `programs`.
+pub fn verify_programs_with(
+    backend: Option<&dyn Backend>,
+    why_not: &str,
+    course: &Course,
+    programs: &[Program],
+    options: &RunOptions,
+) -> anyhow::Result<Vec<(String, Verification)>> {
+    let tick = |path: &str| {
+        if let Some(progress) = options.progress {
+            progress(path)
+        }
+    };
     let mut verdicts = Vec::new();
     let mut to_run = Vec::new();
     for program in programs {
@@ -166,59 +205,127 @@ pub fn verify_programs(
                 program.path.clone(),
                 Verification::NoEvidence(course.no_evidence(&program.path)),
             ));
+            tick(&program.path);
             continue;
         };
         if let Some(why) = evidence.staleness(program).describe(&evidence) {
             verdicts.push((program.path.clone(), Verification::Stale { why }));
+            tick(&program.path);
             continue;
         }
         match backend {
-            None => verdicts.push((
-                program.path.clone(),
-                Verification::NotRerun {
-                    why: why_not.to_string(),
-                },
-            )),
+            None => {
+                verdicts.push((
+                    program.path.clone(),
+                    Verification::NotRerun {
+                        why: why_not.to_string(),
+                    },
+                ));
+                tick(&program.path);
+            }
             Some(_) => to_run.push((program, evidence)),
         }
     }
     let Some(backend) = backend else {
         return Ok(verdicts);
     };
-    let runnable: Vec<&Program> = to_run.iter().map(|(p, _)| *p).collect();
+    let timeout = std::time::Duration::from_secs(course.settings().timeout);
+    // The machine is part of every key: asked once.
+    let machine = match options.reuse {
+        Some(_) => backend
+            .machine()
+            .map(|m| format!("{m:?}"))
+            .unwrap_or_default(),
+        None => String::new(),
+    };
+    let jobs = parallel::jobs();
+    let run_jobs = if backend.runs_in_parallel() { jobs } else { 1 };
+    // Compile everything first (over the cores), then run (over the cores
+    // where runs do not disturb each other).
+    let compiled = map_ordered(
+        &to_run,
+        jobs,
+        |(program, _)| backend.compile(program),
+        &|| {},
+    );
+    let work: Vec<_> = to_run.iter().zip(compiled).collect();
+    let judged = map_ordered(
+        &work,
+        run_jobs,
+        |((program, evidence), compiled)| -> anyhow::Result<Verification> {
+            let verdict = judge(
+                backend, course, options, &machine, program, evidence, compiled, timeout,
+            );
+            tick(&program.path);
+            verdict
+        },
+        &|| {},
+    );
+    for (((program, _), _), verdict) in work.iter().zip(judged) {
+        verdicts.push((program.path.clone(), verdict?));
+    }
+    verdicts.sort_by_key(|(path, _)| programs.iter().position(|p| &p.path == path));
+    Ok(verdicts)
+}
+
+/// The verdict on one compiled program: a remembered match, or a run.
+#[allow(clippy::too_many_arguments)]
+fn judge(
+    backend: &dyn Backend,
+    course: &Course,
+    options: &RunOptions,
+    machine: &str,
+    program: &Program,
+    evidence: &Evidence,
+    compiled: &Result<crate::backend::Compiled, BackendError>,
+    timeout: std::time::Duration,
+) -> anyhow::Result<Verification> {
+    let compiled = match compiled {
+        Err(BackendError::CompileFailed { command, log, .. }) => {
+            return Ok(Verification::DidNotCompile {
+                command: command.clone(),
+                log: log.clone(),
+            });
+        }
+        Err(other) => anyhow::bail!("{program}: {other}", program = program.path),
+        Ok(compiled) => compiled,
+    };
+    let key = options.reuse.and_then(|_| {
+        let bytes = std::fs::read(course.evidence_path(&program.path)).ok()?;
+        ReuseStore::key(backend, machine, compiled, &bytes)
+    });
+    if let (Some(store), Some(key), false) = (options.reuse, &key, options.fresh)
+        && let Some(reused) = store.lookup(key)
+    {
+        return Ok(Verification::Reused { when: reused.when });
+    }
+    let run = backend.run(compiled, timeout)?;
     // `band` rules compare only on a GPU like the recording's.
     let gpu_device = (backend.name() == "gpu")
         .then(|| backend.machine().ok().map(|m| m.device))
         .flatten();
-    let timeout = std::time::Duration::from_secs(course.settings().timeout);
-    for ((program, evidence), compiled) in to_run.iter().zip(compile_all(backend, &runnable)) {
-        let verdict = match compiled {
-            Err(BackendError::CompileFailed { command, log, .. }) => {
-                Verification::DidNotCompile { command, log }
-            }
-            Err(other) => return Err(other.into()),
-            Ok(compiled) => {
-                let run = backend.run(&compiled, timeout)?;
-                let variation = Variation::from_source(&program.path, &program.source)?;
-                let run_on = match &gpu_device {
-                    Some(device) => RunOn::Gpu(device),
-                    None => RunOn::Elsewhere,
-                };
-                match mismatch_under(evidence, &run, backend.name(), &variation, run_on) {
-                    None => Verification::Reproduced,
-                    Some(diff) => Verification::Mismatch {
-                        backend: backend.name().to_string(),
-                        recorded_on: evidence.machine.device.clone(),
-                        recorded_day: evidence.recorded_day().to_string(),
-                        diff,
-                    },
+    let run_on = match &gpu_device {
+        Some(device) => RunOn::Gpu(device),
+        None => RunOn::Elsewhere,
+    };
+    let variation = Variation::from_source(&program.path, &program.source)?;
+    Ok(
+        match mismatch_under(evidence, &run, backend.name(), &variation, run_on) {
+            None => {
+                if let (Some(store), Some(key)) = (options.reuse, &key) {
+                    let now = humantime::format_rfc3339_seconds(std::time::SystemTime::now());
+                    store.remember(key, &now.to_string());
                 }
+                Verification::Reproduced
             }
-        };
-        verdicts.push((program.path.clone(), verdict));
-    }
-    verdicts.sort_by_key(|(path, _)| programs.iter().position(|p| &p.path == path));
-    Ok(verdicts)
+            Some(diff) => Verification::Mismatch {
+                backend: backend.name().to_string(),
+                recorded_on: evidence.machine.device.clone(),
+                recorded_day: evidence.recorded_day().to_string(),
+                diff,
+            },
+        },
+    )
 }
 
 #[cfg(test)]

@@ -197,6 +197,10 @@ fn gpu_or_skip(test: &str) -> bool {
 }
 
 #[test]
+#[cfg_attr(
+    evidence_gpu,
+    ignore = "this machine has a GPU; the GPU tests cover it"
+)]
 fn record_without_a_gpu_says_why_and_exits_2() {
     if mdbook_evidence::backend::gpu::GpuBackend::detect().is_ok() {
         return; // the GPU tests below cover this machine
@@ -217,6 +221,10 @@ fn record_without_a_gpu_says_why_and_exits_2() {
 }
 
 #[test]
+#[cfg_attr(
+    not(evidence_gpu),
+    ignore = "needs an NVIDIA GPU and its driver (EVIDENCE_REQUIRE_GPU=1 runs it)"
+)]
 fn on_a_gpu_the_lesson_reproduces_its_evidence() {
     if !gpu_or_skip("on_a_gpu_the_lesson_reproduces_its_evidence") {
         return;
@@ -235,6 +243,10 @@ fn on_a_gpu_the_lesson_reproduces_its_evidence() {
 }
 
 #[test]
+#[cfg_attr(
+    not(evidence_gpu),
+    ignore = "needs an NVIDIA GPU and its driver (EVIDENCE_REQUIRE_GPU=1 runs it)"
+)]
 fn on_a_gpu_record_writes_evidence_that_verifies() {
     if !gpu_or_skip("on_a_gpu_record_writes_evidence_that_verifies") {
         return;

@@ -12,6 +12,7 @@ mod evidence;
 mod mdbook_cli;
 mod preprocessor_protocol;
 mod programs;
+mod scale;
 mod snippets;
 mod tolerance;
 
