@@ -12,6 +12,7 @@ use std::path::{Component, Path, PathBuf};
 
 use super::EmulateError;
 use super::rewrite::{self, RewrittenSource};
+use crate::sources::confine;
 
 /// A header the program includes with `"..."`, found beside it.
 #[derive(Debug)]
@@ -45,7 +46,7 @@ pub(super) fn local_headers(
         let Some(relative_path) = normal_relative(&includer_dir.join(&name)) else {
             let path = base.join(&includer_dir).join(&name);
             if seen.insert(path.clone())
-                && let Ok(content) = std::fs::read(&path)
+                && let Some(content) = read_header(&path)?
             {
                 headers.push(LocalHeader {
                     relative_path: path,
@@ -59,11 +60,15 @@ pub(super) fn local_headers(
             continue;
         }
         let path = base.join(&relative_path);
-        if !path.is_file() {
+        let Some(bytes) = read_header(&path)? else {
             continue;
-        }
-        let text = std::fs::read_to_string(&path)
-            .map_err(EmulateError::io("reading the header", &path))?;
+        };
+        let text = String::from_utf8(bytes).map_err(|_| {
+            EmulateError::io("reading the header", &path)(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                "not UTF-8 text",
+            ))
+        })?;
         let rewritten = rewrite::rewrite(&path, &text)?;
         let dir = relative_path
             .parent()
@@ -83,6 +88,20 @@ pub(super) fn local_headers(
     }
     headers.sort_by(|a, b| a.relative_path.cmp(&b.relative_path));
     Ok(headers)
+}
+
+/// A header's bytes; `None` when there is no such file (the compiler
+/// reports it, or finds it elsewhere). A FIFO, a device or a folder is
+/// refused, so that neither we nor the compiler read `/dev/zero` or wait on
+/// a pipe.
+fn read_header(path: &Path) -> Result<Option<Vec<u8>>, EmulateError> {
+    match confine::read_regular(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(error) if confine::is_not_found(&error) => Ok(None),
+        Err(error) => Err(EmulateError::io("reading the header", path)(
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, error.to_string()),
+        )),
+    }
 }
 
 /// `path` with `.` removed, when it stays below its starting directory.

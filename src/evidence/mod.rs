@@ -200,11 +200,17 @@ pub enum Staleness {
 impl Evidence {
     /// Reads an evidence file; `Ok(None)` when there is none.
     pub fn load(path: &Path) -> Result<Option<Evidence>> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+        let bytes = match crate::sources::confine::read_regular(path) {
+            Ok(bytes) => bytes,
+            Err(e) if crate::sources::confine::is_not_found(&e) => return Ok(None),
+            Err(e) => return Err(e.into()),
         };
+        let text = String::from_utf8(bytes).map_err(|_| {
+            anyhow::anyhow!(
+                "{}: not a valid evidence file: not UTF-8 text; re-record it with `mdbook-evidence record`",
+                path.display()
+            )
+        })?;
         let evidence: Evidence = toml::from_str(&text).map_err(|e| {
             let line = e.span().map(|s| text[..s.start].matches('\n').count() + 1);
             anyhow::anyhow!(

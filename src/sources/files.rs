@@ -6,13 +6,16 @@
 //! written: to a temporary file beside the target, then renamed over it, so a
 //! crash or a full disk never leaves a half-written file behind.
 
-use anyhow::{Context, Result, bail};
+use super::confine;
+use anyhow::{Context, Result};
 use std::io::Write;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
-/// Reads a whole file as UTF-8 text.
+/// Reads a whole file as UTF-8 text: only a regular file, at most
+/// [`confine::READ_LIMIT`] bytes (a FIFO or a device is refused).
 pub fn read_to_string(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
+    let bytes = confine::read_regular(path)?;
+    String::from_utf8(bytes).with_context(|| format!("reading {}: not UTF-8 text", path.display()))
 }
 
 /// Writes `contents` to `path` atomically: a temporary file in the same
@@ -43,43 +46,10 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<()> {
 
 /// Resolves `relative`, a path written in a chapter or on the command line,
 /// against the book root, and refuses any path that would leave it: absolute
-/// paths, `..` that climbs above the root, and symbolic links pointing out.
+/// paths, `..` that climbs above the root, and symbolic links pointing out
+/// (see [`confine::resolve`]).
 pub fn resolve_in_root(root: &Path, relative: &str) -> Result<PathBuf> {
-    let given = Path::new(relative);
-    if given.is_absolute() {
-        bail!(
-            "`{relative}` is an absolute path; write it relative to the book root (the folder of book.toml)"
-        );
-    }
-    let mut depth = 0usize;
-    for component in given.components() {
-        match component {
-            Component::Normal(_) => depth += 1,
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if depth == 0 {
-                    bail!(
-                        "`{relative}` leaves the book root; only files inside the book's folder can be used"
-                    );
-                }
-                depth -= 1;
-            }
-            Component::RootDir | Component::Prefix(_) => {
-                bail!("`{relative}` is not a relative path")
-            }
-        }
-    }
-    let joined = root.join(given);
-    if let (Ok(real_root), Ok(real)) = (root.canonicalize(), joined.canonicalize())
-        && !real.starts_with(&real_root)
-    {
-        bail!(
-            "`{relative}` resolves to {}, outside the book root {}",
-            real.display(),
-            real_root.display()
-        );
-    }
-    Ok(joined)
+    Ok(confine::resolve(root, Path::new(relative))?)
 }
 
 /// Shows `path` relative to `root` when it is inside it, for messages.
