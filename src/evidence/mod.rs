@@ -211,7 +211,12 @@ impl Evidence {
                 path.display()
             )
         })?;
-        let evidence: Evidence = toml::from_str(&text).map_err(|e| {
+        Evidence::parse(path, &text).map(Some)
+    }
+
+    /// Parses the text of an evidence file; `path` names it in errors.
+    pub fn parse(path: &Path, text: &str) -> Result<Evidence> {
+        let evidence: Evidence = toml::from_str(text).map_err(|e| {
             let line = e.span().map(|s| text[..s.start].matches('\n').count() + 1);
             anyhow::anyhow!(
                 "{}{}: not a valid evidence file: {}; re-record it with `mdbook-evidence record`",
@@ -227,7 +232,7 @@ impl Evidence {
                 evidence.format
             );
         }
-        Ok(Some(evidence))
+        Ok(evidence)
     }
 
     /// Writes the evidence whole, atomically.

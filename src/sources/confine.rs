@@ -50,12 +50,10 @@ pub enum ConfineError {
     NotADirectory { path: PathBuf },
     #[error("{} is {size} bytes, more than the {} MiB a file may have", path.display(), READ_LIMIT >> 20)]
     TooLarge { path: PathBuf, size: u64 },
-    #[error("reading {}: {source}", path.display())]
-    Io {
-        path: PathBuf,
-        #[source]
-        source: io::Error,
-    },
+    // The I/O error is part of the message, not a `source`: shown both
+    // ways, anyhow's chain would repeat it.
+    #[error("reading {}: {error}", path.display())]
+    Io { path: PathBuf, error: io::Error },
 }
 
 /// `relative` (written in a chapter, in book.toml, on a command line)
@@ -167,9 +165,9 @@ fn kind_of(file_type: std::fs::FileType) -> &'static str {
 /// Refuses `path` unless it is a regular file (symbolic links followed);
 /// a missing file is an I/O error naming it.
 fn regular(path: &Path) -> Result<(), ConfineError> {
-    let meta = std::fs::metadata(path).map_err(|source| ConfineError::Io {
+    let meta = std::fs::metadata(path).map_err(|error| ConfineError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     })?;
     if !meta.is_file() {
         return Err(ConfineError::NotRegular {
@@ -183,9 +181,9 @@ fn regular(path: &Path) -> Result<(), ConfineError> {
 /// Reads `path` whole: only a regular file, at most [`READ_LIMIT`] bytes.
 /// It is opened without blocking, so a FIFO is refused, not waited on.
 pub fn read_regular(path: &Path) -> Result<Vec<u8>, ConfineError> {
-    let io = |source| ConfineError::Io {
+    let io = |error| ConfineError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     };
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
@@ -223,8 +221,8 @@ pub fn read_regular(path: &Path) -> Result<Vec<u8>, ConfineError> {
 
 /// Whether an I/O-level refusal means the file is simply not there.
 pub fn is_not_found(error: &ConfineError) -> bool {
-    matches!(error, ConfineError::Io { source, .. }
-        if matches!(source.kind(), io::ErrorKind::NotFound | io::ErrorKind::NotADirectory))
+    matches!(error, ConfineError::Io { error, .. }
+        if matches!(error.kind(), io::ErrorKind::NotFound | io::ErrorKind::NotADirectory))
 }
 
 #[cfg(test)]
