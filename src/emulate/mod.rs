@@ -39,6 +39,7 @@ use thiserror::Error;
 
 pub use self::cache::default_cache_dir;
 use self::cache::{Entry, InstallError};
+pub use self::cache::{clean as clean_cache, prepare as prepare_cache, stats as cache_stats};
 pub use self::profile::DeviceProfile;
 pub use self::rewrite::{RewriteError, RewrittenSource, UnsupportedFeature};
 use self::toolchain::{Compiler, compiler_messages};

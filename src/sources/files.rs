@@ -26,6 +26,7 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<()> {
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    remove_stale_temporaries(dir, STALE_AFTER);
     let mut builder = tempfile::Builder::new();
     builder.prefix(".tmp-");
     // A new file gets the usual 0644 (less the umask), not tempfile's 0600:
@@ -42,6 +43,32 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<()> {
         .map_err(|e| e.error)
         .with_context(|| format!("renaming the new file onto {}", path.display()))?;
     Ok(())
+}
+
+/// How old a `.tmp-*` file must be before it counts as left behind by a
+/// killed writer (a write takes well under a second; an hour is safe for a
+/// writer that is merely slow).
+const STALE_AFTER: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Removes the `.tmp-*` files in `dir` older than `age`: what a writer
+/// killed between creating and renaming its temporary file left behind.
+fn remove_stale_temporaries(dir: &Path, age: std::time::Duration) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let stale = entry.file_name().to_string_lossy().starts_with(".tmp-")
+            && entry.file_type().is_ok_and(|t| t.is_file())
+            && entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|modified| modified.elapsed().ok())
+                .is_some_and(|elapsed| elapsed > age);
+        if stale {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// Resolves `relative`, a path written in a chapter or on the command line,
@@ -86,6 +113,28 @@ mod tests {
                 "evidence must be readable by others: {mode:o}"
             );
         }
+    }
+
+    #[test]
+    fn temporaries_left_by_a_killed_writer_are_removed_by_the_next_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let left = dir.path().join(".tmp-abc123");
+        let fresh = dir.path().join(".tmp-def456");
+        std::fs::write(&left, "half").unwrap();
+        std::fs::write(&fresh, "in flight").unwrap();
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(2 * 3600);
+        std::fs::File::options()
+            .write(true)
+            .open(&left)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        write_atomically(&dir.path().join("e.toml"), b"x").unwrap();
+        assert!(!left.exists(), "a stale temporary file is left");
+        assert!(
+            fresh.exists(),
+            "another writer's file in flight was removed"
+        );
     }
 
     #[test]
