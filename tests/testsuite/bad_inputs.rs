@@ -24,6 +24,7 @@ struct Case {
     quiet_stdout: bool,
     code: i32,
     says: Vec<&'static str>,
+    never_says: Vec<&'static str>,
 }
 
 fn case(name: &'static str) -> Case {
@@ -37,6 +38,7 @@ fn case(name: &'static str) -> Case {
         quiet_stdout: false,
         code: 2,
         says: Vec::new(),
+        never_says: Vec::new(),
     }
 }
 
@@ -82,6 +84,10 @@ impl Case {
     }
     fn says(mut self, text: &'static str) -> Self {
         self.says.push(text);
+        self
+    }
+    fn never_says(mut self, text: &'static str) -> Self {
+        self.never_says.push(text);
         self
     }
 }
@@ -203,6 +209,11 @@ fn check(case: Case) -> Result<(), String> {
     for expected in &case.says {
         if !stderr.contains(expected) {
             problems.push(format!("stderr does not say `{expected}`"));
+        }
+    }
+    for unexpected in &case.never_says {
+        if stderr.contains(unexpected) {
+            problems.push(format!("stderr says `{unexpected}`"));
         }
     }
     if stderr.contains("panicked") {
@@ -363,6 +374,10 @@ fn evidence_cases() -> Vec<Case> {
         with("evidence not TOML", b"this is = = not toml\n".to_vec())
             .says("evidence/kernels/testing.cu.toml:1")
             .says("src/chapter.md:3"),
+        with("evidence not TOML, reproduction on", b"this is = = not toml\n".to_vec())
+            .file("book.toml", "[book]\nsrc = \"src\"\n[build]\nbuild-dir = \"out\"\n[preprocessor.evidence]\nreproduce = \"emulate\"\n")
+            .says("evidence/kernels/testing.cu.toml:1").says("src/chapter.md:3")
+            .never_says("reproducing the evidence"),
         with(
             "evidence of another format",
             good.replace(&format_line, "format = 999").into_bytes(),
