@@ -617,3 +617,54 @@ fn the_corpus_book_is_left_as_it_was_by_a_good_build() {
             .code(0),
     ]);
 }
+
+/// Ctrl-C (SIGINT, and SIGTERM likewise) while a program runs: the tool
+/// ends by that signal, and the program and what it forked are gone.
+#[test]
+fn an_interrupt_stops_the_program_and_everything_it_started() {
+    use std::io::BufRead;
+    use std::os::unix::process::ExitStatusExt;
+    for signal in [libc::SIGINT, libc::SIGTERM] {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("prog.cu"),
+            "#include <cstdio>\n#include <unistd.h>\nint main() { fork(); std::puts(\"started\"); std::fflush(stdout); sleep(1000); }\n",
+        )
+        .unwrap();
+        let marker = format!(
+            "MDBOOK_EVIDENCE_CORPUS_CASE=interrupt-{signal}-{}",
+            std::process::id()
+        );
+        let (key, value) = marker.split_once('=').unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mdbook-evidence"))
+            .args(["run", "--backend", "emulate", "--timeout", "600", "prog.cu"])
+            .current_dir(dir.path())
+            .env(key, value)
+            .env("MDBOOK_EVIDENCE_CACHE", shared_cache())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        assert_eq!(line, "started\n");
+        // SAFETY: a plain system call on our own child.
+        unsafe {
+            libc::kill(child.id() as libc::pid_t, signal);
+        }
+        let status = child.wait().unwrap();
+        assert_eq!(status.signal(), Some(signal), "{status}");
+        let mut left = processes_with(&marker);
+        for _ in 0..50 {
+            if left.is_empty() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(40));
+            left = processes_with(&marker);
+        }
+        assert!(left.is_empty(), "left running: {left:?}");
+    }
+}
