@@ -229,6 +229,9 @@ impl Emulator {
         let source_dir = std::path::absolute(source_dir)
             .map_err(EmulateError::io("finding the directory of", source))?;
 
+        // The key does not hold where the book is: what g++ reads from
+        // the program's folder is keyed by content (its local headers).
+        let source_dir_shown = source_dir.display().to_string();
         let mut args = self.common_args(&shim_dir);
         args.push(OsString::from("-iquote"));
         args.push(source_dir.into_os_string());
@@ -246,7 +249,7 @@ impl Emulator {
             &headers,
             &self.shim_hash,
             &self.compiler,
-            &command,
+            &command.replace(&source_dir_shown, "$SOURCE_DIR"),
         );
         let entry = self.root.join("programs").join(key);
         let executable = entry.join(&stem);
@@ -700,6 +703,18 @@ chmod +x "$out"
             "a header changed"
         );
         assert!(emulator.compile(&source).unwrap().cached);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_moved_book_does_not_recompile() {
+        let fixture = Fixture::new();
+        let here = fixture.write("book-a/k.cu", KERNEL);
+        let moved = fixture.write("book-b/k.cu", KERNEL);
+        let emulator = fixture.emulator();
+        let shown = Path::new("kernels/k.cu");
+        assert!(!emulator.compile_shown_as(&here, shown).unwrap().cached);
+        assert!(emulator.compile_shown_as(&moved, shown).unwrap().cached);
     }
 
     #[cfg(unix)]
