@@ -309,6 +309,23 @@ fn directive_cases() -> Vec<Case> {
     ]
 }
 
+fn template_cases() -> Vec<Case> {
+    vec![
+        case("template override through a link out")
+            .file("theme/evidence/.keep", "")
+            .link("theme/evidence/transcript.hbs", "/etc/hostname")
+            .says("theme/evidence/transcript.hbs")
+            .says("outside the book root"),
+        case("template override is a FIFO")
+            .file("theme/evidence/.keep", "")
+            .fifo("theme/evidence/checks.hbs")
+            .says("theme/evidence/checks.hbs is a FIFO"),
+        case("template override does not parse")
+            .file("theme/evidence/gates.hbs", "{{#if}")
+            .says("theme/evidence/gates.hbs"),
+    ]
+}
+
 fn marker_cases() -> Vec<Case> {
     let with = |name, source: &'static str| {
         case(name)
@@ -545,6 +562,11 @@ fn bad_directives() {
 }
 
 #[test]
+fn bad_template_overrides() {
+    run_all(template_cases());
+}
+
+#[test]
 fn bad_snippet_markers() {
     run_all(marker_cases());
 }
@@ -573,6 +595,7 @@ fn bad_preprocessor_input() {
 fn the_corpus_has_at_least_sixty_cases() {
     let count = directive_cases().len()
         + marker_cases().len()
+        + template_cases().len()
         + evidence_cases().len()
         + book_toml_cases().len()
         + program_cases().len()
