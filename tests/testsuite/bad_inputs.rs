@@ -435,6 +435,12 @@ fn evidence_cases() -> Vec<Case> {
             .file("evidence/kernels/testing.cu.toml/x", "")
             .chapter("{{#evidence kernels/testing.cu}}\n")
             .says("evidence/kernels/testing.cu.toml is a folder"),
+        case("verify with evidence for a deleted program")
+            .file("evidence/kernels/gone.cu.toml", good.clone())
+            .args(&["verify"])
+            .code(1)
+            .says("evidence/kernels/gone.cu.toml")
+            .says("does not exist"),
         case("evidence for a deleted program")
             .file("evidence/kernels/gone.cu.toml", good.clone())
             .code(0)
