@@ -25,6 +25,7 @@ struct Case {
     code: i32,
     says: Vec<&'static str>,
     never_says: Vec<&'static str>,
+    env: Vec<(&'static str, String)>,
 }
 
 fn case(name: &'static str) -> Case {
@@ -39,6 +40,7 @@ fn case(name: &'static str) -> Case {
         code: 2,
         says: Vec::new(),
         never_says: Vec::new(),
+        env: Vec::new(),
     }
 }
 
@@ -84,6 +86,10 @@ impl Case {
     }
     fn says(mut self, text: &'static str) -> Self {
         self.says.push(text);
+        self
+    }
+    fn env(mut self, key: &'static str, value: impl Into<String>) -> Self {
+        self.env.push((key, value.into()));
         self
     }
     fn never_says(mut self, text: &'static str) -> Self {
@@ -158,7 +164,11 @@ fn check(case: Case) -> Result<(), String> {
     for (path, content) in &case.files {
         let path = book.path().join(path);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, content).unwrap();
+        std::fs::write(&path, content).unwrap();
+        if content.starts_with(b"#!") {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        }
     }
     for fifo in &case.fifos {
         let path = std::ffi::CString::new(book.path().join(fifo).to_str().unwrap()).unwrap();
@@ -182,6 +192,11 @@ fn check(case: Case) -> Result<(), String> {
         .env(key, value)
         .env("MDBOOK_EVIDENCE_CACHE", shared_cache())
         .env_remove("EVIDENCE_REQUIRE_GPU")
+        .envs(
+            case.env
+                .iter()
+                .map(|(k, v)| (k, v.replace("$BOOK", book.path().to_str().unwrap()))),
+        )
         .stdin(if case.stdin.is_some() {
             Stdio::piped()
         } else {
@@ -534,6 +549,13 @@ fn program_cases() -> Vec<Case> {
             .says("fifo.cu is a FIFO"),
         case("program is /dev/zero").args(&["run", "--backend", "emulate", "/dev/zero"])
             .says("/dev/zero is a character device"),
+        case("compiler that hangs")
+            .program("int main() {}\n")
+            .file("slow-c++", "#!/bin/sh\ncase \" $* \" in *\" --version \"*) echo slow 1.0; exit 0 ;; esac\nsleep 1000\n")
+            .env("CXX", "$BOOK/slow-c++")
+            .env("MDBOOK_EVIDENCE_COMPILE_TIMEOUT", "1")
+            .code(1)
+            .says("the C++ compiler ran past 1 s and was killed"),
         case("program is missing").args(&["run", "--backend", "emulate", "missing.cu"])
             .says("missing.cu"),
     ]
