@@ -30,8 +30,9 @@ pub struct Args {
     #[arg(long)]
     pub bounds_check: bool,
 
-    /// Seconds before the program is killed.
-    #[arg(long, default_value_t = 60, value_name = "SECONDS")]
+    /// Seconds before the program is killed (at least 1).
+    #[arg(long, default_value_t = 60, value_name = "SECONDS",
+          value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: u64,
 
     /// Arguments for the program, after `--`.

@@ -556,6 +556,10 @@ fn program_cases() -> Vec<Case> {
             .env("MDBOOK_EVIDENCE_COMPILE_TIMEOUT", "1")
             .code(1)
             .says("the C++ compiler ran past 1 s and was killed"),
+        case("run with a zero timeout")
+            .program("int main() {}\n")
+            .args(&["run", "--timeout", "0", "prog.cu"])
+            .says("--timeout"),
         case("program is missing").args(&["run", "--backend", "emulate", "missing.cu"])
             .says("missing.cu"),
     ]
