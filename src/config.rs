@@ -115,13 +115,71 @@ pub fn load(root: &Path) -> Result<Config> {
     Ok(config)
 }
 
+/// The keys of our table that mdBook itself reads.
+const MDBOOK_KEYS: [&str; 5] = ["command", "before", "after", "renderers", "optional"];
+
+/// The keys of our table that we read.
+const OUR_KEYS: [&str; 7] = [
+    "reproduce",
+    "drift",
+    "evidence-dir",
+    "kernels-dir",
+    "starter-dir",
+    "timeout",
+    "strict",
+];
+
 impl Settings {
     /// Reads our table from a loaded book configuration; defaults when absent.
+    /// An unknown key (a misspelling), a `*-dir` that is absolute or climbs
+    /// out of the book root, and a zero timeout are refused, naming the key.
     pub fn from_config(config: &Config) -> Result<Self> {
+        if let Some(table) = config
+            .get::<toml::Table>(TABLE)
+            .with_context(|| format!("reading [{TABLE}] in book.toml"))?
+        {
+            for key in table.keys() {
+                if !OUR_KEYS.contains(&key.as_str()) && !MDBOOK_KEYS.contains(&key.as_str()) {
+                    let closest = OUR_KEYS
+                        .iter()
+                        .map(|k| (strsim::levenshtein(k, key), k))
+                        .min()
+                        .filter(|(d, _)| *d <= 3)
+                        .map(|(_, k)| format!("; did you mean `{k}`?"))
+                        .unwrap_or_default();
+                    bail!(
+                        "[{TABLE}] in book.toml: unknown key `{key}`{closest} (the keys are {})",
+                        OUR_KEYS.join(", ")
+                    );
+                }
+            }
+        }
         let settings = config
             .get::<Settings>(TABLE)
-            .with_context(|| format!("reading [{TABLE}] in book.toml"))?;
-        Ok(settings.unwrap_or_default())
+            .with_context(|| format!("reading [{TABLE}] in book.toml"))?
+            .unwrap_or_default();
+        settings.validate()?;
+        Ok(settings)
+    }
+
+    /// Refuses settings no build can use.
+    pub fn validate(&self) -> Result<()> {
+        if self.timeout == 0 {
+            bail!(
+                "[{TABLE}] in book.toml: `timeout = 0` would kill every program at once; give the seconds a program may run (the default is 60)"
+            );
+        }
+        for (key, dir) in [
+            ("evidence-dir", &self.evidence_dir),
+            ("kernels-dir", &self.kernels_dir),
+            ("starter-dir", &self.starter_dir),
+        ] {
+            // Lexically here (the root is not known yet); symbolic links are
+            // checked where the folder is used.
+            crate::sources::confine::resolve(Path::new("/nonexistent-book-root"), dir)
+                .with_context(|| format!("[{TABLE}] in book.toml: `{key}`"))?;
+        }
+        Ok(())
     }
 }
 
@@ -161,6 +219,34 @@ mod tests {
             }
         }
         assert_eq!(backends, BackendChoice::value_variants());
+    }
+
+    #[test]
+    fn unknown_keys_zero_timeouts_and_escaping_folders_are_refused() {
+        let cases = [
+            (
+                "reproduse = \"never\"",
+                "unknown key `reproduse`; did you mean `reproduce`?",
+            ),
+            ("timeout = 0", "`timeout = 0`"),
+            ("evidence-dir = \"/tmp/x\"", "`evidence-dir`"),
+            ("kernels-dir = \"../../x\"", "`kernels-dir`"),
+            ("starter-dir = \"a/../../x\"", "`starter-dir`"),
+        ];
+        for (line, expected) in cases {
+            let config: Config = format!("[preprocessor.evidence]\n{line}\n")
+                .parse()
+                .unwrap();
+            let err = format!("{:#}", Settings::from_config(&config).unwrap_err());
+            assert!(
+                err.contains(expected) && err.contains("book.toml"),
+                "{line}: {err}"
+            );
+        }
+        let config: Config = "[preprocessor.evidence]\nevidence-dir = \"./recorded/gpu\"\n"
+            .parse()
+            .unwrap();
+        assert!(Settings::from_config(&config).is_ok());
     }
 
     #[test]

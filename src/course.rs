@@ -38,6 +38,11 @@ pub enum CourseError {
         program: String,
         closest: Option<String>,
     },
+    /// A lesson name that is a path, not a name.
+    #[error(
+        "`{name}` is not a lesson name: write the name alone, as in `testing` for kernels/testing.cu"
+    )]
+    BadLessonName { name: String },
     /// A lesson without a starter, where a starter is needed.
     #[error("lesson `{name}` has no starter ({starter}), so there is nothing to compare")]
     NoStarter { name: String, starter: String },
@@ -72,7 +77,23 @@ impl Course {
     /// environment overrides) for the settings.
     pub fn open(root: &Path) -> Result<Course> {
         let settings = Settings::from_config(&config::load(root)?)?;
-        Ok(Course::with_settings(root.to_path_buf(), settings))
+        let course = Course::with_settings(root.to_path_buf(), settings);
+        course.check_folders()?;
+        Ok(course)
+    }
+
+    /// Refuses `*-dir` settings that lead out of the book root through a
+    /// symbolic link (book.toml's own check is lexical).
+    pub fn check_folders(&self) -> Result<()> {
+        for (key, dir) in [
+            ("evidence-dir", &self.settings.evidence_dir),
+            ("kernels-dir", &self.settings.kernels_dir),
+            ("starter-dir", &self.settings.starter_dir),
+        ] {
+            crate::sources::confine::resolve(&self.root, dir)
+                .with_context(|| format!("[{}] in book.toml: `{key}`", config::TABLE))?;
+        }
+        Ok(())
     }
 
     /// A course with settings already read (the preprocessor gets them from
@@ -137,6 +158,11 @@ impl Course {
     /// The lesson called `name`; an error suggesting the closest name when
     /// there is no such lesson.
     pub fn lesson(&self, name: &str) -> Result<Lesson, CourseError> {
+        if name.is_empty() || name == "." || name == ".." || name.contains(['/', '\\', '\0']) {
+            return Err(CourseError::BadLessonName {
+                name: name.to_string(),
+            });
+        }
         let lesson = self.lesson_named(name);
         if self.root.join(&lesson.program).is_file() {
             return Ok(lesson);
@@ -203,7 +229,58 @@ impl Course {
     /// The evidence recorded for `program` (a path relative to the root), or
     /// `None` when there is none. Read once per process.
     pub fn evidence(&self, program: &str) -> Result<Option<Arc<Evidence>>> {
-        self.evidence.get(&self.evidence_path(program))
+        let program = program.trim_start_matches("./");
+        let path = self.evidence_path(program);
+        let evidence = self.evidence.get(&path)?;
+        if let Some(recorded) = &evidence
+            && recorded.program.trim_start_matches("./") != program
+        {
+            anyhow::bail!(
+                "{}: this evidence was recorded for `{}`, not for `{program}`; record it again with `mdbook-evidence record {program}`",
+                files::display_relative(&self.root, &path),
+                recorded.program
+            );
+        }
+        Ok(evidence)
+    }
+
+    /// A sentence for each evidence file whose program no longer exists.
+    pub fn orphan_evidence(&self) -> Result<Vec<String>> {
+        let dir = self.root.join(&self.settings.evidence_dir);
+        let mut found = Vec::new();
+        let mut pending = vec![dir.clone()];
+        while let Some(folder) = pending.pop() {
+            let Ok(entries) = std::fs::read_dir(&folder) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let path = entry.path();
+                let Ok(kind) = entry.file_type() else {
+                    continue;
+                };
+                if kind.is_dir() {
+                    pending.push(path);
+                    continue;
+                }
+                let Some(program) = path
+                    .strip_prefix(&dir)
+                    .ok()
+                    .and_then(|p| p.to_str())
+                    .and_then(|p| p.strip_suffix(".toml"))
+                else {
+                    continue;
+                };
+                let program = program.replace('\\', "/");
+                if !self.root.join(&program).exists() {
+                    found.push(format!(
+                        "{} is evidence for {program}, which does not exist: delete it, or restore the program",
+                        files::display_relative(&self.root, &path)
+                    ));
+                }
+            }
+        }
+        found.sort();
+        Ok(found)
     }
 
     /// The evidence of `program` with its staleness; an error naming the

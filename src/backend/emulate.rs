@@ -30,7 +30,12 @@ impl EmulateBackend {
             bounds_check,
             ..EmulatorOptions::default()
         };
-        let emulator = Emulator::new(crate::emulate::default_cache_dir(), options)?;
+        let cache = crate::emulate::default_cache_dir();
+        crate::emulate::prepare_cache(&cache).map_err(BackendError::io(format!(
+            "readying the emulator cache {}",
+            cache.display()
+        )))?;
+        let emulator = Emulator::new(cache, options)?;
         Ok(EmulateBackend {
             emulator,
             profiles: HashMap::new(),

@@ -1,8 +1,19 @@
 //! Runs a child process under a time limit: capturing what it printed
 //! ([`run`]), or with the terminal as its stdio ([`run_inherited`]).
 //!
+//! Every process we start (a program, a compiler, nvcc) gets its own process
+//! group, and the whole group is killed: at the time limit, as soon as the
+//! direct child has ended (so a program that forks leaves nothing behind,
+//! and a grandchild holding our pipes open cannot make us wait), and when we
+//! are interrupted (SIGINT, SIGTERM, SIGHUP: a handler kills every group we
+//! started, then lets the signal end us as it would have). The direct child
+//! also gets `PR_SET_PDEATHSIG`, so that it dies with us even under
+//! `kill -9`; its own children then cannot be reached, and are orphans.
+//!
 //! When capturing, stdout and stderr are read on their own threads, so a
-//! program that fills one pipe while we wait on the other cannot deadlock. A
+//! program that fills one pipe while we wait on the other cannot deadlock,
+//! and each is kept up to [`OUTPUT_LIMIT`] bytes: past it the rest is read
+//! and dropped, and a note saying how much was cut ends the stream. A
 //! program still running at the limit is killed and reported as timed out
 //! (with whatever it had printed so far); one killed by a signal is reported
 //! with that signal. `wait-timeout` gives the portable timed wait. What the
@@ -49,30 +60,57 @@ pub enum ExecError {
     },
 }
 
-/// Runs `command` with stdin closed, killing it after `timeout`.
+/// How much of each of a program's streams is kept: 16 MiB. Past it, the
+/// rest is read and dropped, and the kept part ends with [`cut_note`].
+pub const OUTPUT_LIMIT: usize = 16 << 20;
+
+/// The line that ends a stream cut at [`OUTPUT_LIMIT`].
+pub fn cut_note(dropped: u64) -> String {
+    format!(
+        "\n[mdbook-evidence: output cut at {} MiB; {dropped} more bytes were dropped]\n",
+        OUTPUT_LIMIT >> 20
+    )
+}
+
+/// Reads `stream` to its end, keeping at most `limit` bytes.
+fn read_bounded(mut stream: impl Read, limit: usize) -> io::Result<Vec<u8>> {
+    let mut kept = Vec::new();
+    let mut dropped = 0u64;
+    let mut chunk = vec![0u8; 64 << 10];
+    loop {
+        let n = match stream.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        let room = limit.saturating_sub(kept.len()).min(n);
+        kept.extend_from_slice(&chunk[..room]);
+        dropped += (n - room) as u64;
+    }
+    if dropped > 0 {
+        kept.extend_from_slice(cut_note(dropped).as_bytes());
+    }
+    Ok(kept)
+}
+
+/// Runs `command` with stdin closed, killing it (and everything it started)
+/// after `timeout`.
 pub fn run(command: &mut Command, timeout: Duration) -> Result<Captured, ExecError> {
     let shown = format!("{command:?}");
     let start = Instant::now();
-    let mut child = command
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .map_err(|source| ExecError::Start {
-            command: shown.clone(),
-            source,
-        })?;
-    let mut stdout = child.stdout.take().expect("piped");
-    let mut stderr = child.stderr.take().expect("piped");
-    let out = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        stdout.read_to_end(&mut buf).map(|_| buf)
-    });
-    let err = std::thread::spawn(move || {
-        let mut buf = Vec::new();
-        stderr.read_to_end(&mut buf).map(|_| buf)
-    });
-    let termination = wait_or_kill(&mut child, timeout, &shown)?;
+    let mut child = spawn_in_own_group(
+        command
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped()),
+        &shown,
+    )?;
+    let mut stdout = child.child.stdout.take().expect("piped");
+    let mut stderr = child.child.stderr.take().expect("piped");
+    let out = std::thread::spawn(move || read_bounded(&mut stdout, OUTPUT_LIMIT));
+    let err = std::thread::spawn(move || read_bounded(&mut stderr, OUTPUT_LIMIT));
+    let termination = child.wait_or_kill(timeout, &shown)?;
     let read = |stream| move |source| ExecError::Read { stream, source };
     let stdout = out.join().expect("reader thread").map_err(read("stdout"))?;
     let stderr = err.join().expect("reader thread").map_err(read("stderr"))?;
@@ -84,37 +122,162 @@ pub fn run(command: &mut Command, timeout: Duration) -> Result<Captured, ExecErr
     })
 }
 
-/// Runs `command` with our own stdin, stdout and stderr (the terminal),
-/// killing it after `timeout`.
+/// Runs `command` with our own stdout and stderr (the terminal) and no
+/// stdin, killing it (and everything it started) after `timeout`. It runs in
+/// a process group of its own, which is not the terminal's foreground group:
+/// it could not read the terminal anyway, and Ctrl-C reaches us, and we stop
+/// it.
 pub fn run_inherited(command: &mut Command, timeout: Duration) -> Result<Termination, ExecError> {
     let shown = Path::new(command.get_program()).display().to_string();
-    let mut child = command.spawn().map_err(|source| ExecError::Start {
-        command: shown.clone(),
-        source,
-    })?;
-    wait_or_kill(&mut child, timeout, &shown)
+    let mut child = spawn_in_own_group(command.stdin(Stdio::null()), &shown)?;
+    child.wait_or_kill(timeout, &shown)
 }
 
-/// Waits for `child` up to `timeout`; past it, kills it.
-fn wait_or_kill(
-    child: &mut Child,
-    timeout: Duration,
-    shown: &str,
-) -> Result<Termination, ExecError> {
-    let status = child
-        .wait_timeout(timeout)
-        .map_err(|source| ExecError::Wait {
-            command: shown.to_string(),
-            source,
-        })?;
-    Ok(match status {
-        Some(status) => termination_of(status),
-        None => {
-            let _ = child.kill();
-            let _ = child.wait();
-            Termination::TimedOut
+/// A child leading its own process group, registered so that an interrupt
+/// kills its group; dropping it kills the group and unregisters it.
+struct GroupChild {
+    child: Child,
+    slot: Option<usize>,
+}
+
+fn spawn_in_own_group(command: &mut Command, shown: &str) -> Result<GroupChild, ExecError> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        install_interrupt_handler();
+        command.process_group(0);
+        #[cfg(target_os = "linux")]
+        // SAFETY: prctl is async-signal-safe and touches no memory of ours.
+        unsafe {
+            command.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                Ok(())
+            });
         }
-    })
+    }
+    let child = command.spawn().map_err(|source| ExecError::Start {
+        command: shown.to_string(),
+        source,
+    })?;
+    let slot = groups::register(child.id());
+    Ok(GroupChild { child, slot })
+}
+
+impl GroupChild {
+    /// Waits for the child up to `timeout`; past it, kills its group. Either
+    /// way, whatever is left of its group is killed once it has ended.
+    fn wait_or_kill(&mut self, timeout: Duration, shown: &str) -> Result<Termination, ExecError> {
+        let status = self
+            .child
+            .wait_timeout(timeout)
+            .map_err(|source| ExecError::Wait {
+                command: shown.to_string(),
+                source,
+            })?;
+        Ok(match status {
+            Some(status) => {
+                self.kill_group();
+                termination_of(status)
+            }
+            None => {
+                self.kill_group();
+                let _ = self.child.kill();
+                let _ = self.child.wait();
+                Termination::TimedOut
+            }
+        })
+    }
+
+    fn kill_group(&self) {
+        #[cfg(unix)]
+        // SAFETY: a plain system call; the group is the one we created (the
+        // child's id), which cannot be reused while any member lives.
+        unsafe {
+            libc::kill(-(self.child.id() as libc::pid_t), libc::SIGKILL);
+        }
+    }
+}
+
+impl Drop for GroupChild {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            self.kill_group();
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+        groups::unregister(self.slot);
+    }
+}
+
+/// The process groups running now, in a fixed table the signal handler can
+/// read without allocating or locking.
+mod groups {
+    use std::sync::atomic::{AtomicI32, Ordering};
+
+    const SLOTS: usize = 1024;
+    static RUNNING: [AtomicI32; SLOTS] = [const { AtomicI32::new(0) }; SLOTS];
+
+    /// Records group `id`; `None` when the table is full (the group is then
+    /// still killed at its limit, only not on an interrupt).
+    pub(super) fn register(id: u32) -> Option<usize> {
+        let id = i32::try_from(id).ok()?;
+        (0..SLOTS).find(|&slot| {
+            RUNNING[slot]
+                .compare_exchange(0, id, Ordering::SeqCst, Ordering::SeqCst)
+                .is_ok()
+        })
+    }
+
+    pub(super) fn unregister(slot: Option<usize>) {
+        if let Some(slot) = slot {
+            RUNNING[slot].store(0, Ordering::SeqCst);
+        }
+    }
+
+    /// Kills every registered group (async-signal-safe).
+    #[cfg(unix)]
+    pub(super) fn kill_all() {
+        for slot in &RUNNING {
+            let id = slot.load(Ordering::SeqCst);
+            if id > 0 {
+                // SAFETY: kill is async-signal-safe.
+                unsafe {
+                    libc::kill(-id, libc::SIGKILL);
+                }
+            }
+        }
+    }
+}
+
+/// Installs, once, a handler for SIGINT, SIGTERM and SIGHUP that kills every
+/// process group we started and then re-raises the signal with its default
+/// action, so that we end as we would have without the handler.
+#[cfg(unix)]
+fn install_interrupt_handler() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    extern "C" fn on_signal(signal: libc::c_int) {
+        groups::kill_all();
+        // SAFETY: signal and raise are async-signal-safe.
+        unsafe {
+            libc::signal(signal, libc::SIG_DFL);
+            libc::raise(signal);
+        }
+    }
+    ONCE.call_once(|| {
+        for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            // SAFETY: installing a handler that only makes async-signal-safe
+            // calls. A signal someone chose to ignore stays ignored.
+            unsafe {
+                let previous = libc::signal(
+                    signal,
+                    on_signal as extern "C" fn(libc::c_int) as libc::sighandler_t,
+                );
+                if previous == libc::SIG_IGN {
+                    libc::signal(signal, libc::SIG_IGN);
+                }
+            }
+        }
+    });
 }
 
 fn termination_of(status: std::process::ExitStatus) -> Termination {
@@ -193,6 +356,74 @@ mod tests {
             run_inherited(&mut sh("exec sleep 30"), Duration::from_millis(300)).unwrap(),
             Termination::TimedOut
         );
+    }
+
+    /// Whether process `pid` is gone (or a zombie no one has reaped yet).
+    fn is_gone(pid: &str) -> bool {
+        match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => true,
+            Ok(stat) => stat
+                .rsplit_once(')')
+                .is_some_and(|(_, rest)| rest.trim_start().starts_with('Z')),
+        }
+    }
+
+    fn wait_until_gone(pid: &str) -> bool {
+        // A SIGKILLed process disappears at once, but its parent (init or a
+        // subreaper) reaps it when it gets to it.
+        (0..200).any(|_| {
+            is_gone(pid) || {
+                std::thread::sleep(Duration::from_millis(10));
+                false
+            }
+        })
+    }
+
+    #[test]
+    fn a_grandchild_holding_the_pipes_is_killed_at_the_limit() {
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("pid");
+        let script = format!("sleep 1000 & echo $! > {}; wait", pid_file.display());
+        let done = run(&mut sh(&script), Duration::from_millis(500)).unwrap();
+        assert_eq!(done.termination, Termination::TimedOut);
+        let pid = std::fs::read_to_string(&pid_file).unwrap();
+        assert!(wait_until_gone(pid.trim()), "sleep {pid} is still running");
+    }
+
+    #[test]
+    fn a_program_that_ends_leaves_nothing_running() {
+        let dir = tempfile::tempdir().unwrap();
+        let pid_file = dir.path().join("pid");
+        let script = format!(
+            "sleep 1000 >/dev/null 2>&1 & echo $! > {}; echo done",
+            pid_file.display()
+        );
+        let done = run(&mut sh(&script), Duration::from_secs(30)).unwrap();
+        assert_eq!(done.termination, Termination::Exited(0));
+        assert_eq!(done.stdout, b"done\n");
+        let pid = std::fs::read_to_string(&pid_file).unwrap();
+        assert!(wait_until_gone(pid.trim()), "sleep {pid} is still running");
+        let script = format!("sleep 1000 & echo $! > {}", pid_file.display());
+        run_inherited(&mut sh(&script), Duration::from_secs(30)).unwrap();
+        let pid = std::fs::read_to_string(&pid_file).unwrap();
+        assert!(wait_until_gone(pid.trim()), "sleep {pid} is still running");
+    }
+
+    #[test]
+    fn output_past_the_limit_is_cut_with_a_note() {
+        let kept = read_bounded(&b"0123456789"[..], 4).unwrap();
+        assert_eq!(kept, [&b"0123"[..], cut_note(6).as_bytes()].concat());
+        assert_eq!(read_bounded(&b"0123"[..], 4).unwrap(), b"0123");
+        // Through a real pipe: 40 MiB of zeros keep 16 MiB and the note.
+        let done = run(
+            &mut sh("head -c 41943040 /dev/zero"),
+            Duration::from_secs(60),
+        )
+        .unwrap();
+        assert_eq!(done.termination, Termination::Exited(0));
+        let note = cut_note(41943040 - OUTPUT_LIMIT as u64);
+        assert_eq!(done.stdout.len(), OUTPUT_LIMIT + note.len());
+        assert!(done.stdout.ends_with(note.as_bytes()));
     }
 
     #[test]

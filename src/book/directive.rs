@@ -78,6 +78,8 @@ pub enum SyntaxError {
         "`{{{{#tolerance}}}}` takes `dtypes` or a lesson program, as in `{{{{#tolerance kernels/testing.cu}}}}`; got `{args}`"
     )]
     ToleranceArguments { args: String },
+    #[error("unknown directive `{{{{#{name}`; did you mean `{{{{#{closest}`?")]
+    UnknownName { name: String, closest: String },
     #[error("`{{{{#drift}}}}` takes a lesson name, as in `{{{{#drift testing}}}}`; got `{args}`")]
     DriftArguments { args: String },
 }
@@ -88,6 +90,7 @@ const NAMES: [&str; 4] = ["snippet", "evidence", "tolerance", "drift"];
 pub fn find_all(content: &str) -> Vec<Found> {
     let mut found = Vec::new();
     let mut search_from = 0;
+    let (mut line, mut counted) = (1, 0);
     while let Some(offset) = content[search_from..].find("{{") {
         let start = search_from + offset;
         search_from = start + 2;
@@ -99,13 +102,37 @@ pub fn find_all(content: &str) -> Vec<Found> {
             .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
             .unwrap_or(rest.len());
         let name = &rest[..name_len];
+        let escaped = start > 0 && content.as_bytes()[start - 1] == b'\\';
         if !NAMES.contains(&name) {
+            if let Some(closest) = misspelling_of(name)
+                && !escaped
+            {
+                line += content[counted..start].matches('\n').count();
+                counted = start;
+                let end = content[start..]
+                    .find("}}")
+                    .map(|i| start + i + 2)
+                    .filter(|&end| !content[start..end].contains('\n'))
+                    .unwrap_or(start + 3 + name_len);
+                found.push(Found {
+                    span: start..end,
+                    line,
+                    parsed: Err(SyntaxError::UnknownName {
+                        name: name.to_string(),
+                        closest: closest.to_string(),
+                    }),
+                });
+                search_from = end;
+            }
             continue;
         }
-        if start > 0 && content.as_bytes()[start - 1] == b'\\' {
+        if escaped {
             continue; // escaped: mdBook's links preprocessor unescapes it
         }
-        let line = content[..start].matches('\n').count() + 1;
+        // Lines are counted from the last directive on, so that a chapter
+        // of many directives is scanned in linear time.
+        line += content[counted..start].matches('\n').count();
+        counted = start;
         let line_end = content[start..]
             .find('\n')
             .map_or(content.len(), |i| start + i);
@@ -131,6 +158,29 @@ pub fn find_all(content: &str) -> Vec<Found> {
         search_from = end;
     }
     found
+}
+
+/// mdBook's own directives, which are not misspellings of ours.
+const MDBOOK_NAMES: [&str; 5] = [
+    "include",
+    "rustdoc_include",
+    "playground",
+    "playpen",
+    "title",
+];
+
+/// The directive of ours that `name` is probably a misspelling of.
+fn misspelling_of(name: &str) -> Option<&'static str> {
+    if name.is_empty() || MDBOOK_NAMES.contains(&name) {
+        return None;
+    }
+    let lower = name.to_ascii_lowercase();
+    NAMES
+        .iter()
+        .map(|ours| (strsim::damerau_levenshtein(&lower, ours), *ours))
+        .filter(|(distance, _)| *distance <= 2)
+        .min()
+        .map(|(_, ours)| ours)
 }
 
 fn parse(name: &str, args: &str) -> Result<Directive, SyntaxError> {
@@ -296,6 +346,35 @@ mod tests {
             let err = found[0].parsed.clone().unwrap_err().to_string();
             assert!(err.contains(expected), "{content}: {err}");
         }
+    }
+
+    #[test]
+    fn misspelled_directives_are_errors_and_mdbook_ones_are_not() {
+        for (content, expected) in [
+            ("{{#snipet a.cu:x}}", "did you mean `{{#snippet`?"),
+            ("x\n{{#Evidence k.cu}}", "did you mean `{{#evidence`?"),
+            ("{{#tolerence dtypes}}", "did you mean `{{#tolerance`?"),
+            ("{{#drfit t}}", "did you mean `{{#drift`?"),
+        ] {
+            let found = find_all(content);
+            assert_eq!(found.len(), 1, "{content}");
+            let err = found[0].parsed.clone().unwrap_err().to_string();
+            assert!(err.contains(expected), "{content}: {err}");
+        }
+        assert_eq!(find_all("x\n{{#snipet a.cu:x}}")[0].line, 2);
+        assert!(
+            find_all("{{#include a}} {{#title T}} {{#playground p}} \\{{#snipet a}}").is_empty()
+        );
+    }
+
+    #[test]
+    fn many_directives_keep_their_lines() {
+        let content: String = (0..5000)
+            .map(|i| format!("{{{{#drift l{i}}}}}\n"))
+            .collect();
+        let found = find_all(&content);
+        assert_eq!(found.len(), 5000);
+        assert!(found.iter().enumerate().all(|(i, f)| f.line == i + 1));
     }
 
     #[test]

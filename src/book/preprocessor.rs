@@ -67,11 +67,19 @@ impl Preprocessor for EvidencePreprocessor {
             None => Settings::from_config(&ctx.config)?,
         };
         let course = Course::with_settings(ctx.root.clone(), settings);
+        course.check_folders()?;
+        for orphan in course.orphan_evidence()? {
+            tracing::warn!("{orphan}");
+        }
         check_drift(&course)?;
         let src = ctx.config.book.src.clone();
         let templates = Templates::for_book(&ctx.root)?;
         let embedded = embedded_programs(&book);
-        let reproduced = if embedded.is_empty() {
+        // An evidence file that cannot be read is reported by the directive
+        // that embeds it, with its chapter and line; reproducing would only
+        // report it first, without them.
+        let unreadable = embedded.iter().any(|p| course.evidence(p).is_err());
+        let reproduced = if embedded.is_empty() || unreadable {
             Default::default()
         } else {
             let hint = "reproducing the evidence the book embeds (`reproduce = \"never\"` in \

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 pub mod build;
+pub mod cache;
 pub mod drift;
 pub mod install;
 pub mod new;
@@ -54,6 +55,8 @@ pub enum Command {
     New(new::Args),
     Run(run::Args),
     Supports(supports::Args),
+    /// Show (--stats) or empty (--clean) the CPU emulator's build cache
+    Cache(cache::Args),
 }
 
 /// How a command ended, as the process exit code.
@@ -99,6 +102,7 @@ pub fn execute(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Install(args)) => install::execute(&cli.root, args),
         Some(Command::New(args)) => new::execute(&cli.root, args),
         Some(Command::Supports(args)) => supports::execute(args),
+        Some(Command::Cache(args)) => cache::execute(args),
     }?;
     Ok(status.into())
 }

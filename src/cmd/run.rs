@@ -43,8 +43,9 @@ pub struct Args {
     #[arg(long)]
     pub bounds_check: bool,
 
-    /// Seconds before the program is killed.
-    #[arg(long, default_value_t = 60, value_name = "SECONDS")]
+    /// Seconds before the program is killed (at least 1).
+    #[arg(long, default_value_t = 60, value_name = "SECONDS",
+          value_parser = clap::value_parser!(u64).range(1..))]
     pub timeout: u64,
 }
 
@@ -110,6 +111,13 @@ fn program_of(words: &[String]) -> anyhow::Result<Program> {
         Some("nvcc") => words[1..].to_vec(),
         _ => words.to_vec(),
     };
+    // One file alone is the program, whatever its name; its own `// Build:`
+    // line (if any) says how to build it.
+    if let [only] = &words[..]
+        && !only.starts_with('-')
+    {
+        return Program::from_file(Path::new(only));
+    }
     let command = NvccCommand::parse(&words)
         .map_err(|e| anyhow::anyhow!("reading `{}`: {e}", words.join(" ")))?;
     let Some(main) = command

@@ -7,8 +7,15 @@
 //! that went into it. A directory is filled under a temporary name next to its
 //! final place and renamed into place, so a reader never sees half a build and
 //! two processes that race to build the same thing both end up using one
-//! complete copy. Nothing is ever updated in place, so there is no locking;
-//! what this module does not do is evict old entries.
+//! complete copy. Nothing is ever updated in place, so there is no locking.
+//!
+//! The cache is safe to share and to lose ([`prepare`], run before anything
+//! in it is used): its folder must belong to us and be writable by no one
+//! else (we execute what is in it), staging folders that a killed build left
+//! are removed, and program entries past a size bound
+//! (`$MDBOOK_EVIDENCE_CACHE_MAX_MB`, default 2048) are evicted, least
+//! recently used first (a use touches an entry). `mdbook-evidence cache
+//! --stats` and `--clean` show and empty it ([`stats`], [`clean`]).
 //!
 //! It also says where the cache lives ([`default_cache_dir`]) and what keys
 //! each kind of entry: [`program_key`] and [`runtime_key`] list every input
@@ -98,8 +105,8 @@ pub(crate) fn runtime_key<'a>(
 
 /// Where the emulator keeps its builds unless told otherwise:
 /// `$MDBOOK_EVIDENCE_CACHE`, else `$XDG_CACHE_HOME/mdbook-evidence`, else
-/// `$HOME/.cache/mdbook-evidence`, else `mdbook-evidence` in the system's
-/// temporary directory.
+/// `$HOME/.cache/mdbook-evidence`, else `mdbook-evidence-UID` in the system's
+/// temporary directory (one per user; [`prepare`] checks who owns it).
 pub fn default_cache_dir() -> PathBuf {
     let var = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
     cache_dir_from(
@@ -123,8 +130,194 @@ fn cache_dir_from(
     } else if let Some(home) = home {
         PathBuf::from(home).join(".cache").join("mdbook-evidence")
     } else {
-        temp.join("mdbook-evidence")
+        temp.join(format!("mdbook-evidence-{}", current_uid()))
     }
+}
+
+fn current_uid() -> u32 {
+    #[cfg(unix)]
+    // SAFETY: geteuid cannot fail.
+    unsafe {
+        libc::geteuid()
+    }
+    #[cfg(not(unix))]
+    0
+}
+
+/// How old a `.staging-*` folder must be to count as left by a killed build.
+const STALE_STAGING: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// The size bound of program entries, in bytes.
+fn size_bound() -> u64 {
+    std::env::var("MDBOOK_EVIDENCE_CACHE_MAX_MB")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .unwrap_or(2048)
+        << 20
+}
+
+/// Readies the cache folder `dir` before anything in it is used: creates
+/// it (mode 0700) when missing; refuses it unless it belongs to us and no
+/// one else can write to it; removes stale staging folders; evicts the least
+/// recently used program entries past the size bound.
+pub fn prepare(dir: &Path) -> io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)?;
+    check_owned(dir)?;
+    let emulate = dir.join("emulate");
+    if emulate.exists() {
+        check_owned(&emulate)?;
+    }
+    remove_stale_staging(&emulate, STALE_STAGING, 3);
+    evict(&emulate.join("programs"), size_bound());
+    Ok(())
+}
+
+/// Refuses a folder that is not ours or that others can write to.
+fn check_owned(dir: &Path) -> io::Result<()> {
+    let meta = std::fs::symlink_metadata(dir)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let refuse = |why: String| {
+            Err(io::Error::new(
+                io::ErrorKind::PermissionDenied,
+                format!(
+                    "the emulator cache {} {why}; what is in it is executed, so it is not used \
+                     (set MDBOOK_EVIDENCE_CACHE to a folder of your own)",
+                    dir.display()
+                ),
+            ))
+        };
+        if !meta.is_dir() {
+            return refuse("is not a folder (a symbolic link?)".into());
+        }
+        if meta.uid() != current_uid() {
+            return refuse(format!("belongs to user {}, not to us", meta.uid()));
+        }
+        if meta.mode() & 0o022 != 0 {
+            return refuse(format!(
+                "can be written by others (mode {:o})",
+                meta.mode() & 0o777
+            ));
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = meta;
+    Ok(())
+}
+
+/// Removes `.staging-*` folders older than `age`, down to `depth` levels.
+fn remove_stale_staging(dir: &Path, age: std::time::Duration, depth: usize) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        if !entry.file_type().is_ok_and(|t| t.is_dir()) {
+            continue;
+        }
+        let name = entry.file_name();
+        let name = name.to_string_lossy();
+        if name.starts_with(".staging-") || name.starts_with(".evicted-") {
+            if modified_ago(&entry.path()).is_some_and(|ago| ago > age) {
+                let _ = std::fs::remove_dir_all(entry.path());
+            }
+        } else if depth > 0 && !name.starts_with('.') {
+            remove_stale_staging(&entry.path(), age, depth - 1);
+        }
+    }
+}
+
+fn modified_ago(path: &Path) -> Option<std::time::Duration> {
+    std::fs::metadata(path)
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|m| m.elapsed().ok())
+}
+
+/// Marks an entry as just used, for eviction.
+fn touch(entry: &Path) {
+    if let Ok(dir) = std::fs::File::open(entry) {
+        let _ = dir.set_modified(std::time::SystemTime::now());
+    }
+}
+
+fn size_of(path: &Path) -> u64 {
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return 0;
+    };
+    if !meta.is_dir() {
+        return meta.len();
+    }
+    std::fs::read_dir(path)
+        .map(|entries| entries.flatten().map(|e| size_of(&e.path())).sum())
+        .unwrap_or(0)
+}
+
+/// The program entries of `programs`, with their size and last use.
+fn entries(programs: &Path) -> Vec<(PathBuf, u64, std::time::SystemTime)> {
+    let Ok(read) = std::fs::read_dir(programs) else {
+        return Vec::new();
+    };
+    read.flatten()
+        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .filter_map(|e| {
+            let used = e.metadata().and_then(|m| m.modified()).ok()?;
+            Some((e.path(), size_of(&e.path()), used))
+        })
+        .collect()
+}
+
+/// Evicts the least recently used entries of `programs` until they fit in
+/// `bound` bytes. An entry is first renamed away, so that it disappears
+/// whole; a process that already runs its executable is not disturbed.
+fn evict(programs: &Path, bound: u64) {
+    let mut all = entries(programs);
+    let mut total: u64 = all.iter().map(|(_, size, _)| size).sum();
+    if total <= bound {
+        return;
+    }
+    all.sort_by_key(|(_, _, used)| *used);
+    for (path, size, _) in all {
+        if total <= bound {
+            break;
+        }
+        let Ok(trash) = tempfile::Builder::new()
+            .prefix(".evicted-")
+            .tempdir_in(programs)
+        else {
+            return;
+        };
+        let trash = trash.keep();
+        let _ = std::fs::remove_dir(&trash);
+        if std::fs::rename(&path, &trash).is_ok() {
+            let _ = std::fs::remove_dir_all(&trash);
+            total = total.saturating_sub(size);
+        }
+    }
+}
+
+/// What the cache at `dir` holds: program entries and bytes in all.
+pub fn stats(dir: &Path) -> (usize, u64) {
+    let programs = entries(&dir.join("emulate").join("programs")).len();
+    (programs, size_of(&dir.join("emulate")))
+}
+
+/// Empties the cache at `dir` (its `emulate` folder); the bytes freed.
+pub fn clean(dir: &Path) -> io::Result<u64> {
+    let emulate = dir.join("emulate");
+    if !emulate.exists() {
+        return Ok(0);
+    }
+    check_owned(&emulate)?;
+    let size = size_of(&emulate);
+    let trash = dir.join(format!(".cleaning-{}", std::process::id()));
+    std::fs::rename(&emulate, &trash)?;
+    std::fs::remove_dir_all(&trash)?;
+    Ok(size)
 }
 
 /// Whether an entry was built by this call or found already there.
@@ -152,6 +345,7 @@ pub(crate) fn install<E>(
     fill: impl FnOnce(&Path) -> Result<(), E>,
 ) -> Result<Entry, InstallError<E>> {
     if entry.is_dir() {
+        touch(entry);
         return Ok(Entry::Found);
     }
     let parent = entry.parent().unwrap_or(Path::new("."));
@@ -208,8 +402,85 @@ mod tests {
         );
         assert_eq!(
             cache_dir_from(None, None, None, temp),
-            PathBuf::from("/tmp/mdbook-evidence")
+            PathBuf::from(format!("/tmp/mdbook-evidence-{}", current_uid()))
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_cache_others_can_write_to_is_refused() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let cache = dir.path().join("cache");
+        prepare(&cache).unwrap();
+        let mode = std::fs::metadata(&cache).unwrap().permissions().mode();
+        assert_eq!(mode & 0o077, 0, "a new cache is private: {mode:o}");
+        std::fs::set_permissions(&cache, std::fs::Permissions::from_mode(0o777)).unwrap();
+        let err = prepare(&cache).unwrap_err().to_string();
+        assert!(err.contains("can be written by others"), "{err}");
+        std::fs::set_permissions(&cache, std::fs::Permissions::from_mode(0o700)).unwrap();
+        assert!(prepare(&cache).is_ok());
+        // The emulate folder itself may not be a link elsewhere.
+        std::os::unix::fs::symlink(dir.path(), cache.join("emulate")).unwrap();
+        let err = prepare(&cache).unwrap_err().to_string();
+        assert!(err.contains("is not a folder"), "{err}");
+    }
+
+    fn age(path: &Path, seconds: u64) {
+        let then = std::time::SystemTime::now() - std::time::Duration::from_secs(seconds);
+        std::fs::File::open(path)
+            .unwrap()
+            .set_modified(then)
+            .unwrap();
+    }
+
+    #[test]
+    fn stale_staging_is_removed_and_fresh_staging_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let programs = dir.path().join("emulate/programs");
+        let stale = programs.join(".staging-old");
+        let fresh = programs.join(".staging-new");
+        std::fs::create_dir_all(&stale).unwrap();
+        std::fs::create_dir_all(&fresh).unwrap();
+        std::fs::write(stale.join("a.o"), "x").unwrap();
+        age(&stale, 7200);
+        prepare(dir.path()).unwrap();
+        assert!(!stale.exists() && fresh.exists());
+    }
+
+    #[test]
+    fn the_least_recently_used_entries_go_first() {
+        let dir = tempfile::tempdir().unwrap();
+        let programs = dir.path().join("programs");
+        for (name, ago) in [("old", 300), ("used", 200), ("new", 100)] {
+            std::fs::create_dir_all(programs.join(name)).unwrap();
+            std::fs::write(programs.join(name).join("exe"), vec![0u8; 1000]).unwrap();
+            age(&programs.join(name), ago);
+        }
+        // A use makes the oldest entry the newest.
+        assert_eq!(
+            install::<()>(&programs.join("old"), |_| Ok(())).unwrap(),
+            Entry::Found
+        );
+        evict(&programs, 2000);
+        let mut left: Vec<_> = std::fs::read_dir(&programs)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["new", "old"]);
+    }
+
+    #[test]
+    fn clean_empties_the_cache_and_stats_count_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let programs = dir.path().join("emulate/programs");
+        std::fs::create_dir_all(programs.join("k")).unwrap();
+        std::fs::write(programs.join("k/exe"), vec![0u8; 10]).unwrap();
+        assert_eq!(stats(dir.path()), (1, 10));
+        assert_eq!(clean(dir.path()).unwrap(), 10);
+        assert_eq!(stats(dir.path()), (0, 0));
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
     #[test]

@@ -12,6 +12,7 @@ use std::path::{Component, Path, PathBuf};
 
 use super::rewrite::{self, RewrittenSource};
 use super::{BuildInputs, EmulateError};
+use crate::sources::confine;
 
 /// A header the program includes with `"..."`, found beside it.
 #[derive(Debug)]
@@ -47,7 +48,7 @@ pub(super) fn local_headers(
         let Some(relative_path) = normal_relative(&includer_dir.join(&name)) else {
             let path = base.join(&includer_dir).join(&name);
             if seen.insert(path.clone())
-                && let Ok(content) = std::fs::read(&path)
+                && let Some(content) = read_header(&path)?
             {
                 headers.push(LocalHeader {
                     relative_path: path,
@@ -62,11 +63,15 @@ pub(super) fn local_headers(
             continue;
         }
         let path = base.join(&relative_path);
-        if !path.is_file() {
+        let Some(bytes) = read_header(&path)? else {
             continue;
-        }
-        let text = std::fs::read_to_string(&path)
-            .map_err(EmulateError::io("reading the header", &path))?;
+        };
+        let text = String::from_utf8(bytes).map_err(|_| {
+            EmulateError::io("reading the header", &path)(std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                "not UTF-8 text",
+            ))
+        })?;
         let rewritten = rewrite::rewrite(&path, &text)?;
         let dir = relative_path
             .parent()
@@ -106,8 +111,7 @@ pub(super) fn include_path_headers(inputs: &BuildInputs) -> Result<Vec<LocalHead
         .into_iter()
         .chain(inputs.forced_includes.iter().cloned())
     {
-        let content = crate::sources::includes::read_regular(&path)
-            .map_err(EmulateError::io("reading the header", &path))?;
+        let content = read_header(&path)?.unwrap_or_default();
         headers.push(LocalHeader {
             relative_path: std::path::absolute(&path).unwrap_or(path),
             content,
@@ -116,6 +120,20 @@ pub(super) fn include_path_headers(inputs: &BuildInputs) -> Result<Vec<LocalHead
         });
     }
     Ok(headers)
+}
+
+/// A header's bytes; `None` when there is no such file (the compiler
+/// reports it, or finds it elsewhere). A FIFO, a device or a folder is
+/// refused, so that neither we nor the compiler read `/dev/zero` or wait on
+/// a pipe.
+fn read_header(path: &Path) -> Result<Option<Vec<u8>>, EmulateError> {
+    match confine::read_regular(path) {
+        Ok(bytes) => Ok(Some(bytes)),
+        Err(error) if confine::is_not_found(&error) => Ok(None),
+        Err(error) => Err(EmulateError::io("reading the header", path)(
+            std::io::Error::new(std::io::ErrorKind::InvalidInput, error.to_string()),
+        )),
+    }
 }
 
 /// `path` with `.` removed, when it stays below its starting directory.

@@ -42,6 +42,7 @@ pub use self::cache::default_cache_dir;
 // InstallError, Fingerprint, install: also for results cached beside the
 // builds (`workflow::reuse`).
 pub(crate) use self::cache::{Fingerprint, InstallError, install as install_entry};
+pub use self::cache::{clean as clean_cache, prepare as prepare_cache, stats as cache_stats};
 pub use self::profile::DeviceProfile;
 pub use self::rewrite::{RewriteError, RewrittenSource, UnsupportedFeature};
 use self::toolchain::{Compiler, compiler_messages};
@@ -317,6 +318,7 @@ impl Emulator {
             args.extend(inputs.macros.iter().map(OsString::from));
             // nvcc searches the program's own directory for `#include <...>`
             // too (cuda-samples' interval includes <boost/...> from beside it).
+            let source_dir_shown = source_dir.display().to_string();
             args.push(OsString::from("-iquote"));
             args.push(source_dir.clone().into_os_string());
             args.push(OsString::from("-I"));
@@ -340,6 +342,7 @@ impl Emulator {
                 cpp,
                 args,
                 source: input.file.clone(),
+                source_dir: source_dir_shown,
             });
         }
         headers.extend(headers::include_path_headers(inputs)?);
@@ -370,6 +373,11 @@ impl Emulator {
             })
             .collect();
         let command = commands.join(" && ");
+        // The key does not hold where the book is: what g++ reads from a
+        // program's folder is keyed by content (its local headers).
+        let key_command = units.iter().fold(command.clone(), |text, unit| {
+            text.replace(&unit.source_dir, "$SOURCE_DIR")
+        });
         let program_text: String = units
             .iter()
             .map(|unit| format!("{}\0{}\0", unit.file_name, unit.cpp))
@@ -383,7 +391,7 @@ impl Emulator {
             &headers,
             &self.shim_hash,
             &self.compiler,
-            &command,
+            &key_command,
         );
         let entry = self.root.join("programs").join(key);
         let executable = entry.join(&stem);
@@ -623,6 +631,8 @@ struct Unit {
     args: Vec<OsString>,
     /// The file it came from, for errors.
     source: PathBuf,
+    /// The folder it came from, as the command line shows it.
+    source_dir: String,
 }
 
 /// A file stem safe as a file name in the cache (`program` otherwise).
@@ -939,6 +949,18 @@ chmod +x "$out"
             "a header changed"
         );
         assert!(emulator.compile(&source).unwrap().cached);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_moved_book_does_not_recompile() {
+        let fixture = Fixture::new();
+        let here = fixture.write("book-a/k.cu", KERNEL);
+        let moved = fixture.write("book-b/k.cu", KERNEL);
+        let emulator = fixture.emulator();
+        let shown = Path::new("kernels/k.cu");
+        assert!(!emulator.compile_shown_as(&here, shown).unwrap().cached);
+        assert!(emulator.compile_shown_as(&moved, shown).unwrap().cached);
     }
 
     #[cfg(unix)]

@@ -18,6 +18,7 @@
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::Duration;
 
 use super::EmulateError;
 use crate::backend::tools::find_program;
@@ -45,16 +46,67 @@ impl Compiler {
         dir: &Path,
         args: &[OsString],
     ) -> Result<std::process::Output, EmulateError> {
-        Command::new(&self.program)
-            .args(args)
-            .current_dir(dir)
-            .output()
-            .map_err(EmulateError::io("running the C++ compiler", &self.program))
+        let done = crate::backend::exec::run(
+            Command::new(&self.program).args(args).current_dir(dir),
+            compile_timeout(),
+        );
+        let done = match done {
+            Ok(done) => done,
+            Err(crate::backend::exec::ExecError::Start { source, .. })
+            | Err(crate::backend::exec::ExecError::Wait { source, .. })
+            | Err(crate::backend::exec::ExecError::Read { source, .. }) => {
+                return Err(EmulateError::io("running the C++ compiler", &self.program)(
+                    source,
+                ));
+            }
+        };
+        Ok(output_of(done))
     }
 
     /// The command line that runs it with `args`, for humans and cache keys.
     pub(super) fn command_line(&self, args: &[OsString]) -> String {
         display_command(&self.program, args)
+    }
+}
+
+/// How long one compile may take: `$MDBOOK_EVIDENCE_COMPILE_TIMEOUT`
+/// seconds, else 600. A compile past it is killed (with every process the
+/// compiler started) and fails, saying so.
+pub fn compile_timeout() -> Duration {
+    let seconds = std::env::var("MDBOOK_EVIDENCE_COMPILE_TIMEOUT")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .filter(|&s| s > 0)
+        .unwrap_or(600);
+    Duration::from_secs(seconds)
+}
+
+/// A captured compiler run as a [`std::process::Output`]; a compile that
+/// ran past [`compile_timeout`] fails with a line saying so on stderr.
+fn output_of(done: crate::backend::exec::Captured) -> std::process::Output {
+    use crate::evidence::Termination;
+    let mut stderr = done.stderr;
+    let raw = match done.termination {
+        Termination::Exited(code) => (code & 0xff) << 8,
+        Termination::Signaled(signal) => signal & 0x7f,
+        Termination::TimedOut => {
+            stderr.extend_from_slice(
+                format!(
+                    "mdbook-evidence: the C++ compiler ran past {} s and was killed \
+                     (set MDBOOK_EVIDENCE_COMPILE_TIMEOUT to allow more)\n",
+                    compile_timeout().as_secs()
+                )
+                .as_bytes(),
+            );
+            libc::SIGKILL
+        }
+    };
+    #[cfg(unix)]
+    let status = std::os::unix::process::ExitStatusExt::from_raw(raw);
+    std::process::Output {
+        status,
+        stdout: done.stdout,
+        stderr,
     }
 }
 
@@ -117,14 +169,15 @@ pub(super) fn find_compiler(
             })?;
         (found, Vec::new())
     };
-    let output = Command::new(&program)
-        .args(&leading_args)
-        .arg("--version")
-        .output()
-        .map_err(|error| EmulateError::CompilerBroken {
-            compiler: program.clone(),
-            reason: error.to_string(),
-        })?;
+    let output = crate::backend::exec::run(
+        Command::new(&program).args(&leading_args).arg("--version"),
+        Duration::from_secs(60),
+    )
+    .map(output_of)
+    .map_err(|error| EmulateError::CompilerBroken {
+        compiler: program.clone(),
+        reason: error.to_string(),
+    })?;
     if !output.status.success() {
         return Err(EmulateError::CompilerBroken {
             compiler: program,

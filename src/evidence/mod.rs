@@ -124,7 +124,7 @@ impl SourceRecord {
             .dependencies()
             .into_iter()
             .map(|(shown, file)| {
-                let hash = crate::sources::includes::read_regular(&file)
+                let hash = crate::sources::confine::read_regular(&file)
                     .map(|bytes| sha256_hex(&bytes))
                     .unwrap_or_else(|_| "unreadable".to_string());
                 (shown, hash)
@@ -221,12 +221,23 @@ pub enum Staleness {
 impl Evidence {
     /// Reads an evidence file; `Ok(None)` when there is none.
     pub fn load(path: &Path) -> Result<Option<Evidence>> {
-        let text = match std::fs::read_to_string(path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+        let bytes = match crate::sources::confine::read_regular(path) {
+            Ok(bytes) => bytes,
+            Err(e) if crate::sources::confine::is_not_found(&e) => return Ok(None),
+            Err(e) => return Err(e.into()),
         };
-        let evidence: Evidence = toml::from_str(&text).map_err(|e| {
+        let text = String::from_utf8(bytes).map_err(|_| {
+            anyhow::anyhow!(
+                "{}: not a valid evidence file: not UTF-8 text; re-record it with `mdbook-evidence record`",
+                path.display()
+            )
+        })?;
+        Evidence::parse(path, &text).map(Some)
+    }
+
+    /// Parses the text of an evidence file; `path` names it in errors.
+    pub fn parse(path: &Path, text: &str) -> Result<Evidence> {
+        let evidence: Evidence = toml::from_str(text).map_err(|e| {
             let line = e.span().map(|s| text[..s.start].matches('\n').count() + 1);
             anyhow::anyhow!(
                 "{}{}: not a valid evidence file: {}; re-record it with `mdbook-evidence record`",
@@ -242,7 +253,7 @@ impl Evidence {
                 evidence.format
             );
         }
-        Ok(Some(evidence))
+        Ok(evidence)
     }
 
     /// Writes the evidence whole, atomically.

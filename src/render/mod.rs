@@ -111,7 +111,9 @@ impl Templates {
 /// The book's own version of template `name`, if it has one.
 fn overridden(root: &Path, name: &str) -> Result<Option<String>> {
     let file = root.join(OVERRIDE_DIR).join(format!("{name}.hbs"));
-    if file.is_file() {
+    if file.symlink_metadata().is_ok() {
+        // Through the resolver: an override may not be a link out of the book.
+        crate::sources::confine::check_inside(root, &file)?;
         crate::sources::files::read_to_string(&file).map(Some)
     } else {
         Ok(None)

@@ -6,13 +6,16 @@
 //! written: to a temporary file beside the target, then renamed over it, so a
 //! crash or a full disk never leaves a half-written file behind.
 
-use anyhow::{Context, Result, bail};
+use super::confine;
+use anyhow::{Context, Result};
 use std::io::Write;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
-/// Reads a whole file as UTF-8 text.
+/// Reads a whole file as UTF-8 text: only a regular file, at most
+/// [`confine::READ_LIMIT`] bytes (a FIFO or a device is refused).
 pub fn read_to_string(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
+    let bytes = confine::read_regular(path)?;
+    String::from_utf8(bytes).with_context(|| format!("reading {}: not UTF-8 text", path.display()))
 }
 
 /// Writes `contents` to `path` atomically: a temporary file in the same
@@ -23,6 +26,7 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<()> {
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    remove_stale_temporaries(dir, STALE_AFTER);
     let mut builder = tempfile::Builder::new();
     builder.prefix(".tmp-");
     // A new file gets the usual 0644 (less the umask), not tempfile's 0600:
@@ -41,45 +45,38 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<()> {
     Ok(())
 }
 
-/// Resolves `relative`, a path written in a chapter or on the command line,
-/// against the book root, and refuses any path that would leave it: absolute
-/// paths, `..` that climbs above the root, and symbolic links pointing out.
-pub fn resolve_in_root(root: &Path, relative: &str) -> Result<PathBuf> {
-    let given = Path::new(relative);
-    if given.is_absolute() {
-        bail!(
-            "`{relative}` is an absolute path; write it relative to the book root (the folder of book.toml)"
-        );
-    }
-    let mut depth = 0usize;
-    for component in given.components() {
-        match component {
-            Component::Normal(_) => depth += 1,
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if depth == 0 {
-                    bail!(
-                        "`{relative}` leaves the book root; only files inside the book's folder can be used"
-                    );
-                }
-                depth -= 1;
-            }
-            Component::RootDir | Component::Prefix(_) => {
-                bail!("`{relative}` is not a relative path")
-            }
+/// How old a `.tmp-*` file must be before it counts as left behind by a
+/// killed writer (a write takes well under a second; an hour is safe for a
+/// writer that is merely slow).
+const STALE_AFTER: std::time::Duration = std::time::Duration::from_secs(3600);
+
+/// Removes the `.tmp-*` files in `dir` older than `age`: what a writer
+/// killed between creating and renaming its temporary file left behind.
+fn remove_stale_temporaries(dir: &Path, age: std::time::Duration) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let stale = entry.file_name().to_string_lossy().starts_with(".tmp-")
+            && entry.file_type().is_ok_and(|t| t.is_file())
+            && entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .ok()
+                .and_then(|modified| modified.elapsed().ok())
+                .is_some_and(|elapsed| elapsed > age);
+        if stale {
+            let _ = std::fs::remove_file(entry.path());
         }
     }
-    let joined = root.join(given);
-    if let (Ok(real_root), Ok(real)) = (root.canonicalize(), joined.canonicalize())
-        && !real.starts_with(&real_root)
-    {
-        bail!(
-            "`{relative}` resolves to {}, outside the book root {}",
-            real.display(),
-            real_root.display()
-        );
-    }
-    Ok(joined)
+}
+
+/// Resolves `relative`, a path written in a chapter or on the command line,
+/// against the book root, and refuses any path that would leave it: absolute
+/// paths, `..` that climbs above the root, and symbolic links pointing out
+/// (see [`confine::resolve`]).
+pub fn resolve_in_root(root: &Path, relative: &str) -> Result<PathBuf> {
+    Ok(confine::resolve(root, Path::new(relative))?)
 }
 
 /// Shows `path` relative to `root` when it is inside it, for messages.
@@ -116,6 +113,28 @@ mod tests {
                 "evidence must be readable by others: {mode:o}"
             );
         }
+    }
+
+    #[test]
+    fn temporaries_left_by_a_killed_writer_are_removed_by_the_next_write() {
+        let dir = tempfile::tempdir().unwrap();
+        let left = dir.path().join(".tmp-abc123");
+        let fresh = dir.path().join(".tmp-def456");
+        std::fs::write(&left, "half").unwrap();
+        std::fs::write(&fresh, "in flight").unwrap();
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(2 * 3600);
+        std::fs::File::options()
+            .write(true)
+            .open(&left)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+        write_atomically(&dir.path().join("e.toml"), b"x").unwrap();
+        assert!(!left.exists(), "a stale temporary file is left");
+        assert!(
+            fresh.exists(),
+            "another writer's file in flight was removed"
+        );
     }
 
     #[test]

@@ -8,7 +8,8 @@
 //! in a branch that is never compiled still counts (a harmless
 //! over-approximation), and headers that are not found in those folders
 //! (the system's and the CUDA toolkit's) are the compiler's business, not
-//! the book's. Only regular files are read, and only so many.
+//! the book's. Only regular files are read (through
+//! [`crate::sources::confine::read_regular`]), and only so many.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -24,7 +25,7 @@ pub fn reachable_headers(roots: &[PathBuf], include_dirs: &[PathBuf]) -> Vec<Pat
     let mut found = Vec::new();
     let mut pending: Vec<PathBuf> = roots.to_vec();
     while let Some(file) = pending.pop() {
-        let Ok(bytes) = read_regular(&file) else {
+        let Ok(bytes) = crate::sources::confine::read_regular(&file) else {
             continue;
         };
         let beside = file.parent().unwrap_or(Path::new("")).to_path_buf();
@@ -46,19 +47,6 @@ pub fn reachable_headers(roots: &[PathBuf], include_dirs: &[PathBuf]) -> Vec<Pat
         }
     }
     found
-}
-
-/// A regular file's bytes (not a FIFO or a device), up to 64 MiB.
-pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
-    const LIMIT: u64 = 64 << 20;
-    let meta = std::fs::metadata(path)?;
-    if !meta.is_file() {
-        return Err(std::io::Error::other("not a regular file"));
-    }
-    if meta.len() > LIMIT {
-        return Err(std::io::Error::other("larger than 64 MiB"));
-    }
-    std::fs::read(path)
 }
 
 /// The names of a file's `#include` lines, and whether each was quoted.
@@ -121,7 +109,6 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn devices_and_fifos_are_not_read() {
-        assert!(read_regular(Path::new("/dev/zero")).is_err());
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("a.cu"), "#include \"zero\"\n").unwrap();
         std::os::unix::fs::symlink("/dev/zero", dir.path().join("zero")).unwrap();

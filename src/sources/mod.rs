@@ -2,6 +2,7 @@
 //! file-system access that names its paths and stays inside the book.
 
 pub mod build_line;
+pub mod confine;
 pub mod files;
 pub mod includes;
 pub mod lesson;

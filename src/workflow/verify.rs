@@ -197,6 +197,9 @@ pub fn verify_programs_with(
             progress(path)
         }
     };
+    for orphan in course.orphan_evidence()? {
+        tracing::warn!("{orphan}");
+    }
     let mut verdicts = Vec::new();
     let mut to_run = Vec::new();
     for program in programs {

@@ -3,6 +3,7 @@
 //! comes out.
 
 mod authoring;
+mod bad_inputs;
 mod book;
 mod cxx_reader;
 mod drift;
