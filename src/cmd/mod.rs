@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 pub mod build;
+pub mod check;
 pub mod drift;
 pub mod new;
 pub mod preprocess;
@@ -46,6 +47,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     Build(build::Args),
+    Check(check::Args),
     Record(record::Args),
     Verify(verify::Args),
     Drift(drift::Args),
@@ -81,6 +83,7 @@ pub fn execute(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Run(args)) => return run::execute(&cli.root, args).map(ExitCode::from),
         None => preprocess::execute(),
         Some(Command::Build(args)) => build::execute(&cli.root, args),
+        Some(Command::Check(args)) => check::execute(&cli.root, args),
         Some(Command::Record(args)) => record::execute(&cli.root, args),
         Some(Command::Verify(args)) => verify::execute(&cli.root, args),
         Some(Command::Drift(args)) => drift::execute(&cli.root, args),

@@ -68,10 +68,10 @@ pub fn execute(root: &Path, args: Args) -> anyhow::Result<Ended> {
         default_build_line: true,
     };
     let chosen = backend::select(args.backend, &options, course.as_ref())?;
-    tracing::info!(
-        "running {} with the {} backend",
+    eprintln!(
+        "mdbook-evidence: running {} on {}",
         program.path,
-        chosen.name()
+        crate::cmd::check::describe_backend(chosen.name())
     );
     let compiled = match chosen.compile(&program) {
         Ok(compiled) => compiled,

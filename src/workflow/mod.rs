@@ -6,6 +6,7 @@
 use crate::backend::{Backend, BackendError, Compiled};
 use crate::sources::lesson::Program;
 
+pub mod check;
 pub mod record;
 pub mod reproduce;
 pub mod verify;

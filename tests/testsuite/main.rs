@@ -13,6 +13,7 @@ mod mdbook_cli;
 mod preprocessor_protocol;
 mod programs;
 mod snippets;
+mod students;
 mod tolerance;
 
 use std::path::{Path, PathBuf};

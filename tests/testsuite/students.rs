@@ -1,0 +1,97 @@
+//! What a student meets: `check` judges a starter against the lesson's
+//! recorded run (untouched, solved, subtly wrong, edited outside the
+//! exercise region), and an emulated run says that it was emulated. These
+//! run on the CPU emulator (g++ needed), with `--backend emulate` so that
+//! the result is the same on a GPU machine.
+
+use crate::{course_copy, tool};
+use std::path::Path;
+
+fn check(root: &Path) -> (i32, String) {
+    let out = tool(root, &["check", "starter/testing.cu", "--backend", "emulate"]);
+    let stdout = String::from_utf8_lossy(&out.stdout).to_string();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("running on the CPU, by CUDA emulation"),
+        "check says where it ran: {stderr}"
+    );
+    (out.status.code().unwrap(), stdout)
+}
+
+fn last_line(text: &str) -> &str {
+    text.lines().last().unwrap_or_default()
+}
+
+#[test]
+fn the_untouched_starter_is_not_done_and_says_what_is_missing() {
+    let book = course_copy();
+    let (code, out) = check(book.path());
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("4 of 4 check lines match"), "{out}");
+    assert_eq!(
+        last_line(&out),
+        "Not yet: 3 of the lesson's 4 phases are missing from your run; write the phase \"hardened suite vs sumDropTail (expected: exposes the bug, oracle n=611 among the failures)\" next.",
+    );
+}
+
+#[test]
+fn the_lessons_solution_in_the_starter_is_done_and_staleness_never_matters() {
+    let book = course_copy();
+    let solution = std::fs::read_to_string(book.path().join("kernels/testing.cu")).unwrap();
+    // A helper outside the exercise region, and a starter whose own evidence
+    // is now stale: neither is the student's concern.
+    let edited = solution.replace(
+        "// ---- The lesson's claims",
+        "static int unusedHelper() { return 1; }\n\n// ---- The lesson's claims",
+    );
+    std::fs::write(book.path().join("starter/testing.cu"), edited).unwrap();
+    let (code, out) = check(book.path());
+    assert_eq!(code, 0, "{out}");
+    assert!(!out.contains("stale") && !out.contains("re-record"), "{out}");
+    assert_eq!(
+        last_line(&out),
+        "Done: every check, every gate and the closing line match the lesson's recorded run."
+    );
+}
+
+#[test]
+fn a_subtly_wrong_tolerance_names_the_differing_oracle_checks() {
+    let book = course_copy();
+    let solution = std::fs::read_to_string(book.path().join("kernels/testing.cu")).unwrap();
+    let wrong = solution.replace(
+        "return std::max(kBaseRtol, kOrderSlack",
+        "return std::min(kBaseRtol, kOrderSlack",
+    );
+    assert_ne!(wrong, solution);
+    std::fs::write(book.path().join("starter/testing.cu"), wrong).unwrap();
+    let (code, out) = check(book.path());
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("differs: `oracle, n=611` (rtol)"), "{out}");
+    assert!(out.contains("differs: `oracle, n=16483` ("), "{out}");
+    let sentence = last_line(&out);
+    assert!(
+        sentence.starts_with("Not yet: ") && sentence.contains("oracle, n=611"),
+        "{sentence}"
+    );
+}
+
+#[test]
+fn an_emulated_run_names_the_emulation_on_its_gpu_line_and_stderr() {
+    let book = course_copy();
+    let out = tool(
+        book.path(),
+        &["run", "--backend", "emulate", "starter/testing.cu"],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        stdout.lines().next().unwrap(),
+        "GPU: NVIDIA H200 (CPU emulation) (compute capability 9.0)"
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr.matches("mdbook-evidence: running").count(),
+        1,
+        "{stderr}"
+    );
+    assert!(stderr.contains("on the CPU, by CUDA emulation (no GPU was used)"), "{stderr}");
+}
