@@ -80,7 +80,9 @@ pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
             Ok(compiled) => compiled,
             Err(BackendError::CompileFailed { log, .. }) => {
                 print!("{log}");
-                println!("Not yet: {starter} does not compile; fix the first error above, then run check again.");
+                println!(
+                    "Not yet: {starter} does not compile; fix the first error above, then run check again."
+                );
                 all_done = false;
                 continue;
             }

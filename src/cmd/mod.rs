@@ -8,6 +8,7 @@ use std::process::ExitCode;
 pub mod build;
 pub mod check;
 pub mod drift;
+pub mod mutants;
 pub mod new;
 pub mod preprocess;
 pub mod record;
@@ -51,6 +52,7 @@ pub enum Command {
     Record(record::Args),
     Verify(verify::Args),
     Drift(drift::Args),
+    Mutants(mutants::Args),
     New(new::Args),
     Run(run::Args),
     Supports(supports::Args),
@@ -87,6 +89,7 @@ pub fn execute(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Record(args)) => record::execute(&cli.root, args),
         Some(Command::Verify(args)) => verify::execute(&cli.root, args),
         Some(Command::Drift(args)) => drift::execute(&cli.root, args),
+        Some(Command::Mutants(args)) => mutants::execute(&cli.root, args),
         Some(Command::New(args)) => new::execute(&cli.root, args),
         Some(Command::Supports(args)) => supports::execute(args),
     }?;

@@ -89,10 +89,11 @@ pub struct Judgement {
 impl Judgement {
     /// Whether the student's run is the lesson's, line for line.
     pub fn done(&self) -> bool {
-        self.phases
-            .iter()
-            .all(|p| p.present && p.extra.is_empty() && p.checks.iter().all(|c| c.outcome == LineOutcome::Matched))
-            && self.extra_phases.is_empty()
+        self.phases.iter().all(|p| {
+            p.present
+                && p.extra.is_empty()
+                && p.checks.iter().all(|c| c.outcome == LineOutcome::Matched)
+        }) && self.extra_phases.is_empty()
             && self.gates_missing.is_empty()
             && self.gates_extra.is_empty()
             && self.closing_outcome == LineOutcome::Matched
@@ -105,13 +106,17 @@ impl Judgement {
             return "Done: every check, every gate and the closing line match the lesson's recorded run.".into();
         }
         if let Some((_, Termination::Signaled(signal))) = self.ended {
-            return format!("Not yet: your program crashed (signal {signal}); fix the crash first, then run check again.");
+            return format!(
+                "Not yet: your program crashed (signal {signal}); fix the crash first, then run check again."
+            );
         }
         if let Some((_, Termination::TimedOut)) = self.ended {
             return "Not yet: your program ran past its time limit; look for a loop that never ends.".into();
         }
         if let Some(gate) = self.gates_extra.first() {
-            return format!("Not yet: a gate does not hold (\"{gate}\"); start with the phase it names.");
+            return format!(
+                "Not yet: a gate does not hold (\"{gate}\"); start with the phase it names."
+            );
         }
         for phase in &self.phases {
             if !phase.present {
@@ -150,7 +155,9 @@ impl Judgement {
             return format!("Not yet: your run has a phase the lesson's has not: \"{extra}\".");
         }
         if let Some(gate) = self.gates_missing.first() {
-            return format!("Not yet: the lesson's run printed the gate line \"{gate}\" and yours did not.");
+            return format!(
+                "Not yet: the lesson's run printed the gate line \"{gate}\" and yours did not."
+            );
         }
         if self.closing_outcome != LineOutcome::Matched {
             return "Not yet: every check matches, but the closing line differs from the lesson's; print it as the lesson does.".into();
@@ -186,7 +193,10 @@ pub fn judge(
                     .unwrap_or_default();
                 // The nth check of that name in the lesson's phase meets the
                 // nth of that name in the student's.
-                let nth = phase.checks[..index].iter().filter(|c| c.name == check.name).count();
+                let nth = phase.checks[..index]
+                    .iter()
+                    .filter(|c| c.name == check.name)
+                    .count();
                 let outcome = match same_name.get(nth) {
                     None => LineOutcome::Missing,
                     Some(found) => {
@@ -325,7 +335,10 @@ pub fn report(judgement: &Judgement) -> String {
             match &check.outcome {
                 LineOutcome::Matched => {}
                 LineOutcome::Missing => {
-                    out.push_str(&format!("  missing: `{}`\n    lesson:{}\n", check.name, check.lesson));
+                    out.push_str(&format!(
+                        "  missing: `{}`\n    lesson:{}\n",
+                        check.name, check.lesson
+                    ));
                 }
                 LineOutcome::Differs { student, fields } => {
                     out.push_str(&format!(
@@ -344,13 +357,19 @@ pub fn report(judgement: &Judgement) -> String {
         }
     }
     for phase in &judgement.extra_phases {
-        out.push_str(&format!("a phase the lesson's run does not have: {phase}\n"));
+        out.push_str(&format!(
+            "a phase the lesson's run does not have: {phase}\n"
+        ));
     }
     for gate in &judgement.gates_extra {
-        out.push_str(&format!("gate that did not hold in your run: GATE: {gate}\n"));
+        out.push_str(&format!(
+            "gate that did not hold in your run: GATE: {gate}\n"
+        ));
     }
     for gate in &judgement.gates_missing {
-        out.push_str(&format!("the lesson's run printed, and yours did not: GATE: {gate}\n"));
+        out.push_str(&format!(
+            "the lesson's run printed, and yours did not: GATE: {gate}\n"
+        ));
     }
     match &judgement.closing_outcome {
         LineOutcome::Matched => {}
@@ -399,7 +418,10 @@ all gates hold\n";
 
     #[test]
     fn the_same_run_on_another_device_is_done() {
-        let other = LESSON.replace("NVIDIA H200 (compute", "NVIDIA H200 (CPU emulation) (compute");
+        let other = LESSON.replace(
+            "NVIDIA H200 (compute",
+            "NVIDIA H200 (CPU emulation) (compute",
+        );
         let judgement = judged(&other, 0);
         assert!(judgement.done(), "{}", report(&judgement));
         assert!(judgement.sentence().starts_with("Done"));
@@ -413,7 +435,11 @@ all gates hold\n";
         let text = report(&judgement);
         assert!(text.contains("differs: `oracle, n=611` (rtol)"), "{text}");
         assert!(text.contains("^^^^^^^^^"), "{text}");
-        assert!(judgement.sentence().contains("`oracle, n=611`"), "{}", judgement.sentence());
+        assert!(
+            judgement.sentence().contains("`oracle, n=611`"),
+            "{}",
+            judgement.sentence()
+        );
     }
 
     #[test]
@@ -426,8 +452,12 @@ now make them fail\n";
         let judgement = judged(starter, 0);
         assert!(!judgement.done());
         assert!(
-            judgement.sentence().contains("1 of the lesson's 2 phases are missing")
-                && judgement.sentence().contains("hardened suite vs sumDropTail"),
+            judgement
+                .sentence()
+                .contains("1 of the lesson's 2 phases are missing")
+                && judgement
+                    .sentence()
+                    .contains("hardened suite vs sumDropTail"),
             "{}",
             judgement.sentence()
         );
@@ -438,7 +468,10 @@ now make them fail\n";
         let line = "  oracle, n=611                      PASS  got 1  want 1  rel 0  rtol 1";
         let marks = underline(line, &["verdict", "got"]);
         assert_eq!(&marks[37..41], "^^^^");
-        assert_eq!(marks.trim_start().len() - marks.trim_start().trim_end().len(), 0);
+        assert_eq!(
+            marks.trim_start().len() - marks.trim_start().trim_end().len(),
+            0
+        );
         assert!(marks.ends_with('^'));
         assert_eq!(&marks[48..49], "^");
     }
@@ -447,6 +480,10 @@ now make them fail\n";
     fn a_different_exit_status_is_not_done() {
         let judgement = judged(LESSON, 1);
         assert!(!judgement.done());
-        assert!(judgement.sentence().contains("exit 1"), "{}", judgement.sentence());
+        assert!(
+            judgement.sentence().contains("exit 1"),
+            "{}",
+            judgement.sentence()
+        );
     }
 }

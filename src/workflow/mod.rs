@@ -7,6 +7,7 @@ use crate::backend::{Backend, BackendError, Compiled};
 use crate::sources::lesson::Program;
 
 pub mod check;
+pub mod mutants;
 pub mod record;
 pub mod reproduce;
 pub mod verify;

@@ -8,7 +8,10 @@ use crate::{course_copy, tool};
 use std::path::Path;
 
 fn check(root: &Path) -> (i32, String) {
-    let out = tool(root, &["check", "starter/testing.cu", "--backend", "emulate"]);
+    let out = tool(
+        root,
+        &["check", "starter/testing.cu", "--backend", "emulate"],
+    );
     let stdout = String::from_utf8_lossy(&out.stdout).to_string();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -47,7 +50,10 @@ fn the_lessons_solution_in_the_starter_is_done_and_staleness_never_matters() {
     std::fs::write(book.path().join("starter/testing.cu"), edited).unwrap();
     let (code, out) = check(book.path());
     assert_eq!(code, 0, "{out}");
-    assert!(!out.contains("stale") && !out.contains("re-record"), "{out}");
+    assert!(
+        !out.contains("stale") && !out.contains("re-record"),
+        "{out}"
+    );
     assert_eq!(
         last_line(&out),
         "Done: every check, every gate and the closing line match the lesson's recorded run."
@@ -93,5 +99,49 @@ fn an_emulated_run_names_the_emulation_on_its_gpu_line_and_stderr() {
         1,
         "{stderr}"
     );
-    assert!(stderr.contains("on the CPU, by CUDA emulation (no GPU was used)"), "{stderr}");
+    assert!(
+        stderr.contains("on the CPU, by CUDA emulation (no GPU was used)"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn mutants_show_the_hardened_suite_kills_the_drop_tail_mutant_the_supplied_suite_lets_through() {
+    // Two operators of the eight, to keep the test short: the grid rounded
+    // down (the lesson's own bug, planted in sumGuarded) and the arithmetic
+    // swaps. The whole run is `mutants kernels/testing.cu`.
+    let book = course_copy();
+    let out = tool(
+        book.path(),
+        &[
+            "mutants",
+            "kernels/testing.cu",
+            "--operator",
+            "grid-round-down",
+            "--operator",
+            "arithmetic",
+        ],
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<&str> = stdout.lines().collect();
+    let tail = &lines[lines.len() - 4..];
+    assert_eq!(
+        tail,
+        [
+            "supplied suite vs sumDropTail: killed 5 of 6",
+            "hardened suite vs sumDropTail: killed 5 of 6",
+            "hardened suite vs sumGuarded: killed 6 of 6",
+            "golden snapshot vs sumGuarded: can kill nothing (every check of it already fails on the unmutated program: golden snapshot, n=611)",
+        ],
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("grid-round-down    195  .  .  K  .   const long long blocks = (static_cast<long long>(x.size())) / kBlock;"),
+        "{stdout}"
+    );
 }

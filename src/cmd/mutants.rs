@@ -1,0 +1,116 @@
+//! `mdbook-evidence mutants PROGRAM`: measures a program's test suites by
+//! mutation testing (see [`crate::workflow::mutants`]): a table of mutants,
+//! the survivors' diffs, and one line per phase with its kill count.
+
+use crate::backend::{self, BackendChoice, Options};
+use crate::cmd::Status;
+use crate::course::Course;
+use crate::evidence::decode;
+use crate::evidence::transcript::Transcript;
+use crate::workflow::mutants::{OPERATORS, generate, render, run_mutants};
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+/// Measure a program's test suites with mutants of its device code.
+///
+/// A mutant is the program with one small, plausible change to its device
+/// code (every `__global__` and `__device__` function, and the launch
+/// configuration): a comparison or arithmetic operator swapped, a constant
+/// moved by one, a barrier removed, a grid rounded down, a guard removed, an
+/// index shifted, an accumulator narrowed. Each mutant is built and run (by
+/// CPU emulation unless --backend says otherwise, several at a time, builds
+/// cached). A phase of the program kills a mutant when one of its checks
+/// that passes on the unmutated program fails on the mutant, or the mutant
+/// crashes or times out. A line marked `// mutants: skip (reason)` gets no
+/// mutants (for equivalent ones).
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The program, e.g. `kernels/testing.cu`.
+    #[arg(value_name = "PROGRAM")]
+    pub program: String,
+
+    /// Where to run the mutants.
+    #[arg(long, value_enum, default_value_t = BackendChoice::Emulate)]
+    pub backend: BackendChoice,
+
+    /// Mutants built and run at a time (default: the number of CPUs).
+    #[arg(long, value_name = "N")]
+    pub jobs: Option<usize>,
+
+    /// Only the mutants of these operators (repeatable): relational,
+    /// arithmetic, off-by-one, no-barrier, grid-round-down, no-guard,
+    /// index-shift, narrow.
+    #[arg(long = "operator", value_name = "NAME")]
+    pub operators: Vec<String>,
+
+    /// List the mutants without building them.
+    #[arg(long)]
+    pub list: bool,
+}
+
+pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
+    let started = Instant::now();
+    let course = Course::open(root)?;
+    let program = course.program(&args.program)?;
+    let known: Vec<&str> = OPERATORS.iter().map(|o| o.name).collect();
+    if let Some(unknown) = args.operators.iter().find(|o| !known.contains(&o.as_str())) {
+        anyhow::bail!(
+            "no mutation operator `{unknown}`; the operators are {}",
+            known.join(", ")
+        );
+    }
+    let mutants: Vec<_> = generate(&program.source)
+        .into_iter()
+        .filter(|m| args.operators.is_empty() || args.operators.iter().any(|o| o == m.operator))
+        .collect();
+    if args.list {
+        for m in &mutants {
+            println!("#{} {} line {}:\n{}", m.id, m.operator, m.line, m.diff());
+        }
+        println!("{} mutants", mutants.len());
+        return Ok(Status::Success);
+    }
+    let chosen = backend::select(args.backend, &Options::default(), Some(&course))?;
+    eprintln!(
+        "mdbook-evidence: {} mutants of {}, run on {}",
+        mutants.len(),
+        program.path,
+        crate::cmd::check::describe_backend(chosen.name())
+    );
+    let compiled = chosen.compile(&program)?;
+    let limit = Duration::from_secs(course.settings().timeout);
+    let run = chosen.run(&compiled, limit)?;
+    if !run.termination.completed() {
+        anyhow::bail!(
+            "{} itself ended with {}: mutants need a program that runs",
+            program.path,
+            String::from(run.termination)
+        );
+    }
+    let (stdout, _) = decode(&run.stdout);
+    let (stderr, _) = decode(&run.stderr);
+    let original = Transcript::parse(&stdout, &stderr);
+    // A mutant that loops forever is killed by its time-out; ten times the
+    // unmutated run (and some seconds for start-up) is plenty.
+    let timeout = (run.elapsed * 10 + Duration::from_secs(5)).min(limit);
+    let jobs = args
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    let scratch = tempfile::tempdir()?;
+    let report = run_mutants(
+        chosen.as_ref(),
+        &program,
+        &original,
+        mutants,
+        jobs,
+        timeout,
+        scratch.path(),
+    )?;
+    print!("{}", render(&report));
+    eprintln!(
+        "mdbook-evidence: {} mutants in {:.1} s ({jobs} at a time)",
+        report.mutants.len(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(Status::Success)
+}
