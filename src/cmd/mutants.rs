@@ -7,7 +7,11 @@ use crate::cmd::Status;
 use crate::course::Course;
 use crate::evidence::decode;
 use crate::evidence::transcript::Transcript;
-use crate::workflow::mutants::{OPERATORS, generate, render, run_mutants};
+use crate::sources::lesson::Program;
+use crate::workflow::mutants::record::MutantsEvidence;
+use crate::workflow::mutants::{
+    OPERATORS, Report, evidence_path, generate, import_outcomes, render, run_mutants,
+};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -46,6 +50,25 @@ pub struct Args {
     /// List the mutants without building them.
     #[arg(long)]
     pub list: bool,
+
+    /// Write the unmutated program and each mutant as sources under DIR
+    /// (`DIR/original/`, `DIR/mutant-N/`), to build and run elsewhere,
+    /// such as on a GPU machine; nothing is built.
+    #[arg(long, value_name = "DIR")]
+    pub write: Option<std::path::PathBuf>,
+
+    /// Judge runs made elsewhere instead of building here: DIR holds
+    /// `original/` and `mutant-N/` (as --write made them), each with the
+    /// run's `stdout`, `stderr` and `status`, and a `machine` file
+    /// (`nvidia-smi` name line, then `nvcc --version`).
+    #[arg(long, value_name = "DIR", conflicts_with_all = ["write", "list"])]
+    pub outcomes: Option<std::path::PathBuf>,
+
+    /// Save the outcomes as the program's mutant evidence,
+    /// `evidence/<program>.mutants.toml`, which `{{#mutants PROGRAM}}`
+    /// renders in the book.
+    #[arg(long)]
+    pub save: bool,
 }
 
 pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
@@ -63,11 +86,54 @@ pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
         .into_iter()
         .filter(|m| args.operators.is_empty() || args.operators.iter().any(|o| o == m.operator))
         .collect();
+    if let Some(dir) = &args.write {
+        let name = Path::new(&program.path)
+            .file_name()
+            .map(|n| n.to_string_lossy().to_string())
+            .unwrap_or_else(|| "program.cu".into());
+        let write = |sub: String, text: &str| -> anyhow::Result<()> {
+            std::fs::create_dir_all(dir.join(&sub))?;
+            std::fs::write(dir.join(sub).join(&name), text)?;
+            Ok(())
+        };
+        write("original".into(), &program.source)?;
+        for m in &mutants {
+            write(format!("mutant-{}", m.id), &m.apply(&program.source))?;
+        }
+        println!(
+            "wrote the program and {} mutants under {}",
+            mutants.len(),
+            dir.display()
+        );
+        return Ok(Status::Success);
+    }
     if args.list {
         for m in &mutants {
             println!("#{} {} line {}:\n{}", m.id, m.operator, m.line, m.diff());
         }
         println!("{} mutants", mutants.len());
+        return Ok(Status::Success);
+    }
+    if let Some(dir) = &args.outcomes {
+        let report = import_outcomes(&program, mutants, dir)?;
+        print!("{}", render(&report));
+        if args.save {
+            let machine = std::fs::read_to_string(dir.join("machine")).unwrap_or_default();
+            let device = machine
+                .lines()
+                .next()
+                .and_then(|l| l.split(',').next())
+                .unwrap_or("unknown GPU")
+                .trim()
+                .to_string();
+            let toolkit = machine
+                .lines()
+                .find(|l| l.contains("release"))
+                .unwrap_or_default()
+                .trim()
+                .to_string();
+            save(&course, &program, &report, &device, "gpu", &toolkit)?;
+        }
         return Ok(Status::Success);
     }
     let chosen = backend::select(args.backend, &Options::default(), Some(&course))?;
@@ -107,10 +173,35 @@ pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
         scratch.path(),
     )?;
     print!("{}", render(&report));
+    if args.save {
+        let machine = chosen.machine()?;
+        save(
+            &course,
+            &program,
+            &report,
+            &machine.device,
+            chosen.name(),
+            &machine.emulator,
+        )?;
+    }
     eprintln!(
         "mdbook-evidence: {} mutants in {:.1} s ({jobs} at a time)",
         report.mutants.len(),
         started.elapsed().as_secs_f64()
     );
     Ok(Status::Success)
+}
+
+fn save(
+    course: &Course,
+    program: &Program,
+    report: &Report,
+    device: &str,
+    backend: &str,
+    toolkit: &str,
+) -> anyhow::Result<()> {
+    let path = evidence_path(course, &program.path);
+    MutantsEvidence::of(report, &program.source, device, backend, toolkit).save(&path)?;
+    eprintln!("mdbook-evidence: wrote {}", path.display());
+    Ok(())
 }

@@ -799,3 +799,232 @@ void launch() { k<<<blocks(4), 256>>>(0, 4, 0); }
         );
     }
 }
+
+/// Mutant outcomes as evidence: `evidence/<program>.mutants.toml`, written
+/// by `mutants --save` (from a run here) or `mutants --outcomes DIR --save`
+/// (from runs made on a GPU machine), read by the `{{#mutants}}` directive.
+pub mod record {
+    use super::{Fate, Mutant, PhaseInfo, Report};
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[serde(rename_all = "kebab-case")]
+    pub struct MutantsEvidence {
+        pub format: u32,
+        pub program: String,
+        pub recorded_at: String,
+        /// SHA-256 of the program's source when the mutants were run.
+        pub source_sha256: String,
+        /// The device the mutants ran on, and how (`gpu`, `emulate`).
+        pub device: String,
+        pub backend: String,
+        pub toolkit: String,
+        #[serde(rename = "phase")]
+        pub phases: Vec<PhaseRecord>,
+        #[serde(rename = "mutant")]
+        pub mutants: Vec<MutantRecord>,
+    }
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[serde(rename_all = "kebab-case")]
+    pub struct PhaseRecord {
+        pub header: String,
+        pub passing: Vec<String>,
+        pub failing: Vec<String>,
+    }
+
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[serde(rename_all = "kebab-case")]
+    pub struct MutantRecord {
+        pub id: usize,
+        pub operator: String,
+        pub line: usize,
+        pub before: String,
+        pub after: String,
+        pub compiled: bool,
+        /// Per phase, in order: the check (or `crash`, `timeout`) that killed
+        /// it, or an empty string when it survived that phase.
+        pub killed_by: Vec<String>,
+    }
+
+    impl MutantsEvidence {
+        pub fn of(
+            report: &Report,
+            source: &str,
+            device: &str,
+            backend: &str,
+            toolkit: &str,
+        ) -> Self {
+            MutantsEvidence {
+                format: 1,
+                program: report.program.clone(),
+                recorded_at: humantime::format_rfc3339_seconds(std::time::SystemTime::now())
+                    .to_string(),
+                source_sha256: crate::evidence::sha256_hex(source.as_bytes()),
+                device: device.to_string(),
+                backend: backend.to_string(),
+                toolkit: toolkit.to_string(),
+                phases: report
+                    .phases
+                    .iter()
+                    .map(|p| PhaseRecord {
+                        header: p.header.clone(),
+                        passing: p.passing.clone(),
+                        failing: p.failing.clone(),
+                    })
+                    .collect(),
+                mutants: report
+                    .mutants
+                    .iter()
+                    .map(|(m, fate)| MutantRecord {
+                        id: m.id,
+                        operator: m.operator.to_string(),
+                        line: m.line,
+                        before: m.before.clone(),
+                        after: m.after.clone(),
+                        compiled: matches!(fate, Fate::Ran(_)),
+                        killed_by: match fate {
+                            Fate::Stillborn => Vec::new(),
+                            Fate::Ran(kills) => kills
+                                .iter()
+                                .map(|k| k.clone().unwrap_or_default())
+                                .collect(),
+                        },
+                    })
+                    .collect(),
+            }
+        }
+
+        /// The report this evidence holds (for rendering and comparison).
+        pub fn report(&self) -> Report {
+            let operator = |name: &str| {
+                super::OPERATORS
+                    .iter()
+                    .find(|o| o.name == name)
+                    .map_or("unknown", |o| o.name)
+            };
+            Report {
+                program: self.program.clone(),
+                phases: self
+                    .phases
+                    .iter()
+                    .map(|p| PhaseInfo {
+                        header: p.header.clone(),
+                        passing: p.passing.clone(),
+                        failing: p.failing.clone(),
+                    })
+                    .collect(),
+                mutants: self
+                    .mutants
+                    .iter()
+                    .map(|m| {
+                        let mutant = Mutant {
+                            id: m.id,
+                            operator: operator(&m.operator),
+                            line: m.line,
+                            start: 0,
+                            end: 0,
+                            replacement: String::new(),
+                            before: m.before.clone(),
+                            after: m.after.clone(),
+                        };
+                        let fate = if m.compiled {
+                            Fate::Ran(
+                                m.killed_by
+                                    .iter()
+                                    .map(|k| (!k.is_empty()).then(|| k.clone()))
+                                    .collect(),
+                            )
+                        } else {
+                            Fate::Stillborn
+                        };
+                        (mutant, fate)
+                    })
+                    .collect(),
+            }
+        }
+
+        pub fn load(path: &std::path::Path) -> anyhow::Result<Option<Self>> {
+            match std::fs::read_to_string(path) {
+                Ok(text) => {
+                    Ok(Some(toml::from_str(&text).map_err(|e| {
+                        anyhow::anyhow!("reading {}: {e}", path.display())
+                    })?))
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+                Err(e) => Err(anyhow::anyhow!("reading {}: {e}", path.display())),
+            }
+        }
+
+        pub fn save(&self, path: &std::path::Path) -> anyhow::Result<()> {
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir)?;
+            }
+            std::fs::write(path, toml::to_string(self)?)?;
+            Ok(())
+        }
+    }
+}
+
+/// Reads runs made elsewhere (`DIR/original/` and `DIR/mutant-N/`, each
+/// with `stdout`, `stderr` and `status`: an exit status, 124 for a time-out,
+/// 128 + N for signal N, or `did not compile`) into a report.
+pub fn import_outcomes(
+    program: &Program,
+    mutants: Vec<Mutant>,
+    dir: &Path,
+) -> anyhow::Result<Report> {
+    let read = |sub: &str| -> anyhow::Result<Option<(Transcript, Termination)>> {
+        let folder = dir.join(sub);
+        let text = |f: &str| {
+            std::fs::read(folder.join(f))
+                .map(|b| decode(&b).0)
+                .map_err(|e| anyhow::anyhow!("reading {}: {e}", folder.join(f).display()))
+        };
+        let status = text("status")?;
+        let status = status.trim();
+        if status == "did not compile" {
+            return Ok(None);
+        }
+        let code: i32 = status.parse().map_err(|_| {
+            anyhow::anyhow!("{}: status `{status}` is not a number", folder.display())
+        })?;
+        let ended = match code {
+            124 => Termination::TimedOut,
+            c if c > 128 => Termination::Signaled(c - 128),
+            c => Termination::Exited(c),
+        };
+        Ok(Some((
+            Transcript::parse(&text("stdout")?, &text("stderr")?),
+            ended,
+        )))
+    };
+    let Some((original, _)) = read("original")? else {
+        anyhow::bail!("the unmutated program did not compile in {}", dir.display());
+    };
+    let phases = phases_of(&original);
+    let mut out = Vec::new();
+    for mutant in mutants {
+        let fate = match read(&format!("mutant-{}", mutant.id))? {
+            None => Fate::Stillborn,
+            Some((transcript, ended)) => Fate::Ran(kills(&phases, &transcript, ended)),
+        };
+        out.push((mutant, fate));
+    }
+    Ok(Report {
+        program: program.path.clone(),
+        phases,
+        mutants: out,
+    })
+}
+
+/// Where a program's mutant evidence lives, next to its evidence.
+pub fn evidence_path(course: &crate::course::Course, program: &str) -> std::path::PathBuf {
+    let path = course.evidence_path(program);
+    path.with_file_name(format!(
+        "{}.mutants.toml",
+        Path::new(program)
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().to_string())
+    ))
+}
