@@ -145,3 +145,49 @@ fn mutants_show_the_hardened_suite_kills_the_drop_tail_mutant_the_supplied_suite
         "{stdout}"
     );
 }
+
+#[test]
+fn the_chapter_shows_the_recorded_mutant_table_per_suite() {
+    let shown = crate::expand("{{#mutants kernels/testing.cu}}");
+    assert!(
+        shown.contains("built and run on NVIDIA H200 (gpu"),
+        "{shown}"
+    );
+    assert!(
+        !shown.contains("Stale") && !shown.contains("Provisional"),
+        "{shown}"
+    );
+    for row in [
+        "| P1 | supplied suite vs sumDropTail | **21** of 28 | 7 |",
+        "| P3 | hardened suite vs sumGuarded | **22** of 28 | 6 |",
+        "| P4 | golden snapshot vs sumGuarded | can kill nothing: golden snapshot, n=611 already fails unmutated | – |",
+    ] {
+        assert!(shown.contains(row), "{row}\n{shown}");
+    }
+    // The drop-tail mutant survives the supplied suite, not the hardened one.
+    let survivors = |column: &str| {
+        let start = shown.find(&format!("<summary>{column},")).unwrap();
+        let end = shown[start..].find("</details>").unwrap() + start;
+        shown[start..end].to_string()
+    };
+    assert!(survivors("P1").contains("Mutant 19 (grid-round-down, line 195)"));
+    assert!(!survivors("P3").contains("Mutant 19 "));
+}
+
+#[test]
+fn mutants_of_a_changed_program_are_shown_stale_and_missing_ones_name_the_command() {
+    let book = course_copy();
+    let program = book.path().join("kernels/testing.cu");
+    let source = std::fs::read_to_string(&program).unwrap();
+    std::fs::write(&program, format!("{source}\n// changed\n")).unwrap();
+    let shown =
+        crate::expand_in(book.path(), "book/x.md", "{{#mutants kernels/testing.cu}}").unwrap();
+    assert!(shown.contains("**Stale mutants.**"), "{shown}");
+    std::fs::remove_file(book.path().join("evidence/kernels/testing.cu.mutants.toml")).unwrap();
+    let errors =
+        crate::expand_in(book.path(), "book/x.md", "{{#mutants kernels/testing.cu}}").unwrap_err();
+    assert!(
+        errors[0].contains("mdbook-evidence mutants kernels/testing.cu --backend gpu --save"),
+        "{errors:?}"
+    );
+}
