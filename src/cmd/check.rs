@@ -8,6 +8,7 @@ use crate::course::Course;
 use crate::evidence::decode;
 use crate::evidence::transcript::Transcript;
 use crate::workflow::check::{judge, report};
+use crate::workflow::mutants::{compare_suites, measure};
 use std::path::Path;
 use std::time::Duration;
 
@@ -38,6 +39,13 @@ pub struct Args {
     /// Compare with this lesson (default: the lesson of the same name).
     #[arg(long, value_name = "NAME")]
     pub lesson: Option<String>,
+
+    /// Also grade your suite: run mutants (small deliberate bugs) of your
+    /// kernel and of the lesson's, and show, phase by phase, how many each
+    /// suite catches, with the ones the lesson's catches and yours misses.
+    /// Takes a build per mutant (a few minutes on the CPU).
+    #[arg(long)]
+    pub mutants: bool,
 }
 
 pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
@@ -99,6 +107,26 @@ pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
         );
         print!("{}", report(&judgement));
         all_done &= judgement.done();
+        if args.mutants {
+            let jobs = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let lesson = course.program(lesson_program)?;
+            match (
+                measure(chosen.as_ref(), &program, &[], jobs, timeout),
+                measure(chosen.as_ref(), &lesson, &[], jobs, timeout),
+            ) {
+                (Ok(yours), Ok(theirs)) => {
+                    println!(
+                        "\nmutants: small deliberate bugs in the kernel; a suite kills one when a check that passes on the real kernel fails on it"
+                    );
+                    print!("{}", compare_suites(&yours, &theirs));
+                }
+                (Err(why), _) | (_, Err(why)) => println!("\nmutants: not measured: {why:#}"),
+            }
+        } else if judgement.done() {
+            println!(
+                "Next: `mdbook-evidence check --mutants {starter}` measures how many planted bugs your suite catches."
+            );
+        }
     }
     Ok(if all_done {
         Status::Success

@@ -5,12 +5,10 @@
 use crate::backend::{self, BackendChoice, Options};
 use crate::cmd::Status;
 use crate::course::Course;
-use crate::evidence::decode;
-use crate::evidence::transcript::Transcript;
 use crate::sources::lesson::Program;
 use crate::workflow::mutants::record::MutantsEvidence;
 use crate::workflow::mutants::{
-    OPERATORS, Report, evidence_path, generate, import_outcomes, render, run_mutants,
+    OPERATORS, Report, evidence_path, generate, import_outcomes, measure, render,
 };
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -143,35 +141,11 @@ pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
         program.path,
         crate::cmd::check::describe_backend(chosen.name())
     );
-    let compiled = chosen.compile(&program)?;
-    let limit = Duration::from_secs(course.settings().timeout);
-    let run = chosen.run(&compiled, limit)?;
-    if !run.termination.completed() {
-        anyhow::bail!(
-            "{} itself ended with {}: mutants need a program that runs",
-            program.path,
-            String::from(run.termination)
-        );
-    }
-    let (stdout, _) = decode(&run.stdout);
-    let (stderr, _) = decode(&run.stderr);
-    let original = Transcript::parse(&stdout, &stderr);
-    // A mutant that loops forever is killed by its time-out; ten times the
-    // unmutated run (and some seconds for start-up) is plenty.
-    let timeout = (run.elapsed * 10 + Duration::from_secs(5)).min(limit);
     let jobs = args
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let scratch = tempfile::tempdir()?;
-    let report = run_mutants(
-        chosen.as_ref(),
-        &program,
-        &original,
-        mutants,
-        jobs,
-        timeout,
-        scratch.path(),
-    )?;
+    let limit = Duration::from_secs(course.settings().timeout);
+    let report = measure(chosen.as_ref(), &program, &args.operators, jobs, limit)?;
     print!("{}", render(&report));
     if args.save {
         let machine = chosen.machine()?;

@@ -19,6 +19,13 @@ use std::time::Duration;
 
 /// Compile and run a CUDA program on the GPU, or on the CPU by emulation.
 ///
+/// `mdbook-evidence run starter/testing.cu` is all the exercise needs: it
+/// builds your program and runs it, on this machine's NVIDIA GPU when there
+/// is one, else on the CPU by emulating CUDA. It says on stderr which of the
+/// two it used, and an emulated program names its device `... (CPU
+/// emulation)`, so you always know. To see whether you are done, use
+/// `mdbook-evidence check`.
+///
 /// Give the program's .cu file (a whole program, with main); several source
 /// files and nvcc's flags may follow, as you would give them to nvcc
 /// (`run main.cu helper.cpp -I ../Common -DN=4`). With the .cu file alone,

@@ -135,8 +135,12 @@ impl Judgement {
             .filter(|c| c.outcome != LineOutcome::Matched)
             .collect();
         if let Some(first) = differing.first() {
-            let mut names: Vec<&str> = differing.iter().map(|c| c.name.as_str()).collect();
-            names.dedup();
+            let mut names: Vec<&str> = Vec::new();
+            for check in &differing {
+                if !names.contains(&check.name.as_str()) {
+                    names.push(&check.name);
+                }
+            }
             return format!(
                 "Not yet: {} check line{} differ from the lesson's run ({}); start with `{}`.",
                 differing.len(),

@@ -779,6 +779,55 @@ void launch() { k<<<blocks(4), 256>>>(0, 4, 0); }
     }
 
     #[test]
+    fn a_students_suite_is_compared_with_the_lessons_mutant_by_mutant() {
+        let mutants = generate(KERNEL);
+        let grid = mutants
+            .iter()
+            .find(|m| m.operator == "grid-round-down")
+            .unwrap()
+            .clone();
+        let barrier = mutants
+            .iter()
+            .find(|m| m.operator == "no-barrier")
+            .unwrap()
+            .clone();
+        let phase = |passing: &[&str]| PhaseInfo {
+            header: "hardened suite vs sumGuarded (expected: all pass)".into(),
+            passing: passing.iter().map(|s| s.to_string()).collect(),
+            failing: Vec::new(),
+        };
+        let student = Report {
+            program: "starter/t.cu".into(),
+            phases: vec![phase(&["linearity"])],
+            mutants: vec![
+                (grid.clone(), Fate::Ran(vec![None])),
+                (barrier.clone(), Fate::Ran(vec![Some("linearity".into())])),
+            ],
+        };
+        let lesson = Report {
+            program: "kernels/t.cu".into(),
+            phases: vec![phase(&["oracle, n=611", "linearity"])],
+            mutants: vec![
+                (grid, Fate::Ran(vec![Some("oracle, n=611".into())])),
+                (barrier, Fate::Ran(vec![Some("linearity".into())])),
+            ],
+        };
+        let text = compare_suites(&student, &lesson);
+        assert!(
+            text.starts_with("hardened suite vs sumGuarded: yours kills 1 of 2 mutants; the lesson's kills 2 of 2\n"),
+            "{text}"
+        );
+        assert!(
+            text.contains("the lesson's `oracle, n=611` kills it: mutant"),
+            "{text}"
+        );
+        assert!(
+            text.contains("+int blocks(long long n) { return (n) / 256; }"),
+            "{text}"
+        );
+    }
+
+    #[test]
     fn kills_come_only_from_checks_that_pass_unmutated() {
         let original = Transcript::parse(
             "p1 (expected: pass)\n  a                                  PASS  got 1  want 1  rel 0  rtol 0\n\np2\n  b                                  FAIL  got 1  want 2  rel 1  rtol 0\n",
@@ -1027,4 +1076,100 @@ pub fn evidence_path(course: &crate::course::Course, program: &str) -> std::path
             .file_name()
             .map_or_else(String::new, |n| n.to_string_lossy().to_string())
     ))
+}
+
+/// Runs `program` unmutated, then every mutant of it (of `operators`, or
+/// all), `jobs` at a time, each under ten times the unmutated run's time
+/// plus five seconds (at most `limit`).
+pub fn measure(
+    backend: &dyn Backend,
+    program: &Program,
+    operators: &[String],
+    jobs: usize,
+    limit: Duration,
+) -> anyhow::Result<Report> {
+    let mutants: Vec<Mutant> = generate(&program.source)
+        .into_iter()
+        .filter(|m| operators.is_empty() || operators.iter().any(|o| o == m.operator))
+        .collect();
+    let compiled = backend.compile(program)?;
+    let run = backend.run(&compiled, limit)?;
+    if !run.termination.completed() {
+        anyhow::bail!(
+            "{} itself ended with {}: mutants need a program that runs",
+            program.path,
+            String::from(run.termination)
+        );
+    }
+    let (stdout, _) = decode(&run.stdout);
+    let (stderr, _) = decode(&run.stderr);
+    let original = Transcript::parse(&stdout, &stderr);
+    let timeout = (run.elapsed * 10 + Duration::from_secs(5)).min(limit);
+    let scratch = tempfile::tempdir()?;
+    run_mutants(
+        backend,
+        program,
+        &original,
+        mutants,
+        jobs,
+        timeout,
+        scratch.path(),
+    )
+}
+
+/// The student's kills next to the lesson's, per phase the two share: one
+/// line each, and the student's survivors that the lesson's suite kills
+/// (mutants matched by their operator and their changed line).
+pub fn compare_suites(student: &Report, lesson: &Report) -> String {
+    let mut out = String::new();
+    let ours = tally(student);
+    let theirs = tally(lesson);
+    for (p, phase) in student.phases.iter().enumerate() {
+        let Some(q) = lesson.phases.iter().position(|l| l.header == phase.header) else {
+            continue;
+        };
+        if phase.passing.is_empty() && lesson.phases[q].passing.is_empty() {
+            continue;
+        }
+        let title = phase
+            .header
+            .split(" (expected")
+            .next()
+            .unwrap_or(&phase.header);
+        out.push_str(&format!(
+            "{title}: yours kills {} of {} mutants; the lesson's kills {} of {}\n",
+            ours[p].0, ours[p].1, theirs[q].0, theirs[q].1
+        ));
+        for (mutant, fate) in &student.mutants {
+            let Fate::Ran(kills) = fate else { continue };
+            if kills[p].is_some() {
+                continue;
+            }
+            let caught = lesson.mutants.iter().find_map(|(m, f)| match f {
+                Fate::Ran(k)
+                    if m.operator == mutant.operator
+                        && m.before.trim() == mutant.before.trim()
+                        && m.after.trim() == mutant.after.trim() =>
+                {
+                    k[q].clone()
+                }
+                _ => None,
+            });
+            if let Some(by) = caught {
+                out.push_str(&format!(
+                    "  survives yours, the lesson's `{by}` kills it: mutant {} ({}, line {})\n{}\n",
+                    mutant.id,
+                    mutant.operator,
+                    mutant.line,
+                    mutant
+                        .diff()
+                        .lines()
+                        .map(|l| format!("    {l}"))
+                        .collect::<Vec<_>>()
+                        .join("\n")
+                ));
+            }
+        }
+    }
+    out
 }

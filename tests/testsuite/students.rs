@@ -54,9 +54,14 @@ fn the_lessons_solution_in_the_starter_is_done_and_staleness_never_matters() {
         !out.contains("stale") && !out.contains("re-record"),
         "{out}"
     );
+    assert!(
+        out.lines().any(|l| l
+            == "Done: every check, every gate and the closing line match the lesson's recorded run."),
+        "{out}"
+    );
     assert_eq!(
         last_line(&out),
-        "Done: every check, every gate and the closing line match the lesson's recorded run."
+        "Next: `mdbook-evidence check --mutants starter/testing.cu` measures how many planted bugs your suite catches."
     );
 }
 
