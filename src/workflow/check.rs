@@ -402,14 +402,17 @@ pub fn report(judgement: &Judgement) -> String {
 mod tests {
     use super::*;
 
-    const LESSON: &str = "GPU: NVIDIA H200 (compute capability 9.0)\nlargest n\n\n\
-supplied suite vs sumDropTail (expected: all four pass)\n\
-  golden snapshot, n=611             PASS  got 11815.500000  want 11815.500000  rel 0.000e+00  rtol 0.000e+00\n\
-\n\
-hardened suite vs sumDropTail (expected: exposes)\n\
-  oracle, n=611                      FAIL  got 11815.500000  want 14171.000000  rel 1.662e-01  rtol 1.179e-05\n\
-\n\
-all gates hold\n";
+    const LESSON: &str = r"GPU: NVIDIA H200 (compute capability 9.0)
+largest n
+
+supplied suite vs sumDropTail (expected: all four pass)
+  golden snapshot, n=611             PASS  got 11815.500000  want 11815.500000  rel 0.000e+00  rtol 0.000e+00
+
+hardened suite vs sumDropTail (expected: exposes)
+  oracle, n=611                      FAIL  got 11815.500000  want 14171.000000  rel 1.662e-01  rtol 1.179e-05
+
+all gates hold
+";
 
     fn judged(student: &str, ended: i32) -> Judgement {
         judge(
@@ -448,11 +451,14 @@ all gates hold\n";
 
     #[test]
     fn a_missing_phase_and_closing_line_say_what_to_write() {
-        let starter = "GPU: x\nlargest n\n\n\
-supplied suite vs sumDropTail (expected: all four pass)\n\
-  golden snapshot, n=611             PASS  got 11815.500000  want 11815.500000  rel 0.000e+00  rtol 0.000e+00\n\
-\n\
-now make them fail\n";
+        let starter = r"GPU: x
+largest n
+
+supplied suite vs sumDropTail (expected: all four pass)
+  golden snapshot, n=611             PASS  got 11815.500000  want 11815.500000  rel 0.000e+00  rtol 0.000e+00
+
+now make them fail
+";
         let judgement = judged(starter, 0);
         assert!(!judgement.done());
         assert!(
@@ -471,13 +477,16 @@ now make them fail\n";
     fn a_verdict_flip_underlines_the_verdict() {
         let line = "  oracle, n=611                      PASS  got 1  want 1  rel 0  rtol 1";
         let marks = underline(line, &["verdict", "got"]);
-        assert_eq!(&marks[37..41], "^^^^");
+        let verdict = line.find("PASS").unwrap();
+        let got = line.find("got ").unwrap() + 4;
+        assert_eq!(&marks[verdict..verdict + 4], "^^^^");
         assert_eq!(
-            marks.trim_start().len() - marks.trim_start().trim_end().len(),
-            0
+            &marks[got..],
+            "^",
+            "only the got field, and nothing after it"
         );
-        assert!(marks.ends_with('^'));
-        assert_eq!(&marks[48..49], "^");
+        assert_eq!(marks[..verdict].trim(), "");
+        assert_eq!(marks[verdict + 4..got].trim(), "");
     }
 
     #[test]
