@@ -1,7 +1,7 @@
 //! The directives this preprocessor owns, found in chapter Markdown.
 //!
 //! `{{#snippet FILE:NAME}}`, `{{#evidence FILE [transcript|checks|gates]}}`,
-//! `{{#tolerance dtypes|FILE}}` and `{{#drift LESSON}}`. They are found by a
+//! `{{#tolerance dtypes|FILE}}`, `{{#drift LESSON}}` and `{{#mutants FILE}}`. They are found by a
 //! plain text scan, so they expand inside code fences too (that is where a
 //! snippet usually goes). A directive escaped as `\{{#snippet ...}}` is left
 //! alone: mdBook's `links` preprocessor, which runs after ours, removes the
@@ -36,10 +36,22 @@ pub enum ToleranceSubject {
 /// One parsed directive.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Directive {
-    Snippet { path: String, name: String },
-    Evidence { path: String, view: EvidenceView },
+    Snippet {
+        path: String,
+        name: String,
+    },
+    Evidence {
+        path: String,
+        view: EvidenceView,
+    },
     Tolerance(ToleranceSubject),
-    Drift { lesson: String },
+    Drift {
+        lesson: String,
+    },
+    /// The recorded mutant outcomes of a program, per suite.
+    Mutants {
+        path: String,
+    },
 }
 
 /// A directive found in a chapter: where it is, and what it says (or why it
@@ -82,9 +94,13 @@ pub enum SyntaxError {
     UnknownName { name: String, closest: String },
     #[error("`{{{{#drift}}}}` takes a lesson name, as in `{{{{#drift testing}}}}`; got `{args}`")]
     DriftArguments { args: String },
+    #[error(
+        "`{{{{#mutants}}}}` takes a lesson program, as in `{{{{#mutants kernels/testing.cu}}}}`; got `{args}`"
+    )]
+    MutantsArguments { args: String },
 }
 
-const NAMES: [&str; 4] = ["snippet", "evidence", "tolerance", "drift"];
+const NAMES: [&str; 5] = ["snippet", "evidence", "tolerance", "drift", "mutants"];
 
 /// Every directive of ours in `content`, in order.
 pub fn find_all(content: &str) -> Vec<Found> {
@@ -236,6 +252,10 @@ fn parse(name: &str, args: &str) -> Result<Directive, SyntaxError> {
                 lesson: lesson.into(),
             }),
             _ => Err(SyntaxError::DriftArguments { args: args_owned() }),
+        },
+        "mutants" => match words[..] {
+            [path] => Ok(Directive::Mutants { path: path.into() }),
+            _ => Err(SyntaxError::MutantsArguments { args: args_owned() }),
         },
         _ => unreachable!("find_all only parses names in NAMES"),
     }

@@ -183,6 +183,11 @@ impl<'a> Expander<'a> {
                 tolerance_view::dtypes(&self.templates).map_err(Cause::failed)
             }
             Directive::Tolerance(ToleranceSubject::Program(path)) => self.lesson_tolerance(path),
+            Directive::Mutants { path } => {
+                let program = self.course.program(path).map_err(Cause::failed)?;
+                crate::render::mutants::mutants(&self.templates, self.course, &program)
+                    .map_err(Cause::failed)
+            }
         }
     }
 

@@ -7,8 +7,10 @@ use std::process::ExitCode;
 
 pub mod build;
 pub mod cache;
+pub mod check;
 pub mod drift;
 pub mod install;
+pub mod mutants;
 pub mod new;
 pub mod preprocess;
 pub mod record;
@@ -48,10 +50,12 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     Build(build::Args),
+    Check(check::Args),
     Record(record::Args),
     Verify(verify::Args),
     Drift(drift::Args),
     Install(install::Args),
+    Mutants(mutants::Args),
     New(new::Args),
     Run(run::Args),
     Supports(supports::Args),
@@ -96,10 +100,12 @@ pub fn execute(cli: Cli) -> anyhow::Result<ExitCode> {
         Some(Command::Run(args)) => return run::execute(&cli.root, args).map(ExitCode::from),
         None => preprocess::execute(),
         Some(Command::Build(args)) => build::execute(&cli.root, args),
+        Some(Command::Check(args)) => check::execute(&cli.root, args),
         Some(Command::Record(args)) => record::execute(&cli.root, args),
         Some(Command::Verify(args)) => verify::execute(&cli.root, args),
         Some(Command::Drift(args)) => drift::execute(&cli.root, args),
         Some(Command::Install(args)) => install::execute(&cli.root, args),
+        Some(Command::Mutants(args)) => mutants::execute(&cli.root, args),
         Some(Command::New(args)) => new::execute(&cli.root, args),
         Some(Command::Supports(args)) => supports::execute(args),
         Some(Command::Cache(args)) => cache::execute(args),

@@ -19,6 +19,13 @@ use std::time::Duration;
 
 /// Compile and run a CUDA program on the GPU, or on the CPU by emulation.
 ///
+/// `mdbook-evidence run starter/testing.cu` is all the exercise needs: it
+/// builds your program and runs it, on this machine's NVIDIA GPU when there
+/// is one, else on the CPU by emulating CUDA. It says on stderr which of the
+/// two it used, and an emulated program names its device `... (CPU
+/// emulation)`, so you always know. To see whether you are done, use
+/// `mdbook-evidence check`.
+///
 /// Give the program's .cu file (a whole program, with main); several source
 /// files and nvcc's flags may follow, as you would give them to nvcc
 /// (`run main.cu helper.cpp -I ../Common -DN=4`). With the .cu file alone,
@@ -69,10 +76,10 @@ pub fn execute(root: &Path, args: Args) -> anyhow::Result<Ended> {
         default_build_line: true,
     };
     let chosen = backend::select(args.backend, &options, course.as_ref())?;
-    tracing::info!(
-        "running {} with the {} backend",
+    eprintln!(
+        "mdbook-evidence: running {} on {}",
         program.path,
-        chosen.name()
+        crate::cmd::check::describe_backend(chosen.name())
     );
     let compiled = match chosen.compile(&program) {
         Ok(compiled) => compiled,

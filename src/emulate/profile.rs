@@ -34,12 +34,19 @@ impl DeviceProfile {
     }
 }
 
+/// Appended to the device name an emulated program reports, so that its
+/// `GPU:` line never lets a reader believe it ran on a GPU.
+pub const EMULATION_SUFFIX: &str = " (CPU emulation)";
+
 /// The environment a program built for the emulator runs with, so that it
 /// reports `device` and checks bounds when `bounds_check` is set.
 pub(super) fn environment(device: &DeviceProfile, bounds_check: bool) -> Vec<(String, String)> {
     let (major, minor) = device.compute_capability;
     vec![
-        ("CUDA_EMU_DEVICE_NAME".to_string(), device.name.clone()),
+        (
+            "CUDA_EMU_DEVICE_NAME".to_string(),
+            format!("{}{EMULATION_SUFFIX}", device.name),
+        ),
         ("CUDA_EMU_CC".to_string(), format!("{major}.{minor}")),
         (
             "CUDA_EMU_RUNTIME_VERSION".to_string(),
@@ -64,7 +71,7 @@ mod tests {
         assert_eq!(
             fixture.emulator().environment(&DeviceProfile::h200()),
             [
-                ("CUDA_EMU_DEVICE_NAME", "NVIDIA H200"),
+                ("CUDA_EMU_DEVICE_NAME", "NVIDIA H200 (CPU emulation)"),
                 ("CUDA_EMU_CC", "9.0"),
                 ("CUDA_EMU_RUNTIME_VERSION", "13000"),
                 ("CUDA_EMU_BOUNDS_CHECK", "1"),

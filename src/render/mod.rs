@@ -19,6 +19,7 @@ use std::path::Path;
 pub mod drift;
 pub mod evidence;
 pub mod markdown;
+pub mod mutants;
 pub mod tolerance;
 
 /// The embedded templates, by name.
@@ -28,6 +29,7 @@ pub const TEMPLATES: &[(&str, &str)] = &[
     ("gates", include_str!("../../templates/gates.hbs")),
     ("drift", include_str!("../../templates/drift.hbs")),
     ("missing", include_str!("../../templates/missing.hbs")),
+    ("mutants", include_str!("../../templates/mutants.hbs")),
     (
         "tolerance-dtypes",
         include_str!("../../templates/tolerance-dtypes.hbs"),

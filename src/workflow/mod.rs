@@ -8,6 +8,8 @@
 use crate::backend::{Backend, BackendError, Compiled};
 use crate::sources::lesson::Program;
 
+pub mod check;
+pub mod mutants;
 pub mod parallel;
 pub mod record;
 pub mod reproduce;

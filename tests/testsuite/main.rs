@@ -15,6 +15,7 @@ mod preprocessor_protocol;
 mod programs;
 mod scale;
 mod snippets;
+mod students;
 mod tolerance;
 
 use std::path::{Path, PathBuf};
