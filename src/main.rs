@@ -4,17 +4,17 @@
 //! as JSON on stdin; every subcommand lives in its own file under `cmd/`.
 
 use clap::Parser;
-use mdbook_evidence::cmd::{self, Cli};
+use mdbook_evidence::{Cli, Status, execute, init_logging};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    cmd::init_logging(cli.verbose);
-    match cmd::execute(cli) {
+    init_logging(cli.verbose);
+    match execute(cli) {
         Ok(code) => code,
         Err(error) => {
             eprintln!("error: {error:#}");
-            cmd::Status::ToolError.into()
+            Status::ToolError.into()
         }
     }
 }
