@@ -19,9 +19,13 @@ use wait_timeout::ChildExt;
 /// What a finished (or killed) process left behind.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Captured {
+    /// What the process wrote on stdout, byte for byte.
     pub stdout: Vec<u8>,
+    /// What the process wrote on stderr, byte for byte.
     pub stderr: Vec<u8>,
+    /// How it ended: its exit status, a signal, or the time limit.
     pub termination: Termination,
+    /// Wall-clock time from start to end.
     pub elapsed: Duration,
 }
 
@@ -86,7 +90,10 @@ pub fn run(command: &mut Command, timeout: Duration) -> Result<Captured, ExecErr
 
 /// Runs `command` with our own stdin, stdout and stderr (the terminal),
 /// killing it after `timeout`.
-pub fn run_inherited(command: &mut Command, timeout: Duration) -> Result<Termination, ExecError> {
+pub(crate) fn run_inherited(
+    command: &mut Command,
+    timeout: Duration,
+) -> Result<Termination, ExecError> {
     let shown = Path::new(command.get_program()).display().to_string();
     let mut child = command.spawn().map_err(|source| ExecError::Start {
         command: shown.clone(),

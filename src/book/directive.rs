@@ -36,10 +36,27 @@ pub enum ToleranceSubject {
 /// One parsed directive.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Directive {
-    Snippet { path: String, name: String },
-    Evidence { path: String, view: EvidenceView },
+    /// `{{#snippet FILE:NAME}}`: a named region of a source file.
+    Snippet {
+        /// The source file, relative to the book root.
+        path: String,
+        /// The region's name (`// snippet: NAME`).
+        name: String,
+    },
+    /// `{{#evidence FILE [transcript|checks|gates]}}`: a program's recorded run.
+    Evidence {
+        /// The program, relative to the book root.
+        path: String,
+        /// Which part of the recorded run to show.
+        view: EvidenceView,
+    },
+    /// `{{#tolerance dtypes|FILE}}`: a table of tolerances.
     Tolerance(ToleranceSubject),
-    Drift { lesson: String },
+    /// `{{#drift LESSON}}`: how a lesson's starter differs from it.
+    Drift {
+        /// The lesson's name (`testing` for `kernels/testing.cu`).
+        lesson: String,
+    },
 }
 
 /// A directive found in a chapter: where it is, and what it says (or why it

@@ -27,7 +27,7 @@ pub struct Args {
     pub strict: bool,
 }
 
-pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
+pub(crate) fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
     let book = load(root, &args)?;
     book.build().context("building the book")?;
     let index = book.build_dir_for("html").join("index.html");

@@ -5,14 +5,14 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-pub mod build;
-pub mod drift;
-pub mod new;
-pub mod preprocess;
-pub mod record;
-pub mod run;
-pub mod supports;
-pub mod verify;
+pub(crate) mod build;
+pub(crate) mod drift;
+pub(crate) mod new;
+pub(crate) mod preprocess;
+pub(crate) mod record;
+pub(crate) mod run;
+pub(crate) mod supports;
+pub(crate) mod verify;
 
 const AFTER_HELP: &str = "\
 Without a subcommand, mdbook-evidence is an mdBook preprocessor: it reads
@@ -39,6 +39,7 @@ pub struct Cli {
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
 
+    /// The subcommand; none means mdBook preprocessor mode.
     #[command(subcommand)]
     pub command: Option<Command>,
 }

@@ -100,7 +100,7 @@ pub(crate) fn runtime_key<'a>(
 /// `$MDBOOK_EVIDENCE_CACHE`, else `$XDG_CACHE_HOME/mdbook-evidence`, else
 /// `$HOME/.cache/mdbook-evidence`, else `mdbook-evidence` in the system's
 /// temporary directory.
-pub fn default_cache_dir() -> PathBuf {
+pub(crate) fn default_cache_dir() -> PathBuf {
     let var = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
     cache_dir_from(
         var("MDBOOK_EVIDENCE_CACHE"),

@@ -16,13 +16,13 @@ use handlebars::Handlebars;
 use serde::Serialize;
 use std::path::Path;
 
-pub mod drift;
-pub mod evidence;
-pub mod markdown;
-pub mod tolerance;
+pub(crate) mod drift;
+pub(crate) mod evidence;
+pub(crate) mod markdown;
+pub(crate) mod tolerance;
 
 /// The embedded templates, by name.
-pub const TEMPLATES: &[(&str, &str)] = &[
+pub(crate) const TEMPLATES: &[(&str, &str)] = &[
     ("transcript", include_str!("../../templates/transcript.hbs")),
     ("checks", include_str!("../../templates/checks.hbs")),
     ("gates", include_str!("../../templates/gates.hbs")),
@@ -40,7 +40,7 @@ pub const TEMPLATES: &[(&str, &str)] = &[
 
 /// The embedded partials, by name. A partial used inside a table cell
 /// (`verdict`, `held`) has its final newline dropped when registered.
-pub const PARTIALS: &[(&str, &str)] = &[
+pub(crate) const PARTIALS: &[(&str, &str)] = &[
     (
         "stale-banner",
         include_str!("../../templates/partials/stale-banner.hbs"),
@@ -68,7 +68,7 @@ pub const PARTIALS: &[(&str, &str)] = &[
 const INLINE_PARTIALS: &[&str] = &["verdict", "held"];
 
 /// Where a book puts its own templates, relative to its root.
-pub const OVERRIDE_DIR: &str = "theme/evidence";
+pub(crate) const OVERRIDE_DIR: &str = "theme/evidence";
 
 /// The registry of templates for one book.
 pub struct Templates {

@@ -11,13 +11,13 @@ use std::io::Write;
 use std::path::{Component, Path, PathBuf};
 
 /// Reads a whole file as UTF-8 text.
-pub fn read_to_string(path: &Path) -> Result<String> {
+pub(crate) fn read_to_string(path: &Path) -> Result<String> {
     std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))
 }
 
 /// Writes `contents` to `path` atomically: a temporary file in the same
 /// folder, flushed to disk, then renamed over `path`.
-pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<()> {
+pub(crate) fn write_atomically(path: &Path, contents: &[u8]) -> Result<()> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -44,7 +44,7 @@ pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<()> {
 /// Resolves `relative`, a path written in a chapter or on the command line,
 /// against the book root, and refuses any path that would leave it: absolute
 /// paths, `..` that climbs above the root, and symbolic links pointing out.
-pub fn resolve_in_root(root: &Path, relative: &str) -> Result<PathBuf> {
+pub(crate) fn resolve_in_root(root: &Path, relative: &str) -> Result<PathBuf> {
     let given = Path::new(relative);
     if given.is_absolute() {
         bail!(
@@ -83,7 +83,7 @@ pub fn resolve_in_root(root: &Path, relative: &str) -> Result<PathBuf> {
 }
 
 /// Shows `path` relative to `root` when it is inside it, for messages.
-pub fn display_relative(root: &Path, path: &Path) -> String {
+pub(crate) fn display_relative(root: &Path, path: &Path) -> String {
     path.strip_prefix(root)
         .unwrap_or(path)
         .display()

@@ -19,7 +19,7 @@ const MAX_HEADERS: usize = 2000;
 /// The headers reachable from `roots` (sources and forced includes), found
 /// beside the including file (for `"..."`) or in `include_dirs`, in the
 /// order found; `roots` themselves are not listed.
-pub fn reachable_headers(roots: &[PathBuf], include_dirs: &[PathBuf]) -> Vec<PathBuf> {
+pub(crate) fn reachable_headers(roots: &[PathBuf], include_dirs: &[PathBuf]) -> Vec<PathBuf> {
     let mut seen: BTreeSet<PathBuf> = roots.iter().cloned().collect();
     let mut found = Vec::new();
     let mut pending: Vec<PathBuf> = roots.to_vec();
@@ -49,7 +49,7 @@ pub fn reachable_headers(roots: &[PathBuf], include_dirs: &[PathBuf]) -> Vec<Pat
 }
 
 /// A regular file's bytes (not a FIFO or a device), up to 64 MiB.
-pub fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
+pub(crate) fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
     const LIMIT: u64 = 64 << 20;
     let meta = std::fs::metadata(path)?;
     if !meta.is_file() {

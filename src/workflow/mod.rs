@@ -6,9 +6,9 @@
 use crate::backend::{Backend, BackendError, Compiled};
 use crate::sources::lesson::Program;
 
-pub mod record;
-pub mod reproduce;
-pub mod verify;
+pub(crate) mod record;
+pub(crate) mod reproduce;
+pub(crate) mod verify;
 
 /// Compiles every program at once (compilers are slow and single-threaded),
 /// giving the results in the order of `programs`.

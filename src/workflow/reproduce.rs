@@ -20,7 +20,10 @@ use anyhow::{Result, bail};
 use std::collections::BTreeMap;
 
 /// The backend `reproduce` asks for, or `None` for `never`.
-pub fn backend_for(reproduce: Reproduce, course: &Course) -> Result<Option<Box<dyn Backend>>> {
+pub(crate) fn backend_for(
+    reproduce: Reproduce,
+    course: &Course,
+) -> Result<Option<Box<dyn Backend>>> {
     let Some(choice) = reproduce.backend() else {
         return Ok(None);
     };
@@ -34,7 +37,7 @@ pub fn backend_for(reproduce: Reproduce, course: &Course) -> Result<Option<Box<d
 /// Re-runs every program in `programs` whose evidence is current and
 /// compares it with that evidence. Returns a note per reproduced program;
 /// fails, naming each program and showing the diff, when any differs.
-pub fn reproduce(
+pub(crate) fn reproduce(
     backend: &dyn Backend,
     course: &Course,
     programs: &[String],

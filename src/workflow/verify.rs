@@ -17,7 +17,7 @@ use similar::TextDiff;
 
 /// The verdict on one program.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Verification {
+pub(crate) enum Verification {
     /// The run matched the evidence.
     Reproduced,
     /// The evidence is current, and no run was made (with the reason).
@@ -40,7 +40,7 @@ pub enum Verification {
 
 impl Verification {
     /// Whether this verdict counts as a pass.
-    pub fn passed(&self) -> bool {
+    pub(crate) fn passed(&self) -> bool {
         matches!(
             self,
             Verification::Reproduced | Verification::NotRerun { .. }
@@ -75,7 +75,8 @@ impl std::fmt::Display for Verification {
 
 /// Compares a new run with the recorded evidence; `None` when they match.
 /// `label` names the new run in the diff header (`gpu`, `emulate`).
-pub fn mismatch(evidence: &Evidence, run: &Captured, label: &str) -> Option<String> {
+#[cfg(test)]
+pub(crate) fn mismatch(evidence: &Evidence, run: &Captured, label: &str) -> Option<String> {
     mismatch_under(
         evidence,
         run,
@@ -85,7 +86,9 @@ pub fn mismatch(evidence: &Evidence, run: &Captured, label: &str) -> Option<Stri
     )
 }
 
-/// [`mismatch`] under the program's declared variation: lines its rules
+/// Compares a new run with the recorded evidence under the program's
+/// declared variation; `None` when they match. `label` names the new run in
+/// the diff header (`gpu`, `emulate`). Lines the variation's rules
 /// let through compare as equal, and a line outside its rule is named with
 /// the rule after the diff.
 pub fn mismatch_under(
@@ -152,7 +155,7 @@ pub fn mismatch_under(
 /// Verifies `programs` against their evidence in `course`, re-running them
 /// with `backend` when there is one (`why_not` says why there is none).
 /// Verdicts come in the order of `programs`.
-pub fn verify_programs(
+pub(crate) fn verify_programs(
     backend: Option<&dyn Backend>,
     why_not: &str,
     course: &Course,
