@@ -65,7 +65,7 @@ impl GpuBackend {
 
 impl GpuBackend {
     /// Builds programs that have no `// Build:` line with
-    /// [`DEFAULT_BUILD_LINE`].
+    /// `DEFAULT_BUILD_LINE`.
     pub fn with_default_build_line(mut self) -> Self {
         self.default_build_line = Some(DEFAULT_BUILD_LINE.to_string());
         self

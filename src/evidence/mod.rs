@@ -188,7 +188,7 @@ pub struct RunRecord {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub struct Evidence {
-    /// The version of the evidence file format ([`FORMAT`]).
+    /// The version of the evidence file format; a file of another version is refused.
     pub format: u32,
     /// The program, relative to the book root.
     pub program: String,
