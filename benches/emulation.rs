@@ -14,11 +14,7 @@
 //! (the script's own output). Medians of several runs; the machine's load
 //! moves them, so read them as figures, not as a test.
 
-use mdbook_evidence::backend::Backend;
-use mdbook_evidence::backend::emulate::EmulateBackend;
-use mdbook_evidence::config::Settings;
-use mdbook_evidence::course::Course;
-use mdbook_evidence::sources::lesson::Program;
+use mdbook_evidence::{Backend, Course, EmulateBackend, Program, Settings};
 use std::path::PathBuf;
 use std::process::Command;
 use std::time::{Duration, Instant};

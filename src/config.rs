@@ -55,7 +55,9 @@ pub enum DriftPolicy {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(default, rename_all = "kebab-case")]
 pub struct Settings {
+    /// How the evidence each chapter embeds is reproduced during a build.
     pub reproduce: Reproduce,
+    /// What drift between a starter and its lesson does to a build.
     pub drift: DriftPolicy,
     /// Where recorded evidence lives, relative to the book root.
     pub evidence_dir: PathBuf,
@@ -85,12 +87,12 @@ impl Default for Settings {
 }
 
 /// The table's name in book.toml.
-pub const TABLE: &str = "preprocessor.evidence";
+pub(crate) const TABLE: &str = "preprocessor.evidence";
 
 /// Reads `root/book.toml` with `MDBOOK_*` environment overrides applied,
 /// and makes sure our preprocessor runs before mdBook's `links` (which
 /// unescapes `\{{#...}}`).
-pub fn load(root: &Path) -> Result<Config> {
+pub(crate) fn load(root: &Path) -> Result<Config> {
     let book_toml = root.join("book.toml");
     if !book_toml.is_file() {
         bail!(

@@ -30,12 +30,20 @@ pub enum CourseError {
     #[error(
         "{program} has no recorded evidence ({evidence} is missing); record it on a GPU with `mdbook-evidence record {program}`"
     )]
-    NoEvidence { program: String, evidence: String },
+    NoEvidence {
+        /// The program, relative to the book root.
+        program: String,
+        /// The evidence file that is missing.
+        evidence: String,
+    },
     /// A lesson name with no program in the kernels folder.
     #[error("no lesson `{name}`: {program} does not exist{}", suggestion(closest))]
     UnknownLesson {
+        /// The lesson name as given.
         name: String,
+        /// The program it would be, relative to the book root.
         program: String,
+        /// The closest lesson name that exists, if any is close.
         closest: Option<String>,
     },
     /// A lesson name that is a path, not a name.
@@ -45,7 +53,12 @@ pub enum CourseError {
     BadLessonName { name: String },
     /// A lesson without a starter, where a starter is needed.
     #[error("lesson `{name}` has no starter ({starter}), so there is nothing to compare")]
-    NoStarter { name: String, starter: String },
+    NoStarter {
+        /// The lesson's name.
+        name: String,
+        /// The starter file that is missing, relative to the book root.
+        starter: String,
+    },
 }
 
 fn suggestion(closest: &Option<String>) -> String {
@@ -106,10 +119,12 @@ impl Course {
         }
     }
 
+    /// The book's root: the folder that holds book.toml.
     pub fn root(&self) -> &Path {
         &self.root
     }
 
+    /// The book's `[preprocessor.evidence]` settings.
     pub fn settings(&self) -> &Settings {
         &self.settings
     }
@@ -318,7 +333,7 @@ impl Course {
 }
 
 /// The closest of `names` to `name`, when it is close enough to suggest.
-pub fn closest(name: &str, names: &[String]) -> Option<String> {
+pub(crate) fn closest(name: &str, names: &[String]) -> Option<String> {
     names
         .iter()
         .map(|n| (strsim::jaro_winkler(name, n), n))

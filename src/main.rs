@@ -5,19 +5,17 @@
 //! A failed check exits 1, any other error 2 (see `cmd::status_of`).
 
 use clap::Parser;
-use mdbook_evidence::cmd::{self, Cli};
+use mdbook_evidence::{Cli, execute, init_logging, paint_error, status_of};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    cmd::init_logging(cli.verbose);
-    match cmd::execute(cli) {
+    init_logging(cli.verbose);
+    match execute(cli) {
         Ok(code) => code,
         Err(error) => {
-            let color = mdbook_evidence::report::style::stderr_color();
-            let text = mdbook_evidence::report::style::paint_diff(&format!("{error:#}"), color);
-            eprintln!("error: {text}");
-            cmd::status_of(&error).into()
+            eprintln!("error: {}", paint_error(&error));
+            status_of(&error).into()
         }
     }
 }

@@ -66,7 +66,7 @@ impl EmulateBackend {
 
 /// What the emulator builds for `program`: the sources and flags of its
 /// `// Build:` line, or the program alone when it has none.
-pub fn build_inputs(program: &Program) -> Result<BuildInputs, BackendError> {
+pub(crate) fn build_inputs(program: &Program) -> Result<BuildInputs, BackendError> {
     let shown = Path::new(&program.path);
     let command = program
         .nvcc()
@@ -122,7 +122,7 @@ pub fn build_inputs(program: &Program) -> Result<BuildInputs, BackendError> {
 }
 
 /// The device an evidence file was recorded on, as the shim's profile.
-pub fn profile_of(machine: &MachineRecord) -> DeviceProfile {
+pub(crate) fn profile_of(machine: &MachineRecord) -> DeviceProfile {
     let numbers = |text: &str| {
         let mut parts = text
             .split('.')

@@ -30,9 +30,13 @@ use wait_timeout::ChildExt;
 /// What a finished (or killed) process left behind.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Captured {
+    /// What the process wrote on stdout, byte for byte.
     pub stdout: Vec<u8>,
+    /// What the process wrote on stderr, byte for byte.
     pub stderr: Vec<u8>,
+    /// How it ended: its exit status, a signal, or the time limit.
     pub termination: Termination,
+    /// Wall-clock time from start to end.
     pub elapsed: Duration,
 }
 

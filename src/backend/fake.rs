@@ -12,7 +12,7 @@ use std::time::Duration;
 
 /// What the fake does for one program.
 #[derive(Debug, Clone)]
-pub enum FakeOutcome {
+pub(crate) enum FakeOutcome {
     Runs {
         stdout: String,
         stderr: String,
@@ -23,7 +23,7 @@ pub enum FakeOutcome {
 
 /// Prepared outcomes by program path, and a log of what was asked.
 #[derive(Debug, Default)]
-pub struct FakeBackend {
+pub(crate) struct FakeBackend {
     pub outcomes: HashMap<String, FakeOutcome>,
     pub compiled: Mutex<Vec<String>>,
     /// The programs run, in the order their runs started.
@@ -31,16 +31,16 @@ pub struct FakeBackend {
 }
 
 impl FakeBackend {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Self::default()
     }
 
-    pub fn with(mut self, program: &str, outcome: FakeOutcome) -> Self {
+    pub(crate) fn with(mut self, program: &str, outcome: FakeOutcome) -> Self {
         self.outcomes.insert(program.into(), outcome);
         self
     }
 
-    pub fn machine_record() -> MachineRecord {
+    pub(crate) fn machine_record() -> MachineRecord {
         MachineRecord {
             device: "Fake GPU".into(),
             compute_capability: "0.0".into(),

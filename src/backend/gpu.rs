@@ -27,7 +27,7 @@ pub struct GpuBackend {
 }
 
 /// How `run` builds a program that declares no `// Build:` line.
-pub const DEFAULT_BUILD_LINE: &str = "nvcc -std=c++17 -O3 -lineinfo -o program program.cu";
+pub(crate) const DEFAULT_BUILD_LINE: &str = "nvcc -std=c++17 -O3 -lineinfo -o program program.cu";
 
 impl GpuBackend {
     /// Finds the driver, a device and nvcc, or says which is missing.
@@ -65,7 +65,7 @@ impl GpuBackend {
 
 impl GpuBackend {
     /// Builds programs that have no `// Build:` line with
-    /// [`DEFAULT_BUILD_LINE`].
+    /// `DEFAULT_BUILD_LINE`.
     pub fn with_default_build_line(mut self) -> Self {
         self.default_build_line = Some(DEFAULT_BUILD_LINE.to_string());
         self
@@ -142,7 +142,7 @@ impl Backend for GpuBackend {
 
 /// The program's `// Build:` line as argv, with nvcc found by us, the
 /// source given as its real path and `-o` pointing at `executable`.
-pub fn build_command(
+pub(crate) fn build_command(
     program: &Program,
     nvcc: &Path,
     executable: &Path,
@@ -201,7 +201,7 @@ pub fn build_command(
 }
 
 /// Arguments from the `// Run:` line, after the program itself.
-pub fn run_args(program: &Program) -> Vec<String> {
+pub(crate) fn run_args(program: &Program) -> Vec<String> {
     program
         .run_line()
         .and_then(|line| shell_words::split(line).ok())
@@ -264,7 +264,7 @@ fn probe_device() -> Result<DeviceInfo, BackendError> {
 }
 
 /// nvcc on the PATH, in `$CUDA_HOME/bin` or in `/usr/local/cuda/bin`.
-pub fn find_nvcc() -> Option<PathBuf> {
+pub(crate) fn find_nvcc() -> Option<PathBuf> {
     let on_path = std::env::var_os("PATH");
     tools::find_program(Path::new("nvcc"), on_path.as_deref()).or_else(|| {
         ["CUDA_HOME", "CUDA_PATH"]

@@ -14,12 +14,12 @@ use std::path::PathBuf;
 use std::process::Command;
 use std::time::Duration;
 
-pub mod emulate;
-pub mod exec;
+pub(crate) mod emulate;
+pub(crate) mod exec;
 #[cfg(test)]
 pub(crate) mod fake;
-pub mod gpu;
-pub mod tools;
+pub(crate) mod gpu;
+pub(crate) mod tools;
 
 /// A program compiled by a backend, ready to run.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -159,7 +159,7 @@ pub trait Backend: Sync {
 
 /// What a backend is asked for beyond its kind.
 #[derive(Debug, Clone, Default)]
-pub struct Options {
+pub(crate) struct Options {
     /// Emulation only: report out-of-bounds accesses to `cudaMalloc`'d
     /// buffers the way compute-sanitizer's memcheck does.
     pub bounds_check: bool,
@@ -180,7 +180,7 @@ fn gpu(options: &Options) -> Result<gpu::GpuBackend, BackendError> {
 /// The backend for `choice`, or why it is not available. `auto` takes the
 /// GPU when there is one, else CPU emulation. `course` lets emulated
 /// programs pretend to be the device of their evidence.
-pub fn select(
+pub(crate) fn select(
     choice: BackendChoice,
     options: &Options,
     course: Option<&crate::course::Course>,

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 /// `./tools/c++`) is taken as given when it is a file, made absolute; a bare
 /// name is the first executable of that name in the directories of
 /// `path_var` (a `PATH` value).
-pub fn find_program(program: &Path, path_var: Option<&OsStr>) -> Option<PathBuf> {
+pub(crate) fn find_program(program: &Path, path_var: Option<&OsStr>) -> Option<PathBuf> {
     if program.components().count() > 1 {
         return program
             .is_file()
@@ -26,7 +26,7 @@ pub fn find_program(program: &Path, path_var: Option<&OsStr>) -> Option<PathBuf>
 
 /// Whether `path` is a file this user may run.
 #[cfg(unix)]
-pub fn is_executable(path: &Path) -> bool {
+pub(crate) fn is_executable(path: &Path) -> bool {
     use std::os::unix::fs::PermissionsExt;
     path.metadata()
         .is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)

@@ -36,6 +36,7 @@ pub struct DirectiveError {
     pub chapter: String,
     /// 1-based line of the directive.
     pub line: usize,
+    /// Why it could not be expanded.
     pub cause: Cause,
 }
 
@@ -88,6 +89,7 @@ pub struct Expander<'a> {
 }
 
 impl<'a> Expander<'a> {
+    /// An expander for the chapters of `course`, rendering with `templates`.
     pub fn new(course: &'a Course, templates: Templates) -> Self {
         Expander {
             course,

@@ -1,6 +1,6 @@
 //! The book pipeline: the mdBook preprocessor, the directives it owns, and
 //! their expansion into Markdown.
 
-pub mod directive;
-pub mod expand;
-pub mod preprocessor;
+pub(crate) mod directive;
+pub(crate) mod expand;
+pub(crate) mod preprocessor;

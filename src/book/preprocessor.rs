@@ -23,7 +23,7 @@ use mdbook_preprocessor::book::Book;
 use mdbook_preprocessor::{MDBOOK_VERSION, Preprocessor, PreprocessorContext};
 
 /// The preprocessor's name, as in `[preprocessor.evidence]`.
-pub const NAME: &str = "evidence";
+pub(crate) const NAME: &str = "evidence";
 
 /// Expands `{{#snippet}}`, `{{#evidence}}`, `{{#tolerance}}` and `{{#drift}}`.
 #[derive(Debug, Default, Clone)]
@@ -34,6 +34,7 @@ pub struct EvidencePreprocessor {
 }
 
 impl EvidencePreprocessor {
+    /// A preprocessor that reads its settings from the book's book.toml.
     pub fn new() -> Self {
         Self::default()
     }

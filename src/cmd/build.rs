@@ -33,7 +33,7 @@ pub struct Args {
     pub fresh: bool,
 }
 
-pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
+pub(crate) fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
     let book = load(root, &args)?;
     // A failed check inside (evidence that does not reproduce, drift)
     // stays findable in the error's chain: `main` exits 1 for it.

@@ -23,7 +23,7 @@ pub struct Args {
     pub color: String,
 }
 
-pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
+pub(crate) fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
     let course = Course::open(root)?;
     let lessons = if args.lessons.is_empty() {
         course

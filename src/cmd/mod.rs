@@ -43,6 +43,7 @@ pub struct Cli {
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     pub verbose: u8,
 
+    /// The subcommand; none means mdBook preprocessor mode.
     #[command(subcommand)]
     pub command: Option<Command>,
 }
@@ -86,6 +87,13 @@ impl From<Status> for ExitCode {
 
 /// The status for a command that ended in `error`: a failed check (1) or a
 /// usage or tool error (2).
+/// The error's whole chain as the binary prints it: coloured where stderr is
+/// a terminal (and `NO_COLOR` is not set), plain otherwise.
+pub fn paint_error(error: &anyhow::Error) -> String {
+    let color = crate::report::style::stderr_color();
+    crate::report::style::paint_diff(&format!("{error:#}"), color)
+}
+
 pub fn status_of(error: &anyhow::Error) -> Status {
     if crate::workflow::is_check_failure(error) {
         Status::VerificationFailed

@@ -57,7 +57,7 @@ pub struct Args {
     pub title: Option<String>,
 }
 
-pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
+pub(crate) fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
     let name = &args.lesson;
     if name.is_empty()
         || !name

@@ -8,7 +8,7 @@ use anyhow::{Context, bail};
 use mdbook_preprocessor::Preprocessor;
 use std::io::IsTerminal;
 
-pub fn execute() -> anyhow::Result<Status> {
+pub(crate) fn execute() -> anyhow::Result<Status> {
     if std::io::stdin().is_terminal() {
         bail!(
             "no subcommand given, and stdin is a terminal: mdbook-evidence without a subcommand is an mdBook \

@@ -36,7 +36,7 @@ pub struct Args {
     pub backend: BackendChoice,
 }
 
-pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
+pub(crate) fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
     let course = Course::open(root)?;
     let programs = course.programs(&args.programs)?;
     let backend: Box<dyn Backend> = match args.backend {

@@ -62,7 +62,7 @@ pub enum Ended {
     Code(u8),
 }
 
-pub fn execute(root: &Path, args: Args) -> anyhow::Result<Ended> {
+pub(crate) fn execute(root: &Path, args: Args) -> anyhow::Result<Ended> {
     // Everything after the first `--` is the program's own.
     let split = args.build.iter().position(|w| w == "--");
     let (build, program_args) = match split {

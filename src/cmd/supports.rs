@@ -14,7 +14,7 @@ pub struct Args {
     pub renderer: String,
 }
 
-pub fn execute(args: Args) -> anyhow::Result<Status> {
+pub(crate) fn execute(args: Args) -> anyhow::Result<Status> {
     let supported = EvidencePreprocessor::new().supports_renderer(&args.renderer)?;
     Ok(if supported {
         Status::Success

@@ -43,7 +43,7 @@ pub struct Args {
     pub format: Format,
 }
 
-pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
+pub(crate) fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
     let course = Course::open(root)?;
     let programs = course.programs(&args.programs)?;
     let (chosen, why_not) =

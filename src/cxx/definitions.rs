@@ -63,11 +63,13 @@ pub struct SourceError {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DefinitionKind {
+    /// A function that is not a kernel (host or `__device__`).
     Function,
     /// A `__global__` function.
     Kernel,
     /// A `const`, `constexpr`, `constinit` or `__constant__` variable.
     Constant,
+    /// A variable that is not a constant.
     Variable,
     /// A `#define`.
     Macro,

@@ -81,7 +81,7 @@ pub(crate) struct Token {
 
 impl Token {
     /// Whether this token is code (not whitespace or a comment).
-    pub fn is_code(&self) -> bool {
+    pub(crate) fn is_code(&self) -> bool {
         !matches!(
             self.kind,
             TokenKind::Whitespace | TokenKind::LineComment | TokenKind::BlockComment
@@ -198,19 +198,19 @@ pub(crate) fn tokenize(src: &str) -> Result<Vec<Token>, LexError> {
 }
 
 impl<'a> Lexed<'a> {
-    pub fn tokens(&self) -> &[Token] {
+    pub(crate) fn tokens(&self) -> &[Token] {
         &self.tokens
     }
 
     /// The unterminated comment or raw string, if the source has one.
-    pub fn error(&self) -> Option<&LexError> {
+    pub(crate) fn error(&self) -> Option<&LexError> {
         self.error.as_ref()
     }
 
     /// The code tokens in order, each with its line and column: whitespace
     /// and comments dropped, and each preprocessor line opened up into its
     /// `#` and the tokens after it, marked with the index of that `#`.
-    pub fn code_tokens(&self) -> Vec<CodeToken> {
+    pub(crate) fn code_tokens(&self) -> Vec<CodeToken> {
         let mut out: Vec<CodeToken> = Vec::new();
         let push = |out: &mut Vec<CodeToken>, kind, span: Range<usize>, directive| {
             let (line, column) = self.lines.position(span.start);
@@ -512,7 +512,7 @@ pub(crate) struct LineIndex<'a> {
 }
 
 impl<'a> LineIndex<'a> {
-    pub fn new(src: &'a [u8]) -> Self {
+    pub(crate) fn new(src: &'a [u8]) -> Self {
         let mut starts = vec![0];
         starts.extend(
             src.iter()
@@ -528,23 +528,23 @@ impl<'a> LineIndex<'a> {
     }
 
     /// The 1-based line that holds byte `offset`.
-    pub fn line_of(&self, offset: usize) -> usize {
+    pub(crate) fn line_of(&self, offset: usize) -> usize {
         self.starts.partition_point(|&s| s <= offset).max(1)
     }
 
     /// Byte offset where 1-based `line` starts (the end of the text past the last line).
-    pub fn start_of(&self, line: usize) -> usize {
+    pub(crate) fn start_of(&self, line: usize) -> usize {
         self.starts.get(line - 1).copied().unwrap_or(self.src.len())
     }
 
-    pub fn count(&self) -> usize {
+    pub(crate) fn count(&self) -> usize {
         self.starts.len()
     }
 
     /// The 1-based line and column of byte `offset`. The column counts
     /// characters: every byte but a UTF-8 continuation byte starts one, so
     /// it is defined on any bytes.
-    pub fn position(&self, offset: usize) -> (usize, usize) {
+    pub(crate) fn position(&self, offset: usize) -> (usize, usize) {
         let line = self.line_of(offset);
         let start = self.start_of(line).min(offset);
         let end = offset.min(self.src.len());

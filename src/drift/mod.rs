@@ -72,13 +72,14 @@ use std::path::{Path, PathBuf};
 use anyhow::Context as _;
 
 use crate::cxx::definitions::{self, Definition, Place, ScannedSource};
-pub use crate::cxx::definitions::{DefinitionKind, SourceError};
+pub(crate) use crate::cxx::definitions::{DefinitionKind, SourceError};
 
 /// A source text and the name it is shown by in reports and errors.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SourceFile {
     /// Like `kernels/testing.cu`: relative to the book root when possible.
     pub display: String,
+    /// The whole source text.
     pub text: String,
 }
 
@@ -106,7 +107,9 @@ fn display_name(path: &Path, root: &Path) -> String {
 /// A lesson program and its starter.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LessonPair {
+    /// The lesson program (`kernels/<lesson>.cu`).
     pub lesson: PathBuf,
+    /// Its exercise (`starter/<lesson>.cu`).
     pub starter: PathBuf,
 }
 
@@ -127,7 +130,7 @@ impl LessonPair {
 
 /// Reads both files and compares them. Paths are shown relative to
 /// `display_root` (the book root) in the report and in errors.
-pub fn check(
+pub(crate) fn check(
     lesson_path: &Path,
     starter_path: &Path,
     display_root: &Path,
@@ -168,7 +171,9 @@ pub struct DriftReport {
 /// A definition of the lesson, by name.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
 pub struct DefinitionRef {
+    /// The definition's name (a function, constant, type...).
     pub name: String,
+    /// What kind of definition it is.
     pub kind: DefinitionKind,
     /// The line of the lesson where its code starts.
     pub line: usize,

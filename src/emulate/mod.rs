@@ -29,7 +29,7 @@ mod cache;
 mod embedded;
 mod headers;
 mod profile;
-pub mod rewrite;
+pub(crate) mod rewrite;
 mod toolchain;
 
 use std::ffi::{OsStr, OsString};
@@ -43,7 +43,7 @@ pub use self::cache::default_cache_dir;
 // builds (`workflow::reuse`).
 pub(crate) use self::cache::{Fingerprint, InstallError, install as install_entry};
 pub use self::cache::{clean as clean_cache, prepare as prepare_cache, stats as cache_stats};
-pub use self::profile::DeviceProfile;
+pub(crate) use self::profile::DeviceProfile;
 pub use self::rewrite::{RewriteError, RewrittenSource, UnsupportedFeature};
 use self::toolchain::{Compiler, compiler_messages};
 
@@ -115,7 +115,7 @@ impl<E: Into<EmulateError>> From<InstallError<E>> for EmulateError {
 
 /// How the emulator builds programs.
 #[derive(Debug, Clone)]
-pub struct EmulatorOptions {
+pub(crate) struct EmulatorOptions {
     /// Check every global-memory access against the allocations the program
     /// made (slower; catches out-of-bounds indices). Passed to the program
     /// at run time through [`Emulator::environment`].
@@ -135,7 +135,7 @@ impl Default for EmulatorOptions {
 
 /// One source file of a program.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SourceInput {
+pub(crate) struct SourceInput {
     /// Where it is.
     pub file: PathBuf,
     /// How `#line`, `__FILE__` and messages name it.
@@ -148,7 +148,7 @@ pub struct SourceInput {
 /// that matter on the CPU (see [`crate::sources::build_line`]). Paths are
 /// absolute or relative to the current directory.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct BuildInputs {
+pub(crate) struct BuildInputs {
     pub sources: Vec<SourceInput>,
     pub include_dirs: Vec<PathBuf>,
     pub system_include_dirs: Vec<PathBuf>,
@@ -164,7 +164,7 @@ pub struct BuildInputs {
 impl BuildInputs {
     /// One CUDA source, no flags: what a program without a `// Build:` line
     /// beyond `nvcc FILE.cu` needs.
-    pub fn single(source: &Path, shown: &Path) -> BuildInputs {
+    pub(crate) fn single(source: &Path, shown: &Path) -> BuildInputs {
         BuildInputs {
             sources: vec![SourceInput {
                 file: source.to_path_buf(),
@@ -178,7 +178,7 @@ impl BuildInputs {
 
 /// A program built for the emulator.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Build {
+pub(crate) struct Build {
     /// The executable, inside the cache; run it with [`Emulator::environment`].
     pub executable: PathBuf,
     /// True when the executable came from the cache and no compiler ran.
@@ -192,7 +192,7 @@ pub struct Build {
 
 /// Builds CUDA programs into CPU executables, with a cache.
 #[derive(Debug, Clone)]
-pub struct Emulator {
+pub(crate) struct Emulator {
     root: PathBuf,
     options: EmulatorOptions,
     compiler: Compiler,
@@ -204,7 +204,7 @@ impl Emulator {
     /// An emulator that keeps its builds under `cache_dir/emulate/`. Finds
     /// the C++ compiler and asks its version now, so a missing compiler is
     /// reported before any program is read.
-    pub fn new(
+    pub(crate) fn new(
         cache_dir: impl Into<PathBuf>,
         options: EmulatorOptions,
     ) -> Result<Self, EmulateError> {
@@ -223,39 +223,29 @@ impl Emulator {
         })
     }
 
-    /// The options this emulator was made with.
-    pub fn options(&self) -> &EmulatorOptions {
-        &self.options
-    }
-
     /// The flags every program is compiled with (see the module doc).
-    pub fn flags(&self) -> &[String] {
+    pub(crate) fn flags(&self) -> &[String] {
         &self.flags
     }
 
     /// The first line of the compiler's `--version`.
-    pub fn compiler_version(&self) -> &str {
+    pub(crate) fn compiler_version(&self) -> &str {
         self.compiler.first_version_line()
     }
 
     /// Builds the CUDA program at `source` (a whole program, with `main`),
-    /// or finds it already built. Local headers it includes with `"..."`
-    /// from beside it are rewritten and tracked too.
-    pub fn compile(&self, source: &Path) -> Result<Build, EmulateError> {
-        self.compile_shown_as(source, source)
-    }
-
-    /// Like [`Emulator::compile`], but names the program `shown` in `#line`
-    /// (hence in compiler errors, `__FILE__` and refusals): a book passes
-    /// the path relative to its root, so that messages read well and the
-    /// cache key does not depend on how the current directory was spelled.
-    pub fn compile_shown_as(&self, source: &Path, shown: &Path) -> Result<Build, EmulateError> {
-        self.compile_inputs(&BuildInputs::single(source, shown))
+    /// or finds it already built, naming it by that same path in `#line`.
+    /// Local headers it includes with `"..."` from beside it are rewritten
+    /// and tracked too. (The backend builds through
+    /// [`Emulator::compile_inputs`]; the tests here build single files.)
+    #[cfg(test)]
+    pub(crate) fn compile(&self, source: &Path) -> Result<Build, EmulateError> {
+        self.compile_inputs(&BuildInputs::single(source, source))
     }
 
     /// Builds a program made of several sources, with the include folders,
     /// macros and libraries of its nvcc line, or finds it already built.
-    pub fn compile_inputs(&self, inputs: &BuildInputs) -> Result<Build, EmulateError> {
+    pub(crate) fn compile_inputs(&self, inputs: &BuildInputs) -> Result<Build, EmulateError> {
         let Some(first) = inputs.sources.first() else {
             return Err(EmulateError::NoSources);
         };
@@ -471,7 +461,7 @@ impl Emulator {
     /// `device` and checks what the options ask.
     /// The environment to run a compiled program with, so that it reports
     /// `device` and checks what the options ask.
-    pub fn environment(&self, device: &DeviceProfile) -> Vec<(String, String)> {
+    pub(crate) fn environment(&self, device: &DeviceProfile) -> Vec<(String, String)> {
         profile::environment(device, self.options.bounds_check)
     }
 
@@ -671,6 +661,7 @@ struct RuntimePlan {
 
 #[cfg(test)]
 pub(super) mod tests {
+    use super::rewrite::UnsupportedFeature;
     use super::*;
     use std::collections::BTreeSet;
     use std::process::Command;
@@ -959,8 +950,8 @@ chmod +x "$out"
         let moved = fixture.write("book-b/k.cu", KERNEL);
         let emulator = fixture.emulator();
         let shown = Path::new("kernels/k.cu");
-        assert!(!emulator.compile_shown_as(&here, shown).unwrap().cached);
-        assert!(emulator.compile_shown_as(&moved, shown).unwrap().cached);
+        assert!(!emulator.compile_inputs(&BuildInputs::single(&here, shown)).unwrap().cached);
+        assert!(emulator.compile_inputs(&BuildInputs::single(&moved, shown)).unwrap().cached);
     }
 
     #[cfg(unix)]

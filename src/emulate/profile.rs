@@ -14,7 +14,7 @@
 /// The GPU an emulated program reports through `cudaGetDeviceProperties`,
 /// `cudaRuntimeGetVersion` and the like.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct DeviceProfile {
+pub(crate) struct DeviceProfile {
     /// `cudaDeviceProp::name`, e.g. "NVIDIA H200".
     pub name: String,
     /// `(major, minor)`, e.g. `(9, 0)`.
@@ -25,7 +25,7 @@ pub struct DeviceProfile {
 
 impl DeviceProfile {
     /// The course's reference machine: an H200 with the CUDA 13.0 runtime.
-    pub fn h200() -> Self {
+    pub(crate) fn h200() -> Self {
         Self {
             name: "NVIDIA H200".to_string(),
             compute_capability: (9, 0),

@@ -7,8 +7,8 @@
 //! [`files::write_atomically`]. Source and build-command hashes tell when the
 //! evidence no longer matches the program ([`Staleness`]).
 
-pub mod transcript;
-pub mod variation;
+pub(crate) mod transcript;
+pub(crate) mod variation;
 
 use crate::sources::files;
 use crate::sources::lesson::Program;
@@ -18,7 +18,7 @@ use sha2::{Digest, Sha256};
 use std::path::Path;
 
 /// The version of the file format this build reads and writes.
-pub const FORMAT: u32 = 1;
+pub(crate) const FORMAT: u32 = 1;
 
 const HEADER: &str = "\
 # Evidence recorded by `mdbook-evidence record` from a real run of the program
@@ -49,6 +49,7 @@ pub enum Termination {
 }
 
 impl Termination {
+    /// Whether it exited with status 0.
     pub fn success(self) -> bool {
         self == Termination::Exited(0)
     }
@@ -187,6 +188,7 @@ pub struct RunRecord {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub struct Evidence {
+    /// The version of the evidence file format; a file of another version is refused.
     pub format: u32,
     /// The program, relative to the book root.
     pub program: String,
@@ -194,9 +196,13 @@ pub struct Evidence {
     pub recorded_at: String,
     /// The command that records this evidence again.
     pub rerecord: String,
+    /// The sources the program was built from, with their hashes.
     pub source: SourceRecord,
+    /// The machine and device it ran on.
     pub machine: MachineRecord,
+    /// How it was compiled.
     pub build: BuildRecord,
+    /// What the run printed and how it ended.
     pub run: RunRecord,
 }
 
@@ -342,18 +348,18 @@ fn changed_dependency(
         .or_else(|| now.keys().find(|f| !recorded.contains_key(*f)).cloned())
 }
 
-pub fn sha256_hex(bytes: &[u8]) -> String {
+pub(crate) fn sha256_hex(bytes: &[u8]) -> String {
     hex(&Sha256::digest(bytes))
 }
 
 /// `bytes` as lowercase hex, two digits a byte: the one spelling of hashes
 /// in evidence files and in the emulator's cache names.
-pub fn hex(bytes: &[u8]) -> String {
+pub(crate) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// Decodes a program's output; the flag says whether bytes were replaced.
-pub fn decode(bytes: &[u8]) -> (String, bool) {
+pub(crate) fn decode(bytes: &[u8]) -> (String, bool) {
     match String::from_utf8(bytes.to_vec()) {
         Ok(text) => (text, false),
         Err(_) => (String::from_utf8_lossy(bytes).into_owned(), true),

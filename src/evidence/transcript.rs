@@ -142,6 +142,7 @@ pub struct Transcript {
     pub device_line: Option<String>,
     /// The lines before the first empty line (device line included).
     pub preamble: Vec<String>,
+    /// The phases of the run (a header line and its checks), in order.
     pub phases: Vec<Phase>,
     /// The `GATE:` lines of stderr, without the marker.
     pub gate_failures: Vec<String>,
@@ -153,7 +154,7 @@ pub struct Transcript {
 
 /// The text of stdout with the device line set aside, for comparing runs on
 /// different machines.
-pub fn without_device_line(stdout: &str) -> &str {
+pub(crate) fn without_device_line(stdout: &str) -> &str {
     match stdout.split_once('\n') {
         Some((first, rest)) if first.starts_with("GPU:") => rest,
         None if stdout.starts_with("GPU:") => "",
@@ -234,6 +235,7 @@ impl Transcript {
         transcript
     }
 
+    /// Every check of every phase, in order.
     pub fn checks(&self) -> impl Iterator<Item = &Check> {
         self.phases.iter().flat_map(|p| p.checks.iter())
     }

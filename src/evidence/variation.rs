@@ -87,6 +87,7 @@ pub struct RuleError {
 /// The rules of a program: its `// Vary:` lines, in order.
 #[derive(Debug, Clone, Default)]
 pub struct Variation {
+    /// The rules, in the order the source declares them.
     pub rules: Vec<Rule>,
 }
 
@@ -144,6 +145,7 @@ impl Variation {
         Ok(Variation { rules })
     }
 
+    /// Whether the program declares no variation (its output must match exactly).
     pub fn is_empty(&self) -> bool {
         self.rules.is_empty()
     }

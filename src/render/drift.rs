@@ -18,7 +18,7 @@ struct DriftView {
 }
 
 /// `{{#drift LESSON}}`: a two-row table of definition names.
-pub fn drift(templates: &Templates, report: &DriftReport) -> Result<String> {
+pub(crate) fn drift(templates: &Templates, report: &DriftReport) -> Result<String> {
     let cells = |names: Vec<&str>| names.into_iter().map(code_cell).collect();
     let view = DriftView {
         starter_file: code_cell(&report.starter_file),

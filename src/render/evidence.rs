@@ -9,7 +9,7 @@ use anyhow::Result;
 use serde::Serialize;
 
 /// What every evidence view is rendered from.
-pub struct Subject<'a> {
+pub(crate) struct Subject<'a> {
     pub evidence: &'a Evidence,
     /// Why the evidence is stale, when it is.
     pub stale: Option<String>,
@@ -21,7 +21,7 @@ pub struct Subject<'a> {
 
 impl Subject<'_> {
     /// One line saying where the evidence came from and how it was checked.
-    pub fn provenance(&self) -> String {
+    pub(crate) fn provenance(&self) -> String {
         let e = self.evidence;
         let m = &e.machine;
         let driver = if m.driver_release.is_empty() {
@@ -55,7 +55,7 @@ impl Subject<'_> {
     }
 
     /// The provisional banner's sentence, when the evidence is provisional.
-    pub fn provisional(&self) -> Option<String> {
+    pub(crate) fn provisional(&self) -> Option<String> {
         provisional_note(self.evidence)
     }
 
@@ -115,7 +115,7 @@ struct TablesView {
 }
 
 /// The sentence of the provisional banner, for provisional evidence.
-pub fn provisional_note(evidence: &Evidence) -> Option<String> {
+pub(crate) fn provisional_note(evidence: &Evidence) -> Option<String> {
     evidence.is_provisional().then(|| {
         format!(
             "This evidence was recorded by CPU emulation, standing in for {}. Record it on a GPU with `{}`.",
@@ -126,7 +126,7 @@ pub fn provisional_note(evidence: &Evidence) -> Option<String> {
 
 /// "Reproduced by ... on ...: identical." or "Not re-run by this build.",
 /// for every provenance line.
-pub fn reproduction_sentence(reproduced: Option<&Reproduction>) -> String {
+pub(crate) fn reproduction_sentence(reproduced: Option<&Reproduction>) -> String {
     match reproduced {
         Some(r) => format!("Reproduced by {} on {}: identical.", r.how, r.when),
         None => "Not re-run by this build.".into(),
@@ -134,7 +134,7 @@ pub fn reproduction_sentence(reproduced: Option<&Reproduction>) -> String {
 }
 
 /// `{{#evidence FILE}}`: the transcript as a code block.
-pub fn transcript(templates: &Templates, subject: &Subject) -> Result<String> {
+pub(crate) fn transcript(templates: &Templates, subject: &Subject) -> Result<String> {
     let run = &subject.evidence.run;
     let with_newline = |s: &str| {
         if s.is_empty() || s.ends_with('\n') {
@@ -165,12 +165,12 @@ pub fn transcript(templates: &Templates, subject: &Subject) -> Result<String> {
 }
 
 /// `{{#evidence FILE checks}}`: a table per phase.
-pub fn checks(templates: &Templates, subject: &Subject) -> Result<String> {
+pub(crate) fn checks(templates: &Templates, subject: &Subject) -> Result<String> {
     templates.render("checks", &tables(subject))
 }
 
 /// `{{#evidence FILE gates}}`: each phase's expectation and whether it held.
-pub fn gates(templates: &Templates, subject: &Subject) -> Result<String> {
+pub(crate) fn gates(templates: &Templates, subject: &Subject) -> Result<String> {
     templates.render("gates", &tables(subject))
 }
 
@@ -247,7 +247,7 @@ fn trim_fixed(text: &str) -> String {
 /// it: "all ... pass" holds when nothing failed; "fails" or "exposes ..."
 /// holds when something failed, and "..., NAME among the failures" when that
 /// check failed. `None` when the wording says neither.
-pub fn expectation_held(phase: &Phase) -> Option<bool> {
+pub(crate) fn expectation_held(phase: &Phase) -> Option<bool> {
     let expected = phase.expected.as_deref()?.to_ascii_lowercase();
     let normal = |s: &str| {
         s.chars()

@@ -5,7 +5,7 @@
 
 /// Escapes text for a Markdown table cell: pipes, HTML's `<` and `&`, and
 /// newlines.
-pub fn cell(text: &str) -> String {
+pub(crate) fn cell(text: &str) -> String {
     text.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('|', "\\|")
@@ -13,7 +13,7 @@ pub fn cell(text: &str) -> String {
 }
 
 /// A code span holding `text`, safe inside a Markdown table cell.
-pub fn code_cell(text: &str) -> String {
+pub(crate) fn code_cell(text: &str) -> String {
     let fence = "`".repeat(longest_backtick_run(text) + 1);
     let pad = if text.starts_with('`') || text.ends_with('`') {
         " "
@@ -25,7 +25,7 @@ pub fn code_cell(text: &str) -> String {
 
 /// Text with `` `code` `` spans, for HTML inside Markdown (where Markdown
 /// is not read): escaped, each span as `<code>`.
-pub fn code_spans(text: &str) -> String {
+pub(crate) fn code_spans(text: &str) -> String {
     let escaped = text.replace('&', "&amp;").replace('<', "&lt;");
     let mut out = String::new();
     for (index, part) in escaped.split('`').enumerate() {
@@ -41,7 +41,7 @@ pub fn code_spans(text: &str) -> String {
 }
 
 /// A code fence longer than any run of backticks in `text`.
-pub fn fence_for(text: &str) -> String {
+pub(crate) fn fence_for(text: &str) -> String {
     "`".repeat(longest_backtick_run(text).max(2) + 1)
 }
 

@@ -23,7 +23,7 @@ pub mod mutants;
 pub mod tolerance;
 
 /// The embedded templates, by name.
-pub const TEMPLATES: &[(&str, &str)] = &[
+pub(crate) const TEMPLATES: &[(&str, &str)] = &[
     ("transcript", include_str!("../../templates/transcript.hbs")),
     ("checks", include_str!("../../templates/checks.hbs")),
     ("gates", include_str!("../../templates/gates.hbs")),
@@ -42,7 +42,7 @@ pub const TEMPLATES: &[(&str, &str)] = &[
 
 /// The embedded partials, by name. A partial used inside a table cell
 /// (`verdict`, `held`) has its final newline dropped when registered.
-pub const PARTIALS: &[(&str, &str)] = &[
+pub(crate) const PARTIALS: &[(&str, &str)] = &[
     (
         "stale-banner",
         include_str!("../../templates/partials/stale-banner.hbs"),
@@ -70,7 +70,7 @@ pub const PARTIALS: &[(&str, &str)] = &[
 const INLINE_PARTIALS: &[&str] = &["verdict", "held"];
 
 /// Where a book puts its own templates, relative to its root.
-pub const OVERRIDE_DIR: &str = "theme/evidence";
+pub(crate) const OVERRIDE_DIR: &str = "theme/evidence";
 
 /// The registry of templates for one book.
 pub struct Templates {

@@ -15,7 +15,7 @@ use anyhow::Result;
 use serde::Serialize;
 
 /// `x` as C's `printf("%.3e")` writes it: `1.179e-05`.
-pub fn sci(x: f64) -> String {
+pub(crate) fn sci(x: f64) -> String {
     if !x.is_finite() {
         return if x.is_nan() {
             "nan".into()
@@ -38,7 +38,7 @@ fn short(x: f64) -> String {
 }
 
 /// An integer with thousands separators: `16,483`.
-pub fn grouped(n: u64) -> String {
+pub(crate) fn grouped(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
@@ -79,7 +79,7 @@ struct DtypesView {
 }
 
 /// `{{#tolerance dtypes}}`.
-pub fn dtypes(templates: &Templates) -> Result<String> {
+pub(crate) fn dtypes(templates: &Templates) -> Result<String> {
     let example = WorkedExample::gemm_bf16();
     let view = DtypesView {
         precisions: PRECISIONS
@@ -108,7 +108,7 @@ pub fn dtypes(templates: &Templates) -> Result<String> {
 }
 
 /// What a lesson's tolerance table is made from.
-pub struct LessonTolerance<'a> {
+pub(crate) struct LessonTolerance<'a> {
     /// The program, as the directive names it (`kernels/testing.cu`).
     pub path: &'a str,
     pub rule: &'a ToleranceRule,
@@ -170,7 +170,7 @@ struct ProgramView {
 }
 
 /// `{{#tolerance FILE}}`: the lesson's rule over K, with its marks.
-pub fn program(templates: &Templates, lesson: &LessonTolerance) -> Result<String> {
+pub(crate) fn program(templates: &Templates, lesson: &LessonTolerance) -> Result<String> {
     let run = &lesson.evidence.run;
     let transcript = Transcript::parse(&run.stdout, &run.stderr);
     let sizes = tolerance::recorded_sizes(&transcript, lesson.variant)

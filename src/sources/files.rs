@@ -20,7 +20,7 @@ pub fn read_to_string(path: &Path) -> Result<String> {
 
 /// Writes `contents` to `path` atomically: a temporary file in the same
 /// folder, flushed to disk, then renamed over `path`.
-pub fn write_atomically(path: &Path, contents: &[u8]) -> Result<()> {
+pub(crate) fn write_atomically(path: &Path, contents: &[u8]) -> Result<()> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -80,7 +80,7 @@ pub fn resolve_in_root(root: &Path, relative: &str) -> Result<PathBuf> {
 }
 
 /// Shows `path` relative to `root` when it is inside it, for messages.
-pub fn display_relative(root: &Path, path: &Path) -> String {
+pub(crate) fn display_relative(root: &Path, path: &Path) -> String {
     path.strip_prefix(root)
         .unwrap_or(path)
         .display()

@@ -20,7 +20,7 @@ const MAX_HEADERS: usize = 2000;
 /// The headers reachable from `roots` (sources and forced includes), found
 /// beside the including file (for `"..."`) or in `include_dirs`, in the
 /// order found; `roots` themselves are not listed.
-pub fn reachable_headers(roots: &[PathBuf], include_dirs: &[PathBuf]) -> Vec<PathBuf> {
+pub(crate) fn reachable_headers(roots: &[PathBuf], include_dirs: &[PathBuf]) -> Vec<PathBuf> {
     let mut seen: BTreeSet<PathBuf> = roots.iter().cloned().collect();
     let mut found = Vec::new();
     let mut pending: Vec<PathBuf> = roots.to_vec();

@@ -17,6 +17,7 @@ pub struct Program {
     pub path: String,
     /// Absolute (or root-joined) path on disk.
     pub file: PathBuf,
+    /// The program's source text.
     pub source: String,
     /// An nvcc line given on the command line (`run a.cu b.cpp -I dir`),
     /// which stands in for the source's own `// Build:` line.

@@ -185,6 +185,7 @@ impl SnippetSet {
             })
     }
 
+    /// The snippets of the file, in the order they appear.
     pub fn iter(&self) -> impl Iterator<Item = &Snippet> {
         self.snippets.iter()
     }

@@ -16,7 +16,7 @@ use thiserror::Error;
 
 /// A floating-point precision and the rtol the course suggests for it.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Precision {
+pub(crate) struct Precision {
     pub name: &'static str,
     /// Significand bits after the point: machine epsilon is 2^-bits.
     pub fraction_bits: i32,
@@ -28,13 +28,13 @@ pub struct Precision {
 
 impl Precision {
     /// Machine epsilon: the gap between 1 and the next representable number.
-    pub fn eps(&self) -> f64 {
+    pub(crate) fn eps(&self) -> f64 {
         2f64.powi(-self.fraction_bits)
     }
 }
 
 /// The precisions of the dtype table, widest first.
-pub const PRECISIONS: &[Precision] = &[
+pub(crate) const PRECISIONS: &[Precision] = &[
     Precision {
         name: "float64",
         fraction_bits: 52,
@@ -74,7 +74,7 @@ pub const PRECISIONS: &[Precision] = &[
 ];
 
 /// The precision named `name` in [`PRECISIONS`].
-pub fn precision(name: &str) -> &'static Precision {
+pub(crate) fn precision(name: &str) -> &'static Precision {
     PRECISIONS
         .iter()
         .find(|p| p.name == name)
@@ -85,7 +85,7 @@ pub fn precision(name: &str) -> &'static Precision {
 /// whose inputs and output are in one precision and whose accumulator is in
 /// another.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct WorkedExample {
+pub(crate) struct WorkedExample {
     pub k: u64,
     pub accumulator: &'static Precision,
     pub output: &'static Precision,
@@ -93,7 +93,7 @@ pub struct WorkedExample {
 
 impl WorkedExample {
     /// K = 4096 in bfloat16, accumulated in float32.
-    pub fn gemm_bf16() -> WorkedExample {
+    pub(crate) fn gemm_bf16() -> WorkedExample {
         WorkedExample {
             k: 4096,
             accumulator: precision("float32"),
@@ -103,12 +103,12 @@ impl WorkedExample {
 
     /// sqrt(K) * eps of the accumulator: the expected relative error of the
     /// sum when the rounding errors are independent.
-    pub fn accumulation_error(&self) -> f64 {
+    pub(crate) fn accumulation_error(&self) -> f64 {
         (self.k as f64).sqrt() * self.accumulator.eps()
     }
 
     /// How many times the output's rtol exceeds the accumulation error.
-    pub fn headroom(&self) -> f64 {
+    pub(crate) fn headroom(&self) -> f64 {
         self.output.rtol / self.accumulation_error()
     }
 }
@@ -157,7 +157,7 @@ pub enum RuleError {
 /// name declared in two branches of an `#if` is refused). `None` when
 /// nothing declares `name`; an error when the value is not a literal or the
 /// source cannot be read.
-pub fn constexpr_number(
+pub(crate) fn constexpr_number(
     file: &str,
     source: &str,
     name: &str,
@@ -294,7 +294,7 @@ pub fn oracle_size(check: &Check) -> Option<u64> {
 /// One of the lesson's sizes as its recorded run saw it against the buggy
 /// variant.
 #[derive(Debug, Clone, PartialEq)]
-pub struct RecordedSize {
+pub(crate) struct RecordedSize {
     pub n: u64,
     /// The oracle check against the drop-tail variant: its `rel` is the
     /// relative error the dropped tail caused.
@@ -305,13 +305,16 @@ pub struct RecordedSize {
 /// variant, `sumDropTail`): the first function whose body the snippet opens
 /// at its top level, without its qualifier
 /// (`src/cxx/constants.rs`).
-pub fn defined_function(snippet: &str) -> Option<String> {
+pub(crate) fn defined_function(snippet: &str) -> Option<String> {
     constants::defined_function(snippet)
 }
 
 /// The lesson's sizes and their drop-tail errors: the `oracle, n=N` checks
 /// of the first phase whose header names `variant` and has any.
-pub fn recorded_sizes(transcript: &Transcript, variant: &str) -> Result<Vec<RecordedSize>, String> {
+pub(crate) fn recorded_sizes(
+    transcript: &Transcript,
+    variant: &str,
+) -> Result<Vec<RecordedSize>, String> {
     let sizes: Vec<RecordedSize> = transcript
         .phases
         .iter()
@@ -342,7 +345,7 @@ pub fn recorded_sizes(transcript: &Transcript, variant: &str) -> Result<Vec<Reco
 /// scaled rtol for N, formatted as the program prints it (`%.3e`), as
 /// (check, what the rule gives); a check printed alike in several phases
 /// is named once.
-pub fn rtol_disagreements<'t>(
+pub(crate) fn rtol_disagreements<'t>(
     rule: &ToleranceRule,
     transcript: &'t Transcript,
     format: impl Fn(f64) -> String,
@@ -365,7 +368,7 @@ pub fn rtol_disagreements<'t>(
 
 /// The K of the lesson table: the lesson's sizes in recorded order, then
 /// every power of ten above the largest of them, up to 10^8.
-pub fn table_sizes(lesson: &[u64]) -> Vec<u64> {
+pub(crate) fn table_sizes(lesson: &[u64]) -> Vec<u64> {
     let largest = lesson.iter().copied().max().unwrap_or(0);
     let mut sizes = lesson.to_vec();
     sizes.extend(
@@ -378,7 +381,7 @@ pub fn table_sizes(lesson: &[u64]) -> Vec<u64> {
 
 /// One row of the lesson table.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Row {
+pub(crate) struct Row {
     pub k: u64,
     /// The recorded drop-tail check, for the lesson's own sizes.
     pub recorded: Option<Check>,
@@ -396,7 +399,7 @@ pub struct Row {
 }
 
 /// The rows of the lesson table.
-pub fn rows(rule: &ToleranceRule, lesson: &[RecordedSize]) -> Vec<Row> {
+pub(crate) fn rows(rule: &ToleranceRule, lesson: &[RecordedSize]) -> Vec<Row> {
     let sizes: Vec<u64> = lesson.iter().map(|s| s.n).collect();
     table_sizes(&sizes)
         .into_iter()

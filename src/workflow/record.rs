@@ -23,7 +23,7 @@ use std::time::Duration;
 
 /// What happened to one program.
 #[derive(Debug)]
-pub enum Recorded {
+pub(crate) enum Recorded {
     /// New evidence was written.
     Written {
         program: String,
@@ -35,13 +35,15 @@ pub enum Recorded {
 }
 
 impl Recorded {
-    pub fn is_written(&self) -> bool {
+    /// Whether new evidence was written (for the tests).
+    #[cfg(test)]
+    pub(crate) fn is_written(&self) -> bool {
         matches!(self, Recorded::Written { .. })
     }
 }
 
 /// Records `programs` with `backend`.
-pub fn record(
+pub(crate) fn record(
     backend: &dyn Backend,
     course: &Course,
     programs: &[Program],

@@ -23,7 +23,10 @@ use anyhow::Result;
 use std::collections::BTreeMap;
 
 /// The backend `reproduce` asks for, or `None` for `never`.
-pub fn backend_for(reproduce: Reproduce, course: &Course) -> Result<Option<Box<dyn Backend>>> {
+pub(crate) fn backend_for(
+    reproduce: Reproduce,
+    course: &Course,
+) -> Result<Option<Box<dyn Backend>>> {
     let Some(choice) = reproduce.backend() else {
         return Ok(None);
     };

@@ -18,7 +18,7 @@ use similar::TextDiff;
 
 /// The verdict on one program.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Verification {
+pub(crate) enum Verification {
     /// The run matched the evidence.
     Reproduced,
     /// Nothing the run depends on changed since a run matched the evidence
@@ -44,7 +44,7 @@ pub enum Verification {
 
 impl Verification {
     /// Whether this verdict counts as a pass.
-    pub fn passed(&self) -> bool {
+    pub(crate) fn passed(&self) -> bool {
         matches!(
             self,
             Verification::Reproduced | Verification::Reused { .. } | Verification::NotRerun { .. }
@@ -83,7 +83,8 @@ impl std::fmt::Display for Verification {
 
 /// Compares a new run with the recorded evidence; `None` when they match.
 /// `label` names the new run in the diff header (`gpu`, `emulate`).
-pub fn mismatch(evidence: &Evidence, run: &Captured, label: &str) -> Option<String> {
+#[cfg(test)]
+pub(crate) fn mismatch(evidence: &Evidence, run: &Captured, label: &str) -> Option<String> {
     mismatch_under(
         evidence,
         run,
@@ -93,7 +94,9 @@ pub fn mismatch(evidence: &Evidence, run: &Captured, label: &str) -> Option<Stri
     )
 }
 
-/// [`mismatch`] under the program's declared variation: lines its rules
+/// Compares a new run with the recorded evidence under the program's
+/// declared variation; `None` when they match. `label` names the new run in
+/// the diff header (`gpu`, `emulate`). Lines the variation's rules
 /// let through compare as equal, and a line outside its rule is named with
 /// the rule after the diff.
 pub fn mismatch_under(
@@ -173,7 +176,7 @@ pub struct RunOptions<'a> {
 /// Verifies `programs` against their evidence in `course`, re-running them
 /// with `backend` when there is one (`why_not` says why there is none).
 /// Verdicts come in the order of `programs`.
-pub fn verify_programs(
+pub(crate) fn verify_programs(
     backend: Option<&dyn Backend>,
     why_not: &str,
     course: &Course,

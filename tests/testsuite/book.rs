@@ -1,12 +1,12 @@
 //! Building books through the library, as `mdbook-evidence build` does.
 
 use crate::{fixture, html_code_blocks};
-use mdbook_evidence::cmd::build;
+use mdbook_evidence::{BuildOptions, load_book};
 
 #[test]
 fn a_fixture_book_builds_with_its_snippet_in_the_html() {
     let book_dir = fixture("small-book");
-    let book = build::load(book_dir.path(), &build::Args::default()).unwrap();
+    let book = load_book(book_dir.path(), &BuildOptions::default()).unwrap();
     book.build().unwrap();
     let html = std::fs::read_to_string(book_dir.path().join("out/chapter.html")).unwrap();
     let source = std::fs::read_to_string(book_dir.path().join("kernels/scale.cu")).unwrap();
@@ -33,7 +33,7 @@ fn a_directive_that_cannot_be_expanded_fails_the_build_naming_chapter_and_line()
     let book_dir = fixture("small-book");
     let chapter = book_dir.path().join("src/chapter.md");
     std::fs::write(&chapter, "# C\n\n{{#snippet kernels/scale.cu:kernal}}\n").unwrap();
-    let book = build::load(book_dir.path(), &build::Args::default()).unwrap();
+    let book = load_book(book_dir.path(), &BuildOptions::default()).unwrap();
     let err = format!("{:#}", book.build().unwrap_err());
     assert!(
         err.contains("src/chapter.md:3: kernels/scale.cu has no snippet named `kernal`"),
@@ -50,7 +50,7 @@ fn the_embedded_preprocessor_runs_even_without_a_table_in_book_toml() {
         "[book]\nsrc = \"src\"\n[build]\nbuild-dir = \"out\"\n",
     )
     .unwrap();
-    build::load(book_dir.path(), &build::Args::default())
+    load_book(book_dir.path(), &BuildOptions::default())
         .unwrap()
         .build()
         .unwrap();
@@ -61,7 +61,7 @@ fn the_embedded_preprocessor_runs_even_without_a_table_in_book_toml() {
 #[test]
 fn build_without_book_toml_says_where_it_looked() {
     let dir = tempfile::tempdir().unwrap();
-    let err = build::load(dir.path(), &build::Args::default())
+    let err = load_book(dir.path(), &BuildOptions::default())
         .err()
         .unwrap()
         .to_string();

@@ -4,8 +4,7 @@
 
 use std::path::Path;
 
-use mdbook_evidence::drift::{SourceFile, compare};
-use mdbook_evidence::emulate::rewrite::rewrite;
+use mdbook_evidence::{SourceFile, compare_drift as compare, rewrite};
 
 fn read(path: &str) -> String {
     std::fs::read_to_string(crate::repo_root().join(path)).unwrap()

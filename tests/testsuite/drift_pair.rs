@@ -5,8 +5,9 @@
 
 use std::sync::LazyLock;
 
-use mdbook_evidence::drift::{
-    DefinitionKind, DefinitionRef, DriftKind, DriftReport, LessonPair, SourceFile, compare,
+use mdbook_evidence::{
+    DefinitionKind, DefinitionRef, DriftKind, DriftReport, LessonPair, SourceFile,
+    compare_drift as compare,
 };
 /// The course's lesson program, read once.
 fn lesson_text() -> &'static str {

@@ -6,11 +6,7 @@
 //! refuses inline PTX), the test says so and checks the report.
 
 use crate::repo_root;
-use mdbook_evidence::backend::Backend;
-use mdbook_evidence::backend::emulate::EmulateBackend;
-use mdbook_evidence::backend::exec::Captured;
-use mdbook_evidence::evidence::Termination;
-use mdbook_evidence::sources::lesson::Program;
+use mdbook_evidence::{Backend, Captured, EmulateBackend, Program, Termination};
 use std::collections::BTreeMap;
 use std::time::Duration;
 
@@ -176,7 +172,7 @@ fn launch_errors_follow_the_recorded_cuda_version() {
     let compiled = backend.compile(&probe("launch_errors")).unwrap();
     let mut command = backend.command(&compiled);
     command.env("CUDA_EMU_RUNTIME_VERSION", "12090");
-    let done = mdbook_evidence::backend::exec::run(&mut command, Duration::from_secs(60)).unwrap();
+    let done = mdbook_evidence::run_captured(&mut command, Duration::from_secs(60)).unwrap();
     let stdout = String::from_utf8_lossy(&done.stdout);
     assert!(
         stdout.contains("invalid configuration argument"),

@@ -184,7 +184,7 @@ fn a_corrupt_evidence_file_is_an_error_naming_it_and_is_not_touched() {
 /// Whether this machine has a usable NVIDIA GPU; with
 /// `EVIDENCE_REQUIRE_GPU=1` its absence is a failure, not a skip.
 fn gpu_or_skip(test: &str) -> bool {
-    match mdbook_evidence::backend::gpu::GpuBackend::detect() {
+    match mdbook_evidence::GpuBackend::detect() {
         Ok(_) => true,
         Err(why) => {
             if std::env::var("EVIDENCE_REQUIRE_GPU").as_deref() == Ok("1") {
@@ -202,7 +202,7 @@ fn gpu_or_skip(test: &str) -> bool {
     ignore = "this machine has a GPU; the GPU tests cover it"
 )]
 fn record_without_a_gpu_says_why_and_exits_2() {
-    if mdbook_evidence::backend::gpu::GpuBackend::detect().is_ok() {
+    if mdbook_evidence::GpuBackend::detect().is_ok() {
         return; // the GPU tests below cover this machine
     }
     let book = course_copy();

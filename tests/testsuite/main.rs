@@ -46,6 +46,7 @@ pub fn course_copy() -> tempfile::TempDir {
     copy
 }
 
+/// Copies the folder `from` to `to`, recursively.
 pub fn copy_tree(from: &Path, to: &Path) {
     std::fs::create_dir_all(to).unwrap();
     for entry in std::fs::read_dir(from).unwrap() {
@@ -67,12 +68,12 @@ pub fn expand(directive: &str) -> String {
 /// Expands the directives of `content`, a chapter `chapter` of the book at
 /// `root` (default settings); the errors as the build prints them.
 pub fn expand_in(root: &Path, chapter: &str, content: &str) -> Result<String, Vec<String>> {
-    let course = mdbook_evidence::course::Course::with_settings(
+    let course = mdbook_evidence::Course::with_settings(
         root.to_path_buf(),
-        mdbook_evidence::config::Settings::default(),
+        mdbook_evidence::Settings::default(),
     );
-    let templates = mdbook_evidence::render::Templates::for_book(root).unwrap();
-    mdbook_evidence::book::expand::Expander::new(&course, templates)
+    let templates = mdbook_evidence::Templates::for_book(root).unwrap();
+    mdbook_evidence::Expander::new(&course, templates)
         .expand(chapter, content)
         .map_err(|errors| errors.iter().map(ToString::to_string).collect())
 }

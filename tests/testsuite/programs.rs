@@ -174,10 +174,7 @@ fn declared_variation_lets_the_float_atomics_lesson_reproduce_and_names_a_broken
 
 #[test]
 fn a_line_outside_its_declared_variation_fails_and_names_the_rule() {
-    use mdbook_evidence::backend::exec::Captured;
-    use mdbook_evidence::evidence::Evidence;
-    use mdbook_evidence::evidence::variation::{RunOn, Variation};
-    use mdbook_evidence::workflow::verify::mismatch_under;
+    use mdbook_evidence::{Captured, Evidence, RunOn, Variation, mismatch_under};
     let root = crate::repo_root();
     let evidence = Evidence::load(&root.join("evidence/kernels/histogram.cu.toml"))
         .unwrap()

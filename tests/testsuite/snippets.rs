@@ -2,10 +2,7 @@
 //! region in the source, in the preprocessed Markdown and in the HTML.
 
 use crate::{copy_tree, html_code_blocks, repo_root};
-use mdbook_evidence::book::directive::{self, Directive};
-use mdbook_evidence::cmd::build;
-use mdbook_evidence::config::Reproduce;
-use mdbook_evidence::sources::snippet::SnippetSet;
+use mdbook_evidence::{BuildOptions, Directive, Reproduce, SnippetSet, find_directives, load_book};
 use pulldown_cmark::{CodeBlockKind, Event, Parser, Tag, TagEnd};
 use std::collections::BTreeSet;
 
@@ -16,7 +13,7 @@ fn snippet_directives() -> BTreeSet<(String, String)> {
         let path = entry.unwrap().path();
         if path.extension().is_some_and(|e| e == "md") {
             let text = std::fs::read_to_string(&path).unwrap();
-            for d in directive::find_all(&text) {
+            for d in find_directives(&text) {
                 if let Ok(Directive::Snippet { path, name }) = d.parsed {
                     found.insert((path, name));
                 }
@@ -68,9 +65,9 @@ fn every_snippet_in_the_built_book_is_byte_identical_to_its_source_region() {
         }
     }
     std::fs::copy(repo_root().join("book.toml"), copy.path().join("book.toml")).unwrap();
-    let book = build::load(
+    let book = load_book(
         copy.path(),
-        &build::Args {
+        &BuildOptions {
             reproduce: Some(Reproduce::Never),
             ..Default::default()
         },
