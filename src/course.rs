@@ -50,7 +50,10 @@ pub enum CourseError {
     #[error(
         "`{name}` is not a lesson name: write the name alone, as in `testing` for kernels/testing.cu"
     )]
-    BadLessonName { name: String },
+    BadLessonName {
+        /// What was given.
+        name: String,
+    },
     /// A lesson without a starter, where a starter is needed.
     #[error("lesson `{name}` has no starter ({starter}), so there is nothing to compare")]
     NoStarter {

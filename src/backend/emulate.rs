@@ -12,6 +12,7 @@ use crate::emulate::{
     BuildInputs, DeviceProfile, EmulateError, Emulator, EmulatorOptions, SourceInput,
 };
 use crate::evidence::{BuildRecord, MachineRecord};
+use crate::sources::confine;
 use crate::sources::lesson::Program;
 use std::collections::HashMap;
 use std::path::Path;
@@ -88,6 +89,40 @@ pub(crate) fn build_inputs(program: &Program) -> Result<BuildInputs, BackendErro
     })?;
     let folder = folder.as_path();
     let shown_folder = shown.parent().unwrap_or(Path::new(""));
+    // A lesson's build line names files of the book: they must stay in it
+    // (a student's `run` words name whatever the student chose).
+    if let Some(root) = program.book_root() {
+        let confined = |name: &String, folder_wanted: bool| {
+            let relative = shown_folder.join(name);
+            let checked = if folder_wanted {
+                confine::resolve_dir(&root, &relative)
+            } else {
+                confine::resolve_file(&root, &relative)
+            };
+            checked
+                .map(|_| ())
+                .map_err(|e| BackendError::UnreadableBuildLine {
+                    program: program.path.clone(),
+                    line: program.build_line().unwrap_or_default().to_string(),
+                    reason: e.to_string(),
+                })
+        };
+        for (index, source) in command.sources.iter().enumerate() {
+            if Some(index) != program.own_source_index(&command) {
+                confined(source, false)?;
+            }
+        }
+        for file in &command.forced_includes {
+            confined(file, false)?;
+        }
+        for dir in command
+            .include_dirs
+            .iter()
+            .chain(&command.system_include_dirs)
+        {
+            confined(dir, true)?;
+        }
+    }
     let own = program.own_source_index(&command);
     let in_folder = |p: &String| folder.join(p);
     Ok(BuildInputs {

@@ -66,10 +66,10 @@ pub enum ExecError {
 
 /// How much of each of a program's streams is kept: 16 MiB. Past it, the
 /// rest is read and dropped, and the kept part ends with [`cut_note`].
-pub const OUTPUT_LIMIT: usize = 16 << 20;
+pub(crate) const OUTPUT_LIMIT: usize = 16 << 20;
 
 /// The line that ends a stream cut at [`OUTPUT_LIMIT`].
-pub fn cut_note(dropped: u64) -> String {
+pub(crate) fn cut_note(dropped: u64) -> String {
     format!(
         "\n[mdbook-evidence: output cut at {} MiB; {dropped} more bytes were dropped]\n",
         OUTPUT_LIMIT >> 20
@@ -131,7 +131,10 @@ pub fn run(command: &mut Command, timeout: Duration) -> Result<Captured, ExecErr
 /// a process group of its own, which is not the terminal's foreground group:
 /// it could not read the terminal anyway, and Ctrl-C reaches us, and we stop
 /// it.
-pub fn run_inherited(command: &mut Command, timeout: Duration) -> Result<Termination, ExecError> {
+pub(crate) fn run_inherited(
+    command: &mut Command,
+    timeout: Duration,
+) -> Result<Termination, ExecError> {
     let shown = Path::new(command.get_program()).display().to_string();
     let mut child = spawn_in_own_group(command.stdin(Stdio::null()), &shown)?;
     child.wait_or_kill(timeout, &shown)

@@ -36,20 +36,30 @@ pub enum ToleranceSubject {
 /// One parsed directive.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Directive {
+    /// A marked region of a source, quoted byte for byte.
     Snippet {
+        /// The source, relative to the book root.
         path: String,
+        /// The region's name (`// snippet: NAME`).
         name: String,
     },
+    /// A view of a program's recorded evidence.
     Evidence {
+        /// The program, relative to the book root.
         path: String,
+        /// Which view.
         view: EvidenceView,
     },
+    /// A tolerance table.
     Tolerance(ToleranceSubject),
+    /// What a lesson's starter mirrors, and what the exercise is.
     Drift {
+        /// The lesson's name (`testing`).
         lesson: String,
     },
     /// The recorded mutant outcomes of a program, per suite.
     Mutants {
+        /// The program, relative to the book root.
         path: String,
     },
 }

@@ -16,7 +16,7 @@ pub struct Args {
     pub clean: bool,
 }
 
-pub fn execute(args: Args) -> anyhow::Result<Status> {
+pub(crate) fn execute(args: Args) -> anyhow::Result<Status> {
     let dir = crate::emulate::default_cache_dir();
     if args.clean {
         let freed = crate::emulate::clean_cache(&dir)?;

@@ -49,7 +49,7 @@ pub struct Args {
     pub mutants: bool,
 }
 
-pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
+pub(crate) fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
     let course = Course::open(root)?;
     let starters: Vec<(String, String)> = match &args.starter {
         Some(starter) => {
@@ -153,7 +153,7 @@ pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
 }
 
 /// The backend in words a student reads.
-pub fn describe_backend(name: &str) -> &'static str {
+pub(crate) fn describe_backend(name: &str) -> &'static str {
     match name {
         "gpu" => "the GPU (nvcc)",
         "emulate" => "the CPU, by CUDA emulation (no GPU was used)",

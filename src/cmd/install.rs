@@ -17,10 +17,10 @@ use std::path::{Path, PathBuf};
 use toml_edit::{Array, DocumentMut, Item, Table, value};
 
 /// The stylesheet for what the directives produce.
-pub const STYLESHEET: &str = include_str!("../../theme/evidence.css");
+pub(crate) const STYLESHEET: &str = include_str!("../../theme/evidence.css");
 
 /// Where the stylesheet goes, relative to the book root.
-pub const STYLESHEET_PATH: &str = "theme/evidence.css";
+pub(crate) const STYLESHEET_PATH: &str = "theme/evidence.css";
 
 /// Add the preprocessor and its stylesheet to a book.
 ///
@@ -41,9 +41,9 @@ pub struct Args {
 
 /// What `install` changed, in the order it did it.
 #[derive(Debug, Default, PartialEq, Eq)]
-pub struct Changes(pub Vec<String>);
+pub(crate) struct Changes(pub Vec<String>);
 
-pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
+pub(crate) fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
     let book = args.book.as_deref().unwrap_or(root);
     let changes = install(book, &args.css)?;
     if changes.0.is_empty() {
@@ -59,7 +59,7 @@ pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
 }
 
 /// Installs into the book at `book`, the stylesheet at `css` (relative).
-pub fn install(book: &Path, css: &str) -> anyhow::Result<Changes> {
+pub(crate) fn install(book: &Path, css: &str) -> anyhow::Result<Changes> {
     if css.is_empty() || Path::new(css).is_absolute() || css.split(['/', '\\']).any(|p| p == "..") {
         bail!("--css must be a path inside the book, such as {STYLESHEET_PATH}, not `{css}`");
     }

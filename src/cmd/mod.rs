@@ -5,18 +5,18 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-pub mod build;
-pub mod cache;
-pub mod check;
-pub mod drift;
-pub mod install;
-pub mod mutants;
-pub mod new;
-pub mod preprocess;
-pub mod record;
-pub mod run;
-pub mod supports;
-pub mod verify;
+pub(crate) mod build;
+pub(crate) mod cache;
+pub(crate) mod check;
+pub(crate) mod drift;
+pub(crate) mod install;
+pub(crate) mod mutants;
+pub(crate) mod new;
+pub(crate) mod preprocess;
+pub(crate) mod record;
+pub(crate) mod run;
+pub(crate) mod supports;
+pub(crate) mod verify;
 
 const AFTER_HELP: &str = "\
 Without a subcommand, mdbook-evidence is an mdBook preprocessor: it reads
@@ -94,6 +94,8 @@ pub fn paint_error(error: &anyhow::Error) -> String {
     crate::report::style::paint_diff(&format!("{error:#}"), color)
 }
 
+/// The exit status for an error: 1 when it is a failed check (a mismatch,
+/// drift), 2 for any other (usage, tool, bad input).
 pub fn status_of(error: &anyhow::Error) -> Status {
     if crate::workflow::is_check_failure(error) {
         Status::VerificationFailed

@@ -69,7 +69,7 @@ pub struct Args {
     pub save: bool,
 }
 
-pub fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
+pub(crate) fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
     let started = Instant::now();
     let course = Course::open(root)?;
     let program = course.program(&args.program)?;

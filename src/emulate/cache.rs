@@ -107,7 +107,7 @@ pub(crate) fn runtime_key<'a>(
 /// `$MDBOOK_EVIDENCE_CACHE`, else `$XDG_CACHE_HOME/mdbook-evidence`, else
 /// `$HOME/.cache/mdbook-evidence`, else `mdbook-evidence-UID` in the system's
 /// temporary directory (one per user; [`prepare`] checks who owns it).
-pub fn default_cache_dir() -> PathBuf {
+pub(crate) fn default_cache_dir() -> PathBuf {
     let var = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
     cache_dir_from(
         var("MDBOOK_EVIDENCE_CACHE"),
@@ -160,7 +160,7 @@ fn size_bound() -> u64 {
 /// it (mode 0700) when missing; refuses it unless it belongs to us and no
 /// one else can write to it; removes stale staging folders; evicts the least
 /// recently used program entries past the size bound.
-pub fn prepare(dir: &Path) -> io::Result<()> {
+pub(crate) fn prepare(dir: &Path) -> io::Result<()> {
     let mut builder = std::fs::DirBuilder::new();
     builder.recursive(true);
     #[cfg(unix)]
@@ -301,13 +301,13 @@ fn evict(programs: &Path, bound: u64) {
 }
 
 /// What the cache at `dir` holds: program entries and bytes in all.
-pub fn stats(dir: &Path) -> (usize, u64) {
+pub(crate) fn stats(dir: &Path) -> (usize, u64) {
     let programs = entries(&dir.join("emulate").join("programs")).len();
     (programs, size_of(&dir.join("emulate")))
 }
 
 /// Empties the cache at `dir` (its `emulate` folder); the bytes freed.
-pub fn clean(dir: &Path) -> io::Result<u64> {
+pub(crate) fn clean(dir: &Path) -> io::Result<u64> {
     let emulate = dir.join("emulate");
     if !emulate.exists() {
         return Ok(0);

@@ -38,13 +38,15 @@ use std::path::{Path, PathBuf};
 use thiserror::Error;
 
 use self::cache::Entry;
-pub use self::cache::default_cache_dir;
+pub(crate) use self::cache::default_cache_dir;
 // InstallError, Fingerprint, install: also for results cached beside the
 // builds (`workflow::reuse`).
 pub(crate) use self::cache::{Fingerprint, InstallError, install as install_entry};
-pub use self::cache::{clean as clean_cache, prepare as prepare_cache, stats as cache_stats};
+pub(crate) use self::cache::{
+    clean as clean_cache, prepare as prepare_cache, stats as cache_stats,
+};
 pub(crate) use self::profile::DeviceProfile;
-pub use self::rewrite::{RewriteError, RewrittenSource, UnsupportedFeature};
+pub(crate) use self::rewrite::RewriteError;
 use self::toolchain::{Compiler, compiler_messages};
 
 /// Why a program could not be built for the emulator.
@@ -950,8 +952,18 @@ chmod +x "$out"
         let moved = fixture.write("book-b/k.cu", KERNEL);
         let emulator = fixture.emulator();
         let shown = Path::new("kernels/k.cu");
-        assert!(!emulator.compile_inputs(&BuildInputs::single(&here, shown)).unwrap().cached);
-        assert!(emulator.compile_inputs(&BuildInputs::single(&moved, shown)).unwrap().cached);
+        assert!(
+            !emulator
+                .compile_inputs(&BuildInputs::single(&here, shown))
+                .unwrap()
+                .cached
+        );
+        assert!(
+            emulator
+                .compile_inputs(&BuildInputs::single(&moved, shown))
+                .unwrap()
+                .cached
+        );
     }
 
     #[cfg(unix)]

@@ -36,7 +36,7 @@ impl DeviceProfile {
 
 /// Appended to the device name an emulated program reports, so that its
 /// `GPU:` line never lets a reader believe it ran on a GPU.
-pub const EMULATION_SUFFIX: &str = " (CPU emulation)";
+pub(super) const EMULATION_SUFFIX: &str = " (CPU emulation)";
 
 /// The environment a program built for the emulator runs with, so that it
 /// reports `device` and checks bounds when `bounds_check` is set.

@@ -72,7 +72,7 @@ impl Compiler {
 /// How long one compile may take: `$MDBOOK_EVIDENCE_COMPILE_TIMEOUT`
 /// seconds, else 600. A compile past it is killed (with every process the
 /// compiler started) and fails, saying so.
-pub fn compile_timeout() -> Duration {
+pub(super) fn compile_timeout() -> Duration {
     let seconds = std::env::var("MDBOOK_EVIDENCE_COMPILE_TIMEOUT")
         .ok()
         .and_then(|s| s.trim().parse::<u64>().ok())

@@ -16,11 +16,11 @@ use handlebars::Handlebars;
 use serde::Serialize;
 use std::path::Path;
 
-pub mod drift;
-pub mod evidence;
-pub mod markdown;
-pub mod mutants;
-pub mod tolerance;
+pub(crate) mod drift;
+pub(crate) mod evidence;
+pub(crate) mod markdown;
+pub(crate) mod mutants;
+pub(crate) mod tolerance;
 
 /// The embedded templates, by name.
 pub(crate) const TEMPLATES: &[(&str, &str)] = &[

@@ -62,7 +62,7 @@ struct Row {
 
 /// Renders the mutant evidence of `program`; an error naming the command
 /// that records it when there is none.
-pub fn mutants(templates: &Templates, course: &Course, program: &Program) -> Result<String> {
+pub(crate) fn mutants(templates: &Templates, course: &Course, program: &Program) -> Result<String> {
     let path = evidence_path(course, &program.path);
     let rerecord = format!(
         "mdbook-evidence mutants {} --backend gpu --save",

@@ -15,7 +15,7 @@ struct Document<'a> {
 }
 
 /// The JSON document for `records`, pretty-printed, ending with a newline.
-pub fn render(command: &str, records: &[Record]) -> String {
+pub(crate) fn render(command: &str, records: &[Record]) -> String {
     let (passed, failed, skipped) = counts(records);
     let document = Document {
         command,

@@ -25,7 +25,7 @@ fn escape(text: &str) -> String {
 }
 
 /// The JUnit XML for `records` of `command` (`verify`).
-pub fn render(command: &str, records: &[Record]) -> String {
+pub(crate) fn render(command: &str, records: &[Record]) -> String {
     let (_, failed, skipped) = counts(records);
     let mut xml = String::from("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     xml.push_str(&format!(

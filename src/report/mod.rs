@@ -8,17 +8,17 @@
 //! them to [`json`] or [`junit`]; it reports progress through
 //! [`progress::Progress`]. None of this decides a verdict.
 
-pub mod json;
-pub mod junit;
-pub mod progress;
-pub mod style;
+pub(crate) mod json;
+pub(crate) mod junit;
+pub(crate) mod progress;
+pub(crate) mod style;
 
 use serde::Serialize;
 
 /// The outcome of one check, as reports show it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
-pub enum Outcome {
+pub(crate) enum Outcome {
     Passed,
     Failed,
     /// Not checked here (with the reason in the message).
@@ -27,7 +27,7 @@ pub enum Outcome {
 
 /// One program or check and its verdict.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Record {
+pub(crate) struct Record {
     /// What kind of check: `evidence` (a program against its recording),
     /// `drift` (a starter against its lesson).
     pub check: String,
@@ -54,7 +54,7 @@ pub enum Format {
 }
 
 /// `(passed, failed, skipped)` over `records`.
-pub fn counts(records: &[Record]) -> (usize, usize, usize) {
+pub(crate) fn counts(records: &[Record]) -> (usize, usize, usize) {
     let count = |outcome| records.iter().filter(|r| r.outcome == outcome).count();
     (
         count(Outcome::Passed),

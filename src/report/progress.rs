@@ -6,14 +6,14 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::io::IsTerminal;
 
 /// A bar over `len` programs, or nothing at all.
-pub struct Progress {
+pub(crate) struct Progress {
     bar: Option<ProgressBar>,
 }
 
 impl Progress {
     /// A bar titled `what` (`reproducing`) when stderr is a terminal and
     /// there is more than one program; else a progress that draws nothing.
-    pub fn new(what: &str, len: usize) -> Self {
+    pub(crate) fn new(what: &str, len: usize) -> Self {
         if len < 2 || !std::io::stderr().is_terminal() {
             return Self::hidden();
         }
@@ -31,17 +31,18 @@ impl Progress {
     }
 
     /// A progress that draws nothing.
-    pub fn hidden() -> Self {
+    pub(crate) fn hidden() -> Self {
         Self { bar: None }
     }
 
     /// Whether a bar is drawn.
-    pub fn is_visible(&self) -> bool {
+    #[cfg(test)]
+    pub(crate) fn is_visible(&self) -> bool {
         self.bar.is_some()
     }
 
     /// One more program done (`name` is shown beside the bar).
-    pub fn tick(&self, name: &str) {
+    pub(crate) fn tick(&self, name: &str) {
         if let Some(bar) = &self.bar {
             bar.set_message(name.to_string());
             bar.inc(1);
@@ -49,7 +50,7 @@ impl Progress {
     }
 
     /// Removes the bar, so that the summary line stands alone.
-    pub fn finish(&self) {
+    pub(crate) fn finish(&self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }

@@ -11,19 +11,19 @@ fn no_color() -> bool {
 }
 
 /// Whether to colour what goes to stderr.
-pub fn stderr_color() -> bool {
+pub(crate) fn stderr_color() -> bool {
     !no_color() && std::io::stderr().is_terminal()
 }
 
 /// Whether to colour what goes to stdout.
-pub fn stdout_color() -> bool {
+pub(crate) fn stdout_color() -> bool {
     !no_color() && std::io::stdout().is_terminal()
 }
 
 /// A unified diff with removed lines red, added lines green and hunk
 /// headers cyan when `color`; the text as it is otherwise. Other text passes
 /// through, so a whole message containing a diff can be painted.
-pub fn paint_diff(text: &str, color: bool) -> String {
+pub(crate) fn paint_diff(text: &str, color: bool) -> String {
     if !color {
         return text.to_string();
     }

@@ -25,11 +25,11 @@ use std::path::{Component, Path, PathBuf};
 
 /// The most bytes we read from one file a book names: 64 MiB (the largest
 /// evidence file, two streams cut at 16 MiB each, fits with room to spare).
-pub const READ_LIMIT: u64 = 64 << 20;
+pub(crate) const READ_LIMIT: u64 = 64 << 20;
 
 /// Why a path from a book was refused.
 #[derive(Debug, thiserror::Error)]
-pub enum ConfineError {
+pub(crate) enum ConfineError {
     #[error(
         "`{given}` is an absolute path; write it relative to the book root (the folder of book.toml)"
     )]
@@ -59,7 +59,7 @@ pub enum ConfineError {
 /// `relative` (written in a chapter, in book.toml, on a command line)
 /// against `root`; refused when it leaves the root, lexically or through a
 /// symbolic link. The path need not exist.
-pub fn resolve(root: &Path, relative: &Path) -> Result<PathBuf, ConfineError> {
+pub(crate) fn resolve(root: &Path, relative: &Path) -> Result<PathBuf, ConfineError> {
     let given = || relative.display().to_string();
     if relative.is_absolute() {
         return Err(ConfineError::Absolute { given: given() });
@@ -86,14 +86,14 @@ pub fn resolve(root: &Path, relative: &Path) -> Result<PathBuf, ConfineError> {
 }
 
 /// As [`resolve`], and it must be a regular file.
-pub fn resolve_file(root: &Path, relative: &Path) -> Result<PathBuf, ConfineError> {
+pub(crate) fn resolve_file(root: &Path, relative: &Path) -> Result<PathBuf, ConfineError> {
     let path = resolve(root, relative)?;
     regular(&path)?;
     Ok(path)
 }
 
 /// As [`resolve`], and it must be a folder.
-pub fn resolve_dir(root: &Path, relative: &Path) -> Result<PathBuf, ConfineError> {
+pub(crate) fn resolve_dir(root: &Path, relative: &Path) -> Result<PathBuf, ConfineError> {
     let path = resolve(root, relative)?;
     if !path.is_dir() {
         return Err(ConfineError::NotADirectory { path });
@@ -103,7 +103,7 @@ pub fn resolve_dir(root: &Path, relative: &Path) -> Result<PathBuf, ConfineError
 
 /// Checks that `path` (already joined, or found by include rules) lies
 /// inside `root` once symbolic links are followed; gives it back.
-pub fn check_inside(root: &Path, path: &Path) -> Result<PathBuf, ConfineError> {
+pub(crate) fn check_inside(root: &Path, path: &Path) -> Result<PathBuf, ConfineError> {
     let given = || path.display().to_string();
     if path.components().any(|c| c == Component::ParentDir) && !path.exists() {
         // A missing path with `..` cannot be canonicalised: judge it as
@@ -180,7 +180,7 @@ fn regular(path: &Path) -> Result<(), ConfineError> {
 
 /// Reads `path` whole: only a regular file, at most [`READ_LIMIT`] bytes.
 /// It is opened without blocking, so a FIFO is refused, not waited on.
-pub fn read_regular(path: &Path) -> Result<Vec<u8>, ConfineError> {
+pub(crate) fn read_regular(path: &Path) -> Result<Vec<u8>, ConfineError> {
     let io = |error| ConfineError::Io {
         path: path.to_path_buf(),
         error,
@@ -220,7 +220,7 @@ pub fn read_regular(path: &Path) -> Result<Vec<u8>, ConfineError> {
 }
 
 /// Whether an I/O-level refusal means the file is simply not there.
-pub fn is_not_found(error: &ConfineError) -> bool {
+pub(crate) fn is_not_found(error: &ConfineError) -> bool {
     matches!(error, ConfineError::Io { error, .. }
         if matches!(error.kind(), io::ErrorKind::NotFound | io::ErrorKind::NotADirectory))
 }

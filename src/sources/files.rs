@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 /// Reads a whole file as UTF-8 text: only a regular file, at most
 /// [`confine::READ_LIMIT`] bytes (a FIFO or a device is refused).
-pub fn read_to_string(path: &Path) -> Result<String> {
+pub(crate) fn read_to_string(path: &Path) -> Result<String> {
     let bytes = confine::read_regular(path)?;
     String::from_utf8(bytes).with_context(|| format!("reading {}: not UTF-8 text", path.display()))
 }
@@ -75,7 +75,7 @@ fn remove_stale_temporaries(dir: &Path, age: std::time::Duration) {
 /// against the book root, and refuses any path that would leave it: absolute
 /// paths, `..` that climbs above the root, and symbolic links pointing out
 /// (see [`confine::resolve`]).
-pub fn resolve_in_root(root: &Path, relative: &str) -> Result<PathBuf> {
+pub(crate) fn resolve_in_root(root: &Path, relative: &str) -> Result<PathBuf> {
     Ok(confine::resolve(root, Path::new(relative))?)
 }
 

@@ -85,6 +85,17 @@ impl Program {
             .map_err(|e| anyhow::anyhow!("{}: in `// Build: {line}`: {e}", self.path))
     }
 
+    /// The book root this program was loaded from (`Program::load`), or
+    /// `None` for a file given on the command line.
+    pub(crate) fn book_root(&self) -> Option<PathBuf> {
+        if Path::new(&self.path).is_absolute() || self.file == Path::new(&self.path) {
+            return None;
+        }
+        let file = self.file.to_str()?;
+        let root = file.strip_suffix(self.path.as_str())?;
+        Some(PathBuf::from(if root.is_empty() { "." } else { root }))
+    }
+
     /// The folder the program's nvcc line runs in: its own.
     pub fn folder(&self) -> &Path {
         self.file

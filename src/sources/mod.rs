@@ -1,9 +1,9 @@
 //! The book's source files: lesson programs and starters, snippets, and the
 //! file-system access that names its paths and stays inside the book.
 
-pub mod build_line;
-pub mod confine;
-pub mod files;
-pub mod includes;
-pub mod lesson;
-pub mod snippet;
+pub(crate) mod build_line;
+pub(crate) mod confine;
+pub(crate) mod files;
+pub(crate) mod includes;
+pub(crate) mod lesson;
+pub(crate) mod snippet;

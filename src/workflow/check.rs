@@ -12,13 +12,10 @@
 use crate::evidence::Termination;
 use crate::evidence::transcript::{Check, Transcript};
 
-/// The fields of a check line a comparison looks at, in printed order.
-pub const FIELDS: [&str; 5] = ["verdict", "got", "want", "rel", "rtol"];
-
 /// Which fields of `student`'s check line differ from `lesson`'s (empty:
 /// the lines match). Numbers compare as printed: the lesson's arithmetic is
 /// exact, so the same program prints the same digits on every executor.
-pub fn compare_checks(lesson: &Check, student: &Check) -> Vec<&'static str> {
+pub(crate) fn compare_checks(lesson: &Check, student: &Check) -> Vec<&'static str> {
     let mut differing = Vec::new();
     if lesson.verdict != student.verdict {
         differing.push("verdict");
@@ -39,7 +36,7 @@ pub fn compare_checks(lesson: &Check, student: &Check) -> Vec<&'static str> {
 
 /// How one line of the lesson's run fared in the student's.
 #[derive(Debug, Clone, PartialEq)]
-pub enum LineOutcome {
+pub(crate) enum LineOutcome {
     Matched,
     /// The student printed it, with these fields different.
     Differs {
@@ -51,7 +48,7 @@ pub enum LineOutcome {
 
 /// One check line of the lesson's run, judged.
 #[derive(Debug, Clone, PartialEq)]
-pub struct CheckJudgement {
+pub(crate) struct CheckJudgement {
     pub name: String,
     /// The lesson's line as printed.
     pub lesson: String,
@@ -60,7 +57,7 @@ pub struct CheckJudgement {
 
 /// One phase of the lesson's run, judged.
 #[derive(Debug, Clone, PartialEq)]
-pub struct PhaseJudgement {
+pub(crate) struct PhaseJudgement {
     pub header: String,
     /// False when the student's run has no phase with this header.
     pub present: bool,
@@ -71,7 +68,7 @@ pub struct PhaseJudgement {
 
 /// The whole judgement of a student's run.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Judgement {
+pub(crate) struct Judgement {
     pub phases: Vec<PhaseJudgement>,
     /// Student phases whose header the lesson has not.
     pub extra_phases: Vec<String>,
@@ -88,7 +85,7 @@ pub struct Judgement {
 
 impl Judgement {
     /// Whether the student's run is the lesson's, line for line.
-    pub fn done(&self) -> bool {
+    pub(crate) fn done(&self) -> bool {
         self.phases.iter().all(|p| {
             p.present
                 && p.extra.is_empty()
@@ -101,7 +98,7 @@ impl Judgement {
     }
 
     /// The closing sentence: done, or not yet and what to look at first.
-    pub fn sentence(&self) -> String {
+    pub(crate) fn sentence(&self) -> String {
         if self.done() {
             return "Done: every check, every gate and the closing line match the lesson's recorded run.".into();
         }
@@ -178,7 +175,7 @@ impl Judgement {
 }
 
 /// Judges a student's run against the lesson's.
-pub fn judge(
+pub(crate) fn judge(
     lesson: &Transcript,
     lesson_ended: Termination,
     student: &Transcript,
@@ -292,7 +289,7 @@ fn check_line(check: &Check) -> String {
 }
 
 /// A line of `^` under the differing fields of a printed check line.
-pub fn underline(line: &str, fields: &[&str]) -> String {
+pub(crate) fn underline(line: &str, fields: &[&str]) -> String {
     let mut marks = vec![b' '; line.len()];
     let verdict_at = line
         .find(" PASS ")
@@ -318,7 +315,7 @@ pub fn underline(line: &str, fields: &[&str]) -> String {
 
 /// The judgement as the terminal shows it: only what is not matched, phase
 /// by phase, and then the sentence.
-pub fn report(judgement: &Judgement) -> String {
+pub(crate) fn report(judgement: &Judgement) -> String {
     let mut out = String::new();
     for phase in &judgement.phases {
         let matched = phase

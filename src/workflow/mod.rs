@@ -8,13 +8,13 @@
 use crate::backend::{Backend, BackendError, Compiled};
 use crate::sources::lesson::Program;
 
-pub mod check;
-pub mod mutants;
-pub mod parallel;
-pub mod record;
-pub mod reproduce;
-pub mod reuse;
-pub mod verify;
+pub(crate) mod check;
+pub(crate) mod mutants;
+pub(crate) mod parallel;
+pub(crate) mod record;
+pub(crate) mod reproduce;
+pub(crate) mod reuse;
+pub(crate) mod verify;
 
 /// A check that failed (evidence that does not reproduce, stale evidence
 /// where it must be current, drift): exit code 1 from every command, where
@@ -22,10 +22,10 @@ pub mod verify;
 /// errors, so `build` finds it in the chain ([`is_check_failure`]).
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
-pub struct CheckFailed(pub String);
+pub(crate) struct CheckFailed(pub String);
 
 /// Whether `error` is, or was caused by, a failed check.
-pub fn is_check_failure(error: &anyhow::Error) -> bool {
+pub(crate) fn is_check_failure(error: &anyhow::Error) -> bool {
     error.chain().any(|cause| cause.is::<CheckFailed>())
 }
 

@@ -26,7 +26,7 @@ use std::time::Duration;
 
 /// One mutant: a replacement of one byte range of the source.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Mutant {
+pub(crate) struct Mutant {
     /// 1-based, in generation order.
     pub id: usize,
     pub operator: &'static str,
@@ -42,7 +42,7 @@ pub struct Mutant {
 
 impl Mutant {
     /// The mutated source.
-    pub fn apply(&self, source: &str) -> String {
+    pub(crate) fn apply(&self, source: &str) -> String {
         format!(
             "{}{}{}",
             &source[..self.start],
@@ -52,20 +52,22 @@ impl Mutant {
     }
 
     /// The change as a two-line diff.
-    pub fn diff(&self) -> String {
+    pub(crate) fn diff(&self) -> String {
         format!("-{}\n+{}", self.before.trim_end(), self.after.trim_end())
     }
 }
 
 /// An operator over tokens: where it applies, what it puts there.
-pub struct Operator {
+pub(crate) struct Operator {
     pub name: &'static str,
+    /// What the operator does, for a reader of this table.
+    #[allow(dead_code)]
     pub what: &'static str,
     find: fn(&Context) -> Vec<(usize, usize, String)>,
 }
 
 /// The mutation operators, in the order mutants are numbered.
-pub const OPERATORS: &[Operator] = &[
+pub(crate) const OPERATORS: &[Operator] = &[
     Operator {
         name: "relational",
         what: "a comparison swapped (< and <=, > and >=, == and !=)",
@@ -435,7 +437,7 @@ fn narrow(cx: &Context) -> Vec<(usize, usize, String)> {
 }
 
 /// Every mutant of `source`'s device code, skip marks honoured.
-pub fn generate(source: &str) -> Vec<Mutant> {
+pub(crate) fn generate(source: &str) -> Vec<Mutant> {
     let cx = context(source);
     let line_of = |offset: usize| source[..offset].matches('\n').count() + 1;
     let line_text = |line: usize| source.lines().nth(line - 1).unwrap_or_default().to_string();
@@ -475,7 +477,7 @@ pub fn generate(source: &str) -> Vec<Mutant> {
 
 /// How one mutant fared.
 #[derive(Debug, Clone, PartialEq)]
-pub enum Fate {
+pub(crate) enum Fate {
     /// It did not compile: counted nowhere.
     Stillborn,
     /// It ran; for each phase of the unmutated run, whether that phase
@@ -485,7 +487,7 @@ pub enum Fate {
 
 /// One phase of the unmutated run and what it can kill with.
 #[derive(Debug, Clone, PartialEq)]
-pub struct PhaseInfo {
+pub(crate) struct PhaseInfo {
     pub header: String,
     /// The checks that pass on the unmutated program (the ones that can kill).
     pub passing: Vec<String>,
@@ -495,14 +497,14 @@ pub struct PhaseInfo {
 
 /// The result of a mutation run.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Report {
+pub(crate) struct Report {
     pub program: String,
     pub phases: Vec<PhaseInfo>,
     pub mutants: Vec<(Mutant, Fate)>,
 }
 
 /// The phases of an unmutated run.
-pub fn phases_of(transcript: &Transcript) -> Vec<PhaseInfo> {
+pub(crate) fn phases_of(transcript: &Transcript) -> Vec<PhaseInfo> {
     transcript
         .phases
         .iter()
@@ -525,7 +527,7 @@ pub fn phases_of(transcript: &Transcript) -> Vec<PhaseInfo> {
 }
 
 /// Which phases kill a mutant whose run printed `transcript` and ended `ended`.
-pub fn kills(
+pub(crate) fn kills(
     phases: &[PhaseInfo],
     transcript: &Transcript,
     ended: Termination,
@@ -554,7 +556,7 @@ pub fn kills(
 
 /// Builds and runs every mutant of `program` with `backend`, `jobs` at a
 /// time; `original` is the unmutated run's transcript.
-pub fn run_mutants(
+pub(crate) fn run_mutants(
     backend: &dyn Backend,
     program: &Program,
     original: &Transcript,
@@ -624,7 +626,7 @@ pub fn run_mutants(
 }
 
 /// Per phase: (killed, of how many mutants that ran).
-pub fn tally(report: &Report) -> Vec<(usize, usize)> {
+pub(crate) fn tally(report: &Report) -> Vec<(usize, usize)> {
     let ran: Vec<&Vec<Option<String>>> = report
         .mutants
         .iter()
@@ -639,7 +641,7 @@ pub fn tally(report: &Report) -> Vec<(usize, usize)> {
 }
 
 /// The report as text: a table, the survivors' diffs, then one line per phase.
-pub fn render(report: &Report) -> String {
+pub(crate) fn render(report: &Report) -> String {
     let mut out = String::new();
     let short: Vec<String> = (1..=report.phases.len()).map(|p| format!("P{p}")).collect();
     out.push_str(&format!("mutants of {}\n", report.program));
@@ -852,13 +854,13 @@ void launch() { k<<<blocks(4), 256>>>(0, 4, 0); }
 /// Mutant outcomes as evidence: `evidence/<program>.mutants.toml`, written
 /// by `mutants --save` (from a run here) or `mutants --outcomes DIR --save`
 /// (from runs made on a GPU machine), read by the `{{#mutants}}` directive.
-pub mod record {
+pub(crate) mod record {
     use super::{Fate, Mutant, PhaseInfo, Report};
     use serde::{Deserialize, Serialize};
 
     #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
     #[serde(rename_all = "kebab-case")]
-    pub struct MutantsEvidence {
+    pub(crate) struct MutantsEvidence {
         pub format: u32,
         pub program: String,
         pub recorded_at: String,
@@ -876,7 +878,7 @@ pub mod record {
 
     #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
     #[serde(rename_all = "kebab-case")]
-    pub struct PhaseRecord {
+    pub(crate) struct PhaseRecord {
         pub header: String,
         pub passing: Vec<String>,
         pub failing: Vec<String>,
@@ -884,7 +886,7 @@ pub mod record {
 
     #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
     #[serde(rename_all = "kebab-case")]
-    pub struct MutantRecord {
+    pub(crate) struct MutantRecord {
         pub id: usize,
         pub operator: String,
         pub line: usize,
@@ -897,7 +899,7 @@ pub mod record {
     }
 
     impl MutantsEvidence {
-        pub fn of(
+        pub(crate) fn of(
             report: &Report,
             source: &str,
             device: &str,
@@ -945,7 +947,7 @@ pub mod record {
         }
 
         /// The report this evidence holds (for rendering and comparison).
-        pub fn report(&self) -> Report {
+        pub(crate) fn report(&self) -> Report {
             let operator = |name: &str| {
                 super::OPERATORS
                     .iter()
@@ -993,7 +995,7 @@ pub mod record {
             }
         }
 
-        pub fn load(path: &std::path::Path) -> anyhow::Result<Option<Self>> {
+        pub(crate) fn load(path: &std::path::Path) -> anyhow::Result<Option<Self>> {
             match std::fs::read_to_string(path) {
                 Ok(text) => {
                     Ok(Some(toml::from_str(&text).map_err(|e| {
@@ -1005,7 +1007,7 @@ pub mod record {
             }
         }
 
-        pub fn save(&self, path: &std::path::Path) -> anyhow::Result<()> {
+        pub(crate) fn save(&self, path: &std::path::Path) -> anyhow::Result<()> {
             if let Some(dir) = path.parent() {
                 std::fs::create_dir_all(dir)?;
             }
@@ -1018,7 +1020,7 @@ pub mod record {
 /// Reads runs made elsewhere (`DIR/original/` and `DIR/mutant-N/`, each
 /// with `stdout`, `stderr` and `status`: an exit status, 124 for a time-out,
 /// 128 + N for signal N, or `did not compile`) into a report.
-pub fn import_outcomes(
+pub(crate) fn import_outcomes(
     program: &Program,
     mutants: Vec<Mutant>,
     dir: &Path,
@@ -1068,7 +1070,7 @@ pub fn import_outcomes(
 }
 
 /// Where a program's mutant evidence lives, next to its evidence.
-pub fn evidence_path(course: &crate::course::Course, program: &str) -> std::path::PathBuf {
+pub(crate) fn evidence_path(course: &crate::course::Course, program: &str) -> std::path::PathBuf {
     let path = course.evidence_path(program);
     path.with_file_name(format!(
         "{}.mutants.toml",
@@ -1081,7 +1083,7 @@ pub fn evidence_path(course: &crate::course::Course, program: &str) -> std::path
 /// Runs `program` unmutated, then every mutant of it (of `operators`, or
 /// all), `jobs` at a time, each under ten times the unmutated run's time
 /// plus five seconds (at most `limit`).
-pub fn measure(
+pub(crate) fn measure(
     backend: &dyn Backend,
     program: &Program,
     operators: &[String],
@@ -1120,7 +1122,7 @@ pub fn measure(
 /// The student's kills next to the lesson's, per phase the two share: one
 /// line each, and the student's survivors that the lesson's suite kills
 /// (mutants matched by their operator and their changed line).
-pub fn compare_suites(student: &Report, lesson: &Report) -> String {
+pub(crate) fn compare_suites(student: &Report, lesson: &Report) -> String {
     let mut out = String::new();
     let ours = tally(student);
     let theirs = tally(lesson);

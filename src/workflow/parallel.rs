@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// How many programs to compile or run at once: `MDBOOK_EVIDENCE_JOBS` when
 /// it is a positive number, else the number of cores this process may use.
-pub fn jobs() -> usize {
+pub(crate) fn jobs() -> usize {
     std::env::var("MDBOOK_EVIDENCE_JOBS")
         .ok()
         .and_then(|v| v.trim().parse::<usize>().ok())
@@ -28,7 +28,12 @@ pub fn jobs() -> usize {
 /// Applies `f` to every item with at most `jobs` threads, returning the
 /// results in the order of `items`. `done` is called (from the worker
 /// threads) after each item, for progress bars.
-pub fn map_ordered<T, R, F>(items: &[T], jobs: usize, f: F, done: &(dyn Fn() + Sync)) -> Vec<R>
+pub(crate) fn map_ordered<T, R, F>(
+    items: &[T],
+    jobs: usize,
+    f: F,
+    done: &(dyn Fn() + Sync),
+) -> Vec<R>
 where
     T: Sync,
     R: Send,

@@ -43,6 +43,7 @@ impl Recorded {
 }
 
 /// Records `programs` with `backend`.
+#[cfg(test)]
 pub(crate) fn record(
     backend: &dyn Backend,
     course: &Course,
@@ -55,7 +56,7 @@ pub(crate) fn record(
 /// [`record`], calling `progress` with each program's path when it is done.
 /// Programs compile over the cores, and run over them where the backend
 /// allows (CPU emulation); outcomes keep the order of `programs`.
-pub fn record_with(
+pub(crate) fn record_with(
     backend: &dyn Backend,
     course: &Course,
     programs: &[Program],

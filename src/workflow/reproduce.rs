@@ -39,7 +39,7 @@ pub(crate) fn backend_for(
 
 /// What a build's reproduction did.
 #[derive(Debug, Default)]
-pub struct Reproduced {
+pub(crate) struct Reproduced {
     /// A note per program that matched (ran or reused), for its chapter.
     pub notes: BTreeMap<String, Reproduction>,
     pub summary: Summary,
@@ -50,7 +50,7 @@ pub struct Reproduced {
 /// The counts behind the line a build prints:
 /// `reproduced 2 programs by CPU emulation: identical; 1 reused; 0 stale`.
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
-pub struct Summary {
+pub(crate) struct Summary {
     /// How programs were run (`CPU emulation`, `a GPU run`).
     pub how: String,
     /// Programs run and compared that matched.
@@ -85,7 +85,7 @@ impl std::fmt::Display for Summary {
 
 /// How [`reproduce`] runs.
 #[derive(Default)]
-pub struct Options<'a> {
+pub(crate) struct Options<'a> {
     /// Remembered matches to reuse (and to add to).
     pub reuse: Option<&'a ReuseStore>,
     /// Run every program even when a remembered match covers it.
@@ -96,7 +96,7 @@ pub struct Options<'a> {
 
 /// Re-runs every program in `programs` whose evidence is current (or
 /// reuses a remembered match) and compares it with that evidence.
-pub fn reproduce(
+pub(crate) fn reproduce(
     backend: &dyn Backend,
     course: &Course,
     programs: &[String],
@@ -154,7 +154,7 @@ pub fn reproduce(
 }
 
 /// The error a build fails with when evidence did not reproduce.
-pub fn failure(failures: &[String]) -> crate::workflow::CheckFailed {
+pub(crate) fn failure(failures: &[String]) -> crate::workflow::CheckFailed {
     crate::workflow::CheckFailed(format!(
         "the book embeds evidence that this build could not reproduce (`reproduce = \"never\"` in \
          [preprocessor.evidence] skips reproduction):\n{}",

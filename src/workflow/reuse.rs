@@ -25,19 +25,19 @@ const SCHEME: &str = concat!("mdbook-evidence reuse 1 ", env!("CARGO_PKG_VERSION
 
 /// Where reproduction results are remembered.
 #[derive(Debug, Clone)]
-pub struct ReuseStore {
+pub(crate) struct ReuseStore {
     dir: PathBuf,
 }
 
 /// A remembered match: when the run that matched happened.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Reused {
+pub(crate) struct Reused {
     pub when: String,
 }
 
 impl ReuseStore {
     /// A store under `cache_dir/reuse/`.
-    pub fn new(cache_dir: &Path) -> Self {
+    pub(crate) fn new(cache_dir: &Path) -> Self {
         ReuseStore {
             dir: cache_dir.join("reuse"),
         }
@@ -45,7 +45,7 @@ impl ReuseStore {
 
     /// The store in the emulator's default cache directory
     /// ([`crate::emulate::default_cache_dir`]).
-    pub fn default_location() -> Self {
+    pub(crate) fn default_location() -> Self {
         Self::new(&crate::emulate::default_cache_dir())
     }
 
@@ -53,7 +53,7 @@ impl ReuseStore {
     /// backend's own description of the device), compared with the evidence
     /// file whose bytes are `evidence`. `None` when the backend cannot name
     /// its artifact: then nothing is reused.
-    pub fn key(
+    pub(crate) fn key(
         backend: &dyn Backend,
         machine: &str,
         compiled: &Compiled,
@@ -76,7 +76,7 @@ impl ReuseStore {
     }
 
     /// The remembered match for `key`, if there is one.
-    pub fn lookup(&self, key: &str) -> Option<Reused> {
+    pub(crate) fn lookup(&self, key: &str) -> Option<Reused> {
         let when = std::fs::read_to_string(self.dir.join(key).join("when")).ok()?;
         Some(Reused {
             when: when.trim().to_string(),
@@ -85,7 +85,7 @@ impl ReuseStore {
 
     /// Remembers that the run keyed `key` matched at `when`. Failing to
     /// write is not an error: the next build just runs the program again.
-    pub fn remember(&self, key: &str, when: &str) {
+    pub(crate) fn remember(&self, key: &str, when: &str) {
         let written = install_entry(&self.dir.join(key), |dir| {
             std::fs::write(dir.join("when"), format!("{when}\n"))
         });

@@ -162,7 +162,7 @@ pub fn mismatch_under(
 
 /// How [`verify_programs`] re-runs programs.
 #[derive(Default)]
-pub struct RunOptions<'a> {
+pub(crate) struct RunOptions<'a> {
     /// Where matches are remembered and looked up; `None` runs everything
     /// and remembers nothing.
     pub reuse: Option<&'a ReuseStore>,
@@ -174,21 +174,10 @@ pub struct RunOptions<'a> {
 }
 
 /// Verifies `programs` against their evidence in `course`, re-running them
-/// with `backend` when there is one (`why_not` says why there is none).
-/// Verdicts come in the order of `programs`.
-pub(crate) fn verify_programs(
-    backend: Option<&dyn Backend>,
-    why_not: &str,
-    course: &Course,
-    programs: &[Program],
-) -> anyhow::Result<Vec<(String, Verification)>> {
-    verify_programs_with(backend, why_not, course, programs, &RunOptions::default())
-}
-
-/// [`verify_programs`], reusing remembered matches and reporting progress
+/// with `backend` when there is one (`why_not` says why there is none), reusing remembered matches and reporting progress
 /// as `options` say. Programs compile and (where the backend allows) run
 /// over [`parallel::jobs`] cores; the verdicts keep the order of `programs`.
-pub fn verify_programs_with(
+pub(crate) fn verify_programs_with(
     backend: Option<&dyn Backend>,
     why_not: &str,
     course: &Course,
