@@ -885,6 +885,11 @@ cudaError_t cudaProfilerStop();
 cudaError_t cudaHostRegister(void* ptr, size_t size, unsigned int flags);
 cudaError_t cudaHostUnregister(void* ptr);
 cudaError_t cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int flags);
+// The runtime's C++ overload for a typed pointer (`float* d; cudaHostGetDevicePointer(&d, h, 0)`).
+template <class T>
+inline cudaError_t cudaHostGetDevicePointer(T** pDevice, void* pHost, unsigned int flags) {
+  return cudaHostGetDevicePointer(reinterpret_cast<void**>(pDevice), pHost, flags);
+}
 cudaError_t cudaHostGetFlags(unsigned int* pFlags, void* pHost);
 cudaError_t cudaPointerGetAttributes(cudaPointerAttributes* attributes, const void* ptr);
 cudaError_t cudaMemPrefetchAsync(const void* devPtr, size_t count, cudaMemLocation location,
@@ -1652,6 +1657,27 @@ inline unsigned int min(int a, unsigned int b) { return min(static_cast<unsigned
 inline unsigned int min(unsigned int a, int b) { return min(a, static_cast<unsigned>(b)); }
 inline unsigned int max(int a, unsigned int b) { return max(static_cast<unsigned>(a), b); }
 inline unsigned int max(unsigned int a, int b) { return max(a, static_cast<unsigned>(b)); }
+// The integer math API's named forms (umin, llmax...): the same minimum and maximum. nvcc
+// declares them for .cu files only, so a host .cpp of the program may define its own
+// (cuda-samples' mergeSort_host.cpp does); this header is included in both here, so they are
+// templates on a dummy parameter: a program's own plain function of the same signature wins
+// overload resolution instead of clashing, and calls still convert their arguments.
+template <class CudaEmuDummy = void>
+inline unsigned int umin(unsigned int a, unsigned int b) { return a < b ? a : b; }
+template <class CudaEmuDummy = void>
+inline unsigned int umax(unsigned int a, unsigned int b) { return a > b ? a : b; }
+template <class CudaEmuDummy = void>
+inline long long int llmin(long long int a, long long int b) { return a < b ? a : b; }
+template <class CudaEmuDummy = void>
+inline long long int llmax(long long int a, long long int b) { return a > b ? a : b; }
+template <class CudaEmuDummy = void>
+inline unsigned long long int ullmin(unsigned long long int a, unsigned long long int b) {
+  return a < b ? a : b;
+}
+template <class CudaEmuDummy = void>
+inline unsigned long long int ullmax(unsigned long long int a, unsigned long long int b) {
+  return a > b ? a : b;
+}
 
 inline float __expf(float x) { return expf(x); }
 inline float __exp10f(float x) { return exp10f(x); }
