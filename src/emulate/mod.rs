@@ -307,6 +307,12 @@ impl Emulator {
             if uses_volatile {
                 args.extend(VOLATILE_FLAGS.iter().map(OsString::from));
             }
+            if !input.cuda {
+                // nvcc hands a .cpp or .c file to the host compiler, which
+                // targets plain x86-64 and never fuses `a*b + c`; only the
+                // device code's contraction is nvcc's.
+                args.push(OsString::from("-ffp-contract=off"));
+            }
             args.extend(inputs.macros.iter().map(OsString::from));
             // nvcc searches the program's own directory for `#include <...>`
             // too (cuda-samples' interval includes <boost/...> from beside it).
