@@ -81,6 +81,10 @@ pub enum UnsupportedFeature {
     TextureReference(String),
     /// A kernel launch inside a `__global__` or `__device__` function.
     DynamicParallelism,
+    /// `#if __CUDA_ARCH__ ...` inside device code: one g++ pass compiles host
+    /// and device code, where `__CUDA_ARCH__` is undefined, so the GPU's
+    /// branch would silently never be compiled.
+    CudaArchTest,
 }
 
 impl fmt::Display for UnsupportedFeature {
@@ -111,6 +115,11 @@ impl fmt::Display for UnsupportedFeature {
                 f,
                 "the texture and surface reference API (`{name}`; removed in CUDA 12, use \
                  texture and surface objects)"
+            ),
+            Self::CudaArchTest => f.write_str(
+                "a test of `__CUDA_ARCH__` inside device code (the emulator compiles host and \
+                 device code in one pass, where `__CUDA_ARCH__` is not defined, so the GPU's \
+                 branch would never be compiled)",
             ),
             Self::DynamicParallelism => {
                 f.write_str("dynamic parallelism (a kernel launch inside device code)")
@@ -449,6 +458,17 @@ impl Rewriter<'_> {
             {
                 i = self.inline_ptx(i)?;
                 continue;
+            }
+            if token.kind == TokenKind::Ident
+                && self.text(i) == "__CUDA_ARCH__"
+                && let Some(hash) = token.directive
+                && matches!(
+                    self.text_at(Some(hash + 1)),
+                    "if" | "ifdef" | "ifndef" | "elif"
+                )
+                && scopes.iter().any(|s| s.device)
+            {
+                return Err(self.unsupported(i, UnsupportedFeature::CudaArchTest));
             }
             if token.kind == TokenKind::Ident {
                 if self.text(i) == "volatile" {
@@ -1761,6 +1781,19 @@ mod tests {
             refusal(device_lambda).2,
             UnsupportedFeature::DynamicParallelism
         );
+    }
+
+    #[test]
+    fn refuses_cuda_arch_tests_in_device_code_only() {
+        let kernel =
+            "__global__ void k(int* x) {\n#if __CUDA_ARCH__ >= 700\n  x[0] = 1;\n#endif\n}\n";
+        assert_eq!(refusal(kernel), (2, 5, UnsupportedFeature::CudaArchTest));
+        let device = "__device__ int f() {\n#ifdef __CUDA_ARCH__\n  return 1;\n#else\n  return 0;\n#endif\n}\n";
+        assert_eq!(refusal(device).2, UnsupportedFeature::CudaArchTest);
+        // In host code (and at the top level) the one pass is the host pass,
+        // where `__CUDA_ARCH__` is undefined as it is for nvcc's host pass.
+        let host = "#ifdef __CUDA_ARCH__\nint a;\n#endif\nint main() {\n#if defined(__CUDA_ARCH__)\n  return 1;\n#endif\n}\n";
+        assert!(rewrite(Path::new(PATH), host).is_ok());
     }
 
     #[test]
