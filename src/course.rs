@@ -23,6 +23,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
+/// The file name ending of a program's recorded mutant outcomes, beside its
+/// evidence (`evidence/kernels/testing.cu.mutants.toml`).
+pub(crate) const MUTANTS_SUFFIX: &str = ".mutants.toml";
+
 /// What a course cannot find, worded once for every command.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum CourseError {
@@ -284,7 +288,11 @@ impl Course {
                     .strip_prefix(&dir)
                     .ok()
                     .and_then(|p| p.to_str())
-                    .and_then(|p| p.strip_suffix(".toml"))
+                    .and_then(|p| {
+                        // A program's mutant outcomes lie beside its evidence.
+                        p.strip_suffix(MUTANTS_SUFFIX)
+                            .or_else(|| p.strip_suffix(".toml"))
+                    })
                 else {
                     continue;
                 };

@@ -1073,10 +1073,11 @@ pub(crate) fn import_outcomes(
 pub(crate) fn evidence_path(course: &crate::course::Course, program: &str) -> std::path::PathBuf {
     let path = course.evidence_path(program);
     path.with_file_name(format!(
-        "{}.mutants.toml",
+        "{}{}",
         Path::new(program)
             .file_name()
-            .map_or_else(String::new, |n| n.to_string_lossy().to_string())
+            .map_or_else(String::new, |n| n.to_string_lossy().to_string()),
+        crate::course::MUTANTS_SUFFIX
     ))
 }
 

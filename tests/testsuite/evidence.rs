@@ -298,3 +298,29 @@ fn a_build_reads_each_evidence_file_once() {
     assert_eq!(reads.len(), recorded.len(), "{reads:?}\n{stderr}");
     assert!(reads.values().all(|&n| n == 1), "{reads:?}");
 }
+
+#[test]
+fn mutant_outcomes_beside_a_programs_evidence_are_not_orphans() {
+    let book = course_copy();
+    assert!(
+        book.path()
+            .join("evidence/kernels/testing.cu.mutants.toml")
+            .is_file()
+    );
+    let output = crate::tool(book.path(), &["build", "--reproduce", "never"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(!stderr.contains("which does not exist"), "{stderr}");
+    // A real orphan is still reported.
+    std::fs::copy(
+        book.path().join("evidence/kernels/testing.cu.toml"),
+        book.path().join("evidence/kernels/gone.cu.toml"),
+    )
+    .unwrap();
+    let output = crate::tool(book.path(), &["build", "--reproduce", "never"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("gone.cu.toml is evidence for kernels/gone.cu, which does not exist"),
+        "{stderr}"
+    );
+}
