@@ -63,7 +63,7 @@ pub use drift::{
     DefinitionRef, DriftKind, DriftReport, LessonPair, SourceFile, compare as compare_drift,
 };
 pub use emulate::rewrite::rewrite;
-pub use evidence::transcript::Transcript;
+pub use evidence::transcript::{Check, Transcript, without_device_line};
 pub use evidence::variation::{RunOn, Variation};
 pub use evidence::{Evidence, Termination};
 pub use render::Templates;

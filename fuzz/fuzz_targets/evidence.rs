@@ -2,7 +2,7 @@
 //! a provenance hash and a transcript without panicking either.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use mdbook_evidence::evidence::Evidence;
+use mdbook_evidence::Evidence;
 use std::path::Path;
 
 fuzz_target!(|data: &[u8]| {

@@ -2,7 +2,7 @@
 //! any source, no panic; every region found can be looked up by its name.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use mdbook_evidence::sources::snippet::SnippetSet;
+use mdbook_evidence::SnippetSet;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(text) = std::str::from_utf8(data) else {

@@ -48,11 +48,17 @@ impl Number {
 /// One comparison the program made.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Check {
+    /// The check's name, as printed (`oracle, n=611`).
     pub name: String,
+    /// PASS or FAIL, as printed.
     pub verdict: Verdict,
+    /// The value the kernel gave.
     pub got: Number,
+    /// The value it was compared with.
     pub want: Number,
+    /// `|got - want| / |want|` (or `/ 1` when want is 0), as printed.
     pub rel: Number,
+    /// The tolerance the check allowed.
     pub rtol: Number,
     /// 1-based line in stdout.
     pub line: usize,
@@ -154,7 +160,7 @@ pub struct Transcript {
 
 /// The text of stdout with the device line set aside, for comparing runs on
 /// different machines.
-pub(crate) fn without_device_line(stdout: &str) -> &str {
+pub fn without_device_line(stdout: &str) -> &str {
     match stdout.split_once('\n') {
         Some((first, rest)) if first.starts_with("GPU:") => rest,
         None if stdout.starts_with("GPU:") => "",
