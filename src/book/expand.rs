@@ -76,6 +76,15 @@ impl Cause {
     fn failed(error: anyhow::Error) -> Cause {
         Cause::Failed(format!("{error:#}"))
     }
+
+    /// A course's error: the typed one when the course could not find
+    /// something, else the whole chain.
+    fn from_course(error: anyhow::Error) -> Cause {
+        match error.downcast_ref::<CourseError>() {
+            Some(missing) => Cause::Course(missing.clone()),
+            None => Cause::failed(error),
+        }
+    }
 }
 
 /// Expands directives against one course.
@@ -173,12 +182,7 @@ impl<'a> Expander<'a> {
             }
             Directive::Drift { lesson } => {
                 let lesson = self.course.lesson(lesson)?;
-                let report = self.course.drift(&lesson).map_err(|e| {
-                    match e.downcast_ref::<CourseError>() {
-                        Some(missing) => Cause::Course(missing.clone()),
-                        None => Cause::failed(e),
-                    }
-                })?;
+                let report = self.course.drift(&lesson).map_err(Cause::from_course)?;
                 crate::render::drift::drift(&self.templates, &report).map_err(Cause::failed)
             }
             Directive::Tolerance(ToleranceSubject::Dtypes) => {
@@ -259,12 +263,10 @@ impl<'a> Expander<'a> {
     /// warned about once per build.
     fn tracked_evidence(&mut self, path: &str) -> Result<TrackedEvidence, Cause> {
         let program = self.course.program(path).map_err(Cause::failed)?;
-        let tracked = self.course.tracked_evidence(&program).map_err(|e| {
-            match e.downcast_ref::<CourseError>() {
-                Some(missing) => Cause::Course(missing.clone()),
-                None => Cause::failed(e),
-            }
-        })?;
+        let tracked = self
+            .course
+            .tracked_evidence(&program)
+            .map_err(Cause::from_course)?;
         if let Some(why) = &tracked.stale
             && self.warned.insert(format!("stale {path}"))
         {

@@ -3,7 +3,7 @@
 //! provisional banner, and `verify` passes, naming the provisional evidence,
 //! except where GPU evidence is required.
 
-use crate::tool;
+use crate::{has_compiler, tool};
 use std::path::Path;
 
 fn empty_book() -> tempfile::TempDir {
@@ -20,19 +20,6 @@ fn empty_book() -> tempfile::TempDir {
 
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
-}
-
-fn has_compiler() -> bool {
-    let found = ["g++", "c++"].iter().any(|cxx| {
-        std::process::Command::new(cxx)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success())
-    });
-    if !found {
-        eprintln!("skipped: no C++ compiler for the emulator");
-    }
-    found
 }
 
 #[test]

@@ -78,6 +78,21 @@ pub fn expand_in(root: &Path, chapter: &str, content: &str) -> Result<String, Ve
         .map_err(|errors| errors.iter().map(ToString::to_string).collect())
 }
 
+/// Whether a C++ compiler for the emulator is here; says so when not, so
+/// that a test that returns early is a visible skip.
+pub fn has_compiler() -> bool {
+    let found = ["g++", "c++"].iter().any(|cxx| {
+        std::process::Command::new(cxx)
+            .arg("--version")
+            .output()
+            .is_ok_and(|o| o.status.success())
+    });
+    if !found {
+        eprintln!("skipped: no C++ compiler for the emulator");
+    }
+    found
+}
+
 /// Runs our binary in `dir` with `args`, stdin closed.
 pub fn tool(dir: &Path, args: &[&str]) -> std::process::Output {
     std::process::Command::new(env!("CARGO_BIN_EXE_mdbook-evidence"))

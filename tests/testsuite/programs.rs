@@ -37,20 +37,9 @@ fn multi_file_program(root: &Path) {
     );
 }
 
-fn emulator_here() -> bool {
-    let ok = std::process::Command::new("g++")
-        .arg("--version")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !ok {
-        eprintln!("skipped: no g++ for the emulator");
-    }
-    ok
-}
-
 #[test]
 fn run_builds_several_sources_with_include_folders_and_macros() {
-    if !emulator_here() {
+    if !crate::has_compiler() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -89,7 +78,7 @@ fn run_builds_several_sources_with_include_folders_and_macros() {
 
 #[test]
 fn a_lesson_builds_from_its_build_line_and_goes_stale_when_a_header_changes() {
-    if !emulator_here() {
+    if !crate::has_compiler() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -156,7 +145,7 @@ fn a_lesson_builds_from_its_build_line_and_goes_stale_when_a_header_changes() {
 
 #[test]
 fn declared_variation_lets_the_float_atomics_lesson_reproduce_and_names_a_broken_rule() {
-    if !emulator_here() {
+    if !crate::has_compiler() {
         return;
     }
     let book = crate::course_copy();
