@@ -72,20 +72,43 @@ impl Preprocessor for EvidencePreprocessor {
         for orphan in course.orphan_evidence()? {
             tracing::warn!("{orphan}");
         }
-        check_drift(&course)?;
-        let src = ctx.config.book.src.clone();
-        let templates = Templates::for_book(&ctx.root)?;
-        let embedded = embedded_programs(&book);
+        // Compiling the templates is pure and takes a few milliseconds of a
+        // warm build: it runs beside the drift check and reproduction.
+        std::thread::scope(|scope| {
+            let root = ctx.root.clone();
+            let templates = scope.spawn(move || Templates::for_book(&root));
+            let reproduced = self.check_and_reproduce(&course, &book);
+            let templates = templates
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            let reproduced = reproduced?;
+            expand_chapters(ctx, &course, templates?, reproduced, &mut book)
+        })?;
+        Ok(book)
+    }
+
+    fn supports_renderer(&self, _renderer: &str) -> Result<bool> {
+        // The output is plain Markdown: every renderer can take it.
+        Ok(true)
+    }
+}
+
+impl EvidencePreprocessor {
+    /// Checks drift and reproduces the evidence the book embeds: what to
+    /// say about each program's reproduction in the chapters.
+    fn check_and_reproduce(&self, course: &Course, book: &Book) -> Result<Notes> {
+        check_drift(course)?;
+        let embedded = embedded_programs(book);
         // An evidence file that cannot be read is reported by the directive
         // that embeds it, with its chapter and line; reproducing would only
         // report it first, without them.
         let unreadable = embedded.iter().any(|p| course.evidence(p).is_err());
-        let reproduced = if embedded.is_empty() || unreadable {
+        Ok(if embedded.is_empty() || unreadable {
             Default::default()
         } else {
             let hint = "reproducing the evidence the book embeds (`reproduce = \"never\"` in \
                         [preprocessor.evidence], or `build --reproduce never`, builds without running anything)";
-            match reproduce::backend_for(course.settings().reproduce, &course).context(hint)? {
+            match reproduce::backend_for(course.settings().reproduce, course).context(hint)? {
                 Some(backend) => {
                     let store = ReuseStore::default_location();
                     let progress = Progress::new("reproducing", embedded.len());
@@ -95,8 +118,7 @@ impl Preprocessor for EvidencePreprocessor {
                         fresh: self.fresh || fresh_from_env(),
                         progress: Some(&tick),
                     };
-                    let done =
-                        reproduce::reproduce(backend.as_ref(), &course, &embedded, &options)?;
+                    let done = reproduce::reproduce(backend.as_ref(), course, &embedded, &options)?;
                     progress.finish();
                     eprintln!("{}", done.summary);
                     if !done.failures.is_empty() {
@@ -113,38 +135,48 @@ impl Preprocessor for EvidencePreprocessor {
                     Default::default()
                 }
             }
-        };
-        let mut expander = Expander::new(&course, templates);
-        for (program, note) in reproduced {
-            expander.reproduced(&program, note);
-        }
-        let mut errors = Vec::new();
-        book.for_each_chapter_mut(|chapter| {
-            let Some(source) = &chapter.source_path else {
-                return;
-            };
-            let shown = src.join(source).display().to_string().replace('\\', "/");
-            match expander.expand(&shown, &chapter.content) {
-                Ok(content) => chapter.content = content,
-                Err(mut failed) => errors.append(&mut failed),
-            }
-        });
-        if !errors.is_empty() {
-            let listed: Vec<String> = errors.iter().map(ToString::to_string).collect();
-            bail!(
-                "{} directive{} could not be expanded:\n  {}",
-                errors.len(),
-                if errors.len() == 1 { "" } else { "s" },
-                listed.join("\n  ")
-            );
-        }
-        Ok(book)
+        })
     }
+}
 
-    fn supports_renderer(&self, _renderer: &str) -> Result<bool> {
-        // The output is plain Markdown: every renderer can take it.
-        Ok(true)
+/// What reproduction says about each program, for the chapters.
+type Notes = std::collections::BTreeMap<String, crate::evidence::Reproduction>;
+
+/// Expands the directives of every chapter; every directive that fails is
+/// listed, with its chapter and line.
+fn expand_chapters(
+    ctx: &PreprocessorContext,
+    course: &Course,
+    templates: Templates,
+    reproduced: Notes,
+    book: &mut Book,
+) -> Result<()> {
+    let src = &ctx.config.book.src;
+    let mut expander = Expander::new(course, templates);
+    for (program, note) in reproduced {
+        expander.reproduced(&program, note);
     }
+    let mut errors = Vec::new();
+    book.for_each_chapter_mut(|chapter| {
+        let Some(source) = &chapter.source_path else {
+            return;
+        };
+        let shown = src.join(source).display().to_string().replace('\\', "/");
+        match expander.expand(&shown, &chapter.content) {
+            Ok(content) => chapter.content = content,
+            Err(mut failed) => errors.append(&mut failed),
+        }
+    });
+    if !errors.is_empty() {
+        let listed: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        bail!(
+            "{} directive{} could not be expanded:\n  {}",
+            errors.len(),
+            if errors.len() == 1 { "" } else { "s" },
+            listed.join("\n  ")
+        );
+    }
+    Ok(())
 }
 
 /// The programs whose evidence the book embeds, in order of first use.

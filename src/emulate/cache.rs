@@ -156,9 +156,13 @@ fn size_bound() -> u64 {
         << 20
 }
 
+/// How often [`prepare`] sweeps the cache (stale staging, eviction).
+pub(crate) const SWEEP_INTERVAL: std::time::Duration = std::time::Duration::from_secs(600);
+
 /// Readies the cache folder `dir` before anything in it is used: creates
 /// it (mode 0700) when missing; refuses it unless it belongs to us and no
-/// one else can write to it; removes stale staging folders; evicts the least
+/// one else can write to it; and, when the last sweep is older than
+/// [`SWEEP_INTERVAL`], removes stale staging folders and evicts the least
 /// recently used program entries past the size bound.
 pub(crate) fn prepare(dir: &Path) -> io::Result<()> {
     let mut builder = std::fs::DirBuilder::new();
@@ -171,9 +175,23 @@ pub(crate) fn prepare(dir: &Path) -> io::Result<()> {
     if emulate.exists() {
         check_owned(&emulate)?;
     }
-    remove_stale_staging(&emulate, STALE_STAGING, 3);
-    evict(&emulate.join("programs"), size_bound());
+    if sweep_is_due(&emulate) {
+        remove_stale_staging(&emulate, STALE_STAGING, 3);
+        evict(&emulate.join("programs"), size_bound());
+    }
     Ok(())
+}
+
+/// Whether the cache under `emulate` (when there is one) was last swept
+/// longer ago than [`SWEEP_INTERVAL`]; when it is, the stamp is renewed now (two processes
+/// that both sweep do no harm: every step of a sweep is atomic).
+fn sweep_is_due(emulate: &Path) -> bool {
+    let stamp = emulate.join(".last-sweep");
+    if !emulate.is_dir() || modified_ago(&stamp).is_some_and(|ago| ago < SWEEP_INTERVAL) {
+        return false;
+    }
+    let _ = std::fs::write(&stamp, b"");
+    true
 }
 
 /// Refuses a folder that is not ours or that others can write to.
@@ -446,6 +464,25 @@ mod tests {
         age(&stale, 7200);
         prepare(dir.path()).unwrap();
         assert!(!stale.exists() && fresh.exists());
+    }
+
+    #[test]
+    fn the_cache_is_swept_at_most_once_per_interval() {
+        let dir = tempfile::tempdir().unwrap();
+        let programs = dir.path().join("emulate/programs");
+        std::fs::create_dir_all(&programs).unwrap();
+        prepare(dir.path()).unwrap();
+        let stale = programs.join(".staging-old");
+        std::fs::create_dir_all(&stale).unwrap();
+        age(&stale, 7200);
+        // Swept a moment ago: a warm build does not walk the cache again.
+        prepare(dir.path()).unwrap();
+        assert!(stale.exists());
+        // Once the interval has passed, the next start sweeps.
+        let stamp = dir.path().join("emulate/.last-sweep");
+        age(&stamp, SWEEP_INTERVAL.as_secs() + 60);
+        prepare(dir.path()).unwrap();
+        assert!(!stale.exists());
     }
 
     #[test]

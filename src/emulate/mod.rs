@@ -210,14 +210,16 @@ impl Emulator {
         cache_dir: impl Into<PathBuf>,
         options: EmulatorOptions,
     ) -> Result<Self, EmulateError> {
+        let root = cache_dir.into().join("emulate");
         let compiler = toolchain::find_compiler(
             options.compiler.as_deref(),
             std::env::var_os("CXX").filter(|cxx| !cxx.is_empty()),
             std::env::var_os("PATH"),
+            Some(&root.join("compilers")),
         )?;
         let flags = toolchain::flags_for_this_cpu();
         Ok(Self {
-            root: cache_dir.into().join("emulate"),
+            root,
             options,
             compiler,
             flags,

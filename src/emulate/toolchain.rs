@@ -10,6 +10,11 @@
 //! so that device `printf` stays a call the shim sees (g++ would turn some into
 //! `puts`).
 //!
+//! Asking `--version` starts a process on every build, a large part of a
+//! warm build's cost; the answer is remembered in the cache, keyed by the
+//! compiler file's identity (its resolved path, size, modification time and
+//! inode: an upgrade replaces the file), see [`find_compiler`].
+//!
 //! It does not decide what is compiled or where (that is the [`Emulator`]'s
 //! orchestration in `mod.rs`), nor how builds are cached (`cache`).
 //!
@@ -140,11 +145,14 @@ fn has_fma_and_avx2(cpuinfo: &str) -> bool {
 }
 
 /// Finds the compiler: `explicit`, else `$CXX` (a program and arguments
-/// separated by spaces), else `g++`, else `c++` on `path_var`.
+/// separated by spaces), else `g++`, else `c++` on `path_var`; and asks its
+/// version, or finds the answer remembered under `versions` (a folder of the
+/// cache) for this very compiler file.
 pub(super) fn find_compiler(
     explicit: Option<&Path>,
     cxx: Option<OsString>,
     path_var: Option<OsString>,
+    versions: Option<&Path>,
 ) -> Result<Compiler, EmulateError> {
     let search = |program: &Path| find_program(program, path_var.as_deref());
     let (program, leading_args) = if let Some(explicit) = explicit {
@@ -169,6 +177,18 @@ pub(super) fn find_compiler(
             })?;
         (found, Vec::new())
     };
+    let remembered = versions.and_then(|dir| Some(dir.join(identity(&program, &leading_args)?)));
+    if let Some(version) = remembered
+        .as_deref()
+        .and_then(|file| std::fs::read_to_string(file).ok())
+        .filter(|version| !version.is_empty())
+    {
+        return Ok(Compiler {
+            program,
+            leading_args,
+            version,
+        });
+    }
     let output = crate::backend::exec::run(
         Command::new(&program).args(&leading_args).arg("--version"),
         Duration::from_secs(60),
@@ -184,11 +204,41 @@ pub(super) fn find_compiler(
             reason: compiler_messages(&output),
         });
     }
+    let version = String::from_utf8_lossy(&output.stdout).into_owned();
+    if let Some(file) = remembered {
+        let _ = crate::sources::files::write_atomically(&file, version.as_bytes());
+    }
     Ok(Compiler {
         program,
         leading_args,
-        version: String::from_utf8_lossy(&output.stdout).into_owned(),
+        version,
     })
+}
+
+/// A name for this compiler file as it is now: a new file (an upgrade,
+/// another target of a link) or other leading arguments give another name.
+/// `None` when the file cannot be inspected (then nothing is remembered).
+fn identity(program: &Path, leading_args: &[String]) -> Option<String> {
+    let resolved = std::fs::canonicalize(program).ok()?;
+    let meta = std::fs::metadata(&resolved).ok()?;
+    let modified = meta
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    let mut key = super::cache::Fingerprint::new("compiler version");
+    key.add("path", resolved.as_os_str().as_encoded_bytes());
+    key.add("size", &meta.len().to_le_bytes());
+    key.add("modified", &modified.as_nanos().to_le_bytes());
+    #[cfg(unix)]
+    key.add(
+        "inode",
+        &std::os::unix::fs::MetadataExt::ino(&meta).to_le_bytes(),
+    );
+    for arg in leading_args {
+        key.add("argument", arg.as_bytes());
+    }
+    Some(key.finish())
 }
 
 fn first_line(text: &str) -> &str {
@@ -248,7 +298,8 @@ mod tests {
 
     #[test]
     fn a_missing_compiler_is_reported_with_what_was_tried() {
-        let error = find_compiler(Some(Path::new("/nonexistent/c++")), None, None).unwrap_err();
+        let error =
+            find_compiler(Some(Path::new("/nonexistent/c++")), None, None, None).unwrap_err();
         assert!(
             matches!(error, EmulateError::CompilerNotFound { .. }),
             "{error:?}"
@@ -259,6 +310,7 @@ mod tests {
             None,
             Some("no-such-cxx -m64".into()),
             Some("/nonexistent".into()),
+            None,
         )
         .unwrap_err();
         assert!(
@@ -266,7 +318,7 @@ mod tests {
             "{error}"
         );
 
-        let error = find_compiler(None, None, Some("/nonexistent".into())).unwrap_err();
+        let error = find_compiler(None, None, Some("/nonexistent".into()), None).unwrap_err();
         assert!(
             error.to_string().contains("`g++` and `c++` on $PATH"),
             "{error}"
@@ -282,10 +334,43 @@ mod tests {
     fn cxx_may_carry_arguments() {
         let fixture = Fixture::new();
         let bin = fixture.compiler.parent().unwrap().as_os_str().to_owned();
-        let compiler = find_compiler(None, Some("fake-c++ -m64".into()), Some(bin)).unwrap();
+        let compiler = find_compiler(None, Some("fake-c++ -m64".into()), Some(bin), None).unwrap();
         assert_eq!(compiler.program, fixture.compiler);
         assert_eq!(compiler.leading_args, vec!["-m64"]);
         assert!(compiler.version.starts_with("fake-c++ (Test) 1.0\n"));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_version_is_remembered_for_the_same_compiler_file_only() {
+        let fixture = Fixture::new();
+        let versions = tempfile::tempdir().unwrap();
+        let find = || {
+            find_compiler(Some(&fixture.compiler), None, None, Some(versions.path()))
+                .unwrap()
+                .version
+        };
+        assert!(find().starts_with("fake-c++ (Test) 1.0\n"));
+        assert_eq!(std::fs::read_dir(versions.path()).unwrap().count(), 1);
+        // Remembered: the answer no longer comes from running the compiler.
+        let remembered = std::fs::read_dir(versions.path())
+            .unwrap()
+            .next()
+            .unwrap()
+            .unwrap()
+            .path();
+        std::fs::write(&remembered, "remembered 9.9\n").unwrap();
+        assert_eq!(find(), "remembered 9.9\n");
+        // An upgrade (a new compiler file) is asked again.
+        let script = std::fs::read_to_string(&fixture.compiler).unwrap();
+        std::fs::remove_file(&fixture.compiler).unwrap();
+        std::fs::write(&fixture.compiler, script.replace("1.0", "2.0")).unwrap();
+        std::fs::set_permissions(
+            &fixture.compiler,
+            std::os::unix::fs::PermissionsExt::from_mode(0o755),
+        )
+        .unwrap();
+        assert!(find().starts_with("fake-c++ (Test) 2.0\n"), "{}", find());
     }
 
     #[test]
