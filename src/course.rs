@@ -90,6 +90,9 @@ pub struct Course {
     root: PathBuf,
     settings: Settings,
     evidence: EvidenceStore,
+    /// Drift reports by lesson name: a build checks drift before it
+    /// expands the chapters, and `{{#drift}}` shows the same report.
+    drift: Mutex<HashMap<String, DriftReport>>,
 }
 
 impl Course {
@@ -123,6 +126,7 @@ impl Course {
             root,
             settings,
             evidence: EvidenceStore::default(),
+            drift: Mutex::default(),
         }
     }
 
@@ -202,8 +206,9 @@ impl Course {
         })
     }
 
-    /// The drift check of `lesson`'s starter against its program; an error
-    /// when the lesson has no starter.
+    /// The drift check of `lesson`'s starter against its program (made once
+    /// per `Course`: a course is opened for one command or one build); an
+    /// error when the lesson has no starter.
     pub fn drift(&self, lesson: &Lesson) -> Result<DriftReport> {
         let Some(starter) = &lesson.starter else {
             return Err(CourseError::NoStarter {
@@ -212,11 +217,20 @@ impl Course {
             }
             .into());
         };
-        crate::drift::check(
+        let known = |drift: &HashMap<String, DriftReport>| drift.get(&lesson.name).cloned();
+        if let Some(report) = known(&self.drift.lock().unwrap_or_else(|e| e.into_inner())) {
+            return Ok(report);
+        }
+        let report = crate::drift::check(
             &self.root.join(&lesson.program),
             &self.root.join(starter),
             &self.root,
-        )
+        )?;
+        self.drift
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(lesson.name.clone(), report.clone());
+        Ok(report)
     }
 
     /// The programs named on a command line, or, when none is, every lesson

@@ -21,9 +21,11 @@ use crate::render::evidence::{self as evidence_view, Subject};
 use crate::render::markdown::code_spans;
 use crate::render::tolerance::{self as tolerance_view, LessonTolerance};
 use crate::sources::files;
+use crate::sources::lesson::Program;
 use crate::sources::snippet::{SnippetError, SnippetSet};
 use crate::tolerance::{RuleError, ToleranceRule};
 use std::collections::{HashMap, HashSet};
+use std::sync::Arc;
 
 /// The snippet of a lesson that holds its buggy variant (lesson conventions).
 const DROP_TAIL_SNIPPET: &str = "drop-tail";
@@ -93,6 +95,11 @@ pub struct Expander<'a> {
     templates: Templates,
     reproduced: HashMap<String, Reproduction>,
     snippets: HashMap<String, Result<SnippetSet, Cause>>,
+    /// Programs read, and their evidence with its staleness: a chapter
+    /// embeds one program in several directives, and reading, hashing and
+    /// judging it once per build is enough (nothing changes them meanwhile).
+    programs: HashMap<String, Arc<Program>>,
+    tracked: HashMap<String, TrackedEvidence>,
     /// What was warned about, so that each warning comes once per build.
     warned: HashSet<String>,
 }
@@ -105,6 +112,8 @@ impl<'a> Expander<'a> {
             templates,
             reproduced: HashMap::new(),
             snippets: HashMap::new(),
+            programs: HashMap::new(),
+            tracked: HashMap::new(),
             warned: HashSet::new(),
         }
     }
@@ -159,7 +168,7 @@ impl<'a> Expander<'a> {
                 let Some(tracked) = self.tracked_or_placeholder(path)? else {
                     return self.not_recorded(path);
                 };
-                let program = self.course.program(path).map_err(Cause::failed)?;
+                let program = self.program(path)?;
                 let variation = Variation::from_source(path, &program.source)?;
                 let subject = Subject {
                     evidence: &tracked.evidence,
@@ -190,7 +199,7 @@ impl<'a> Expander<'a> {
             }
             Directive::Tolerance(ToleranceSubject::Program(path)) => self.lesson_tolerance(path),
             Directive::Mutants { path } => {
-                let program = self.course.program(path).map_err(Cause::failed)?;
+                let program = self.program(path)?;
                 crate::render::mutants::mutants(&self.templates, self.course, &program)
                     .map_err(Cause::failed)
             }
@@ -201,7 +210,7 @@ impl<'a> Expander<'a> {
     /// sizes and drop-tail errors from the evidence, the buggy variant from
     /// the source's `drop-tail` snippet.
     fn lesson_tolerance(&mut self, path: &str) -> Result<String, Cause> {
-        let program = self.course.program(path).map_err(Cause::failed)?;
+        let program = self.program(path)?;
         let rule = ToleranceRule::from_source(path, &program.source)?;
         let variant = {
             let set = self.snippet_set(path)?;
@@ -262,17 +271,31 @@ impl<'a> Expander<'a> {
     /// The evidence of `path` and whether it is stale; a stale program is
     /// warned about once per build.
     fn tracked_evidence(&mut self, path: &str) -> Result<TrackedEvidence, Cause> {
-        let program = self.course.program(path).map_err(Cause::failed)?;
+        if let Some(tracked) = self.tracked.get(path) {
+            return Ok(tracked.clone());
+        }
+        let program = self.program(path)?;
         let tracked = self
             .course
             .tracked_evidence(&program)
             .map_err(Cause::from_course)?;
+        self.tracked.insert(path.to_string(), tracked.clone());
         if let Some(why) = &tracked.stale
             && self.warned.insert(format!("stale {path}"))
         {
             tracing::warn!("stale evidence: {why}");
         }
         Ok(tracked)
+    }
+
+    /// The program at `path`, read once per build.
+    fn program(&mut self, path: &str) -> Result<Arc<Program>, Cause> {
+        if let Some(program) = self.programs.get(path) {
+            return Ok(program.clone());
+        }
+        let program = Arc::new(self.course.program(path).map_err(Cause::failed)?);
+        self.programs.insert(path.to_string(), program.clone());
+        Ok(program)
     }
 
     fn snippet_set(&mut self, path: &str) -> Result<&SnippetSet, Cause> {

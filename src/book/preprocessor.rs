@@ -16,6 +16,7 @@ use crate::course::Course;
 use crate::render::Templates;
 use crate::report::progress::Progress;
 use crate::workflow::CheckFailed;
+use crate::workflow::parallel;
 use crate::workflow::reproduce;
 use crate::workflow::reuse::ReuseStore;
 use anyhow::{Context, Result, bail};
@@ -197,15 +198,23 @@ fn embedded_programs(book: &Book) -> Vec<String> {
     programs
 }
 
-/// Runs the drift check of every lesson that has a starter: drift fails the
-/// build, or only warns with `drift = "warn"`.
+/// Runs the drift check of every lesson that has a starter, over the cores:
+/// drift fails the build, or only warns with `drift = "warn"`.
 fn check_drift(course: &Course) -> Result<()> {
+    let lessons: Vec<_> = course
+        .lessons()?
+        .into_iter()
+        .filter(|lesson| lesson.starter.is_some())
+        .collect();
+    let checked = parallel::map_ordered(
+        &lessons,
+        parallel::jobs(),
+        |lesson| course.drift(lesson),
+        &|| {},
+    );
     let mut reports = Vec::new();
-    for lesson in course.lessons()? {
-        if lesson.starter.is_none() {
-            continue;
-        }
-        let report = course.drift(&lesson)?;
+    for report in checked {
+        let report = report?;
         if !report.is_clean() {
             reports.push(report.render_text(false));
         }
