@@ -21,7 +21,7 @@
 //! - the program's own output (the lines compute-sanitizer did not write)
 //!   and the exit status.
 
-use crate::repo_root;
+use crate::{has_compiler, repo_root};
 use std::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_mdbook-evidence");
@@ -39,19 +39,6 @@ const PROBES: &[&str] = &[
 ];
 
 const TOOLS: &[&str] = &["memcheck", "racecheck", "synccheck", "initcheck"];
-
-fn have_compiler() -> bool {
-    let found = ["g++", "c++"].iter().any(|c| {
-        Command::new(c)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success())
-    });
-    if !found {
-        eprintln!("skipped: no C++ compiler for the CPU emulator");
-    }
-    found
-}
 
 struct Ran {
     stdout: String,
@@ -153,7 +140,7 @@ fn tool_args(tool: &str) -> Vec<String> {
 
 #[test]
 fn each_probe_gets_the_h200s_findings_under_each_tool() {
-    if !have_compiler() {
+    if !has_compiler() {
         return;
     }
     let mut differences = Vec::new();
@@ -222,7 +209,7 @@ fn the_comparison_sees_a_wrong_line_and_a_wrong_count() {
 
 #[test]
 fn leaks_are_reported_only_with_leak_checking_and_the_error_exitcode_is_honoured() {
-    if !have_compiler() {
+    if !has_compiler() {
         return;
     }
     let plain = run(&["--sanitize=memcheck", "tests/cuda/san_leak.cu"]);
@@ -259,7 +246,7 @@ fn leaks_are_reported_only_with_leak_checking_and_the_error_exitcode_is_honoured
 
 #[test]
 fn the_lesson_and_the_starter_run_clean_under_every_check_with_unchanged_output() {
-    if !have_compiler() {
+    if !has_compiler() {
         return;
     }
     for (program, recorded) in [
@@ -297,7 +284,7 @@ fn an_invalid_syncwarp_mask_is_a_hard_error_without_synccheck() {
     // Known difference: the H200 ran on (`launch 0 sync 0`); the emulator
     // refuses the undefined behaviour, naming the line, unless synccheck is
     // asked for, which reports it as compute-sanitizer does (above).
-    if !have_compiler() {
+    if !has_compiler() {
         return;
     }
     let ran = run(&["tests/cuda/san_sync_mask.cu"]);
@@ -314,7 +301,7 @@ fn an_invalid_syncwarp_mask_is_a_hard_error_without_synccheck() {
 
 #[test]
 fn a_write_far_past_a_buffer_is_a_memory_fault_with_its_line_never_a_stack_overflow() {
-    if !have_compiler() {
+    if !has_compiler() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -368,7 +355,7 @@ int main() {
 
 #[test]
 fn schedules_change_the_order_and_a_result_that_depends_on_it_is_reported() {
-    if !have_compiler() {
+    if !has_compiler() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
