@@ -340,7 +340,7 @@ impl Emulator {
             if input.cuda && self.options.sanitize.is_none() {
                 // Line tables only: a memory fault in a kernel names its line
                 // (the code is the same with or without them).
-                args.push(OsString::from("-g1"));
+                args.extend(["-g1", DWARF_VERSION].map(OsString::from));
             }
             if !input.cuda {
                 // nvcc hands a .cpp or .c file to the host compiler, which
@@ -667,7 +667,12 @@ const VOLATILE_FLAGS: &[&str] = &[
 /// (`shim/cuda_emu_sanitize.cpp`); `-g` gives the lines reports name;
 /// the macro lets the shim's headers leave atomics out (never races) and
 /// mark the program as instrumented.
-const SANITIZE_FLAGS: &[&str] = &["-g", "-DCUDA_EMU_SANITIZE_BUILD=1"];
+const SANITIZE_FLAGS: &[&str] = &["-g", DWARF_VERSION, "-DCUDA_EMU_SANITIZE_BUILD=1"];
+
+/// The debug information's format: binutils 2.40's addr2line names a
+/// DWARF 5 line of a source in the compile's own folder (`#line 1
+/// "k.cu"`) by the rewritten file (`k.cpp`); version 4 names `k.cu`.
+const DWARF_VERSION: &str = "-gdwarf-4";
 
 /// One source of a program, as the compiler gets it.
 struct Unit {

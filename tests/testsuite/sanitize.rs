@@ -440,3 +440,46 @@ fn sanitizer_options_are_checked() {
         order.stderr
     );
 }
+
+#[test]
+fn memcheck_catches_a_write_past_the_dynamic_shared_memory() {
+    // Not recorded on the GPU (no probe): the kind of finding and its line,
+    // in the words the emulator's --bounds-check uses for shared memory.
+    if !has_compiler() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("dyn.cu"),
+        "#include <cstdio>\n__global__ void k(int* out) {\n  extern __shared__ int s[];\n  \
+         int t = threadIdx.x;\n  s[t + 1] = t;\n  __syncthreads();\n  out[t] = s[t];\n}\n\
+         int main() {\n  int* d;\n  cudaMalloc(&d, 32 * sizeof(int));\n  \
+         k<<<1, 32, 32 * sizeof(int)>>>(d);\n  printf(\"sync %d\\n\", (int)cudaDeviceSynchronize());\n  \
+         cudaFree(d);\n}\n",
+    )
+    .unwrap();
+    let output = Command::new(BIN)
+        .args([
+            "run",
+            "--backend",
+            "emulate",
+            "--sanitize=memcheck",
+            "dyn.cu",
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let found = report(&stderr);
+    assert_eq!(
+        found.findings.first().map(String::as_str),
+        Some(
+            "Invalid __shared__ write of size 4 bytes | at dyn.cu:5 | by thread (31,0,0) in block \
+             (0,0,0) | Access to 0x_ is out of bounds | and is 1 bytes after the end of the 128 \
+             bytes of dynamic shared memory (extern __shared__)"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "sync 719\n");
+    assert_eq!(found.summaries, ["ERROR SUMMARY: 3 errors"]);
+}

@@ -1949,7 +1949,12 @@ void launch_run(const LaunchConfig& c, void (*body)(void*), void* context) {
   protect_device(true);
   snapshot_for_ldg();
   g_in_kernel = true;
-  san::on_launch(c.name, c.file, c.line, g_dynamic_shared_ptr, c.shmem);
+  if (settings().bounds_check) {
+    san::on_launch(c.name, c.file, c.line, g_coop, g_dynamic_shared_ptr, c.shmem, nullptr, nullptr);
+  } else {
+    san::on_launch(c.name, c.file, c.line, g_coop, g_dynamic_shared_ptr, c.shmem,
+                   g_dynamic_shared.data(), g_dynamic_shared.data() + g_dynamic_shared.size());
+  }
   if (g_coop) {
     run_cooperative_grid(c);
   } else {

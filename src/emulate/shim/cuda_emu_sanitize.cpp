@@ -78,6 +78,8 @@ bool g_finished = false;
 const char* g_kernel = "(kernel)";
 unsigned long long g_errors[4];  // memcheck, (racecheck: see g_race_*), synccheck, initcheck
 bool g_block_failed = false;
+bool g_race_off = false;  // this launch is not race-checked
+uintptr_t g_buffer_lo = 0, g_buffer_hi = 0;  // the buffer holding the dynamic shared memory
 unsigned long long g_race_errors = 0, g_race_warnings = 0;
 // The shadow state's size: initcheck's bits now, and the most they and the shared
 // memory cells ever took (CUDA_EMU_SANITIZE_STATS=1 prints it at exit).
@@ -553,9 +555,19 @@ void on_init(const void* p, size_t n) {
   if (l) set_init(*l, reinterpret_cast<uintptr_t>(p) - lo, n);
 }
 
-void on_launch(const char* kernel, const char*, int, void* dynamic_shared, size_t dynamic_bytes) {
+void on_launch(const char* kernel, const char* file, int line, bool cooperative,
+               void* dynamic_shared, size_t dynamic_bytes, const void* buffer_lo,
+               const void* buffer_hi) {
   if (!g_on) return;
   g_in_kernel = true;
+  g_race_off = false;
+  if (cooperative && g_racecheck) {
+    g_race_off = true;
+    out(fmt("========= racecheck: the cooperative launch of %s at %s:%d is not checked (its blocks "
+            "run at once on the CPU)\n", kernel ? kernel : "(kernel)", file, line));
+  }
+  g_buffer_lo = reinterpret_cast<uintptr_t>(buffer_lo);
+  g_buffer_hi = reinterpret_cast<uintptr_t>(buffer_hi);
   g_kernel = kernel ? kernel : "(kernel)";
   g_dynamic.lo = reinterpret_cast<uintptr_t>(dynamic_shared);
   g_dynamic.hi = g_dynamic.lo + dynamic_bytes;
@@ -701,15 +713,16 @@ void access(const void* addr, unsigned size, bool write, const void* pc) {
   }
   if (!g_in_kernel) return;
   if (a >= g_static.lo && a < g_static.hi) {
-    if (g_racecheck) shared_access(g_static, a, size, write, pc);
+    if (g_racecheck && !g_race_off) shared_access(g_static, a, size, write, pc);
     return;
   }
   if (a >= g_dynamic.lo && a + size <= g_dynamic.hi) {
-    if (g_racecheck) shared_access(g_dynamic, a, size, write, pc);
+    if (g_racecheck && !g_race_off) shared_access(g_dynamic, a, size, write, pc);
     return;
   }
-  // Just outside the dynamic shared memory (within 4 KiB): memcheck's __shared__ error.
-  if (g_memcheck && a + 4096 >= g_dynamic.lo && a < g_dynamic.hi + 4096 && g_dynamic.lo != 0) {
+  // Outside the dynamic shared memory but inside the buffer that holds it (its slack of
+  // at least 128 bytes): memcheck's __shared__ error.
+  if (g_memcheck && a >= g_buffer_lo && a < g_buffer_hi) {
     std::string rel;
     if (a >= g_dynamic.hi)
       rel = fmt("=========     and is %s bytes after the end of the %s bytes of dynamic shared memory "

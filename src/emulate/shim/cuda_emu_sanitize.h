@@ -40,8 +40,12 @@ void arena_free(void* p, size_t size);
 void on_alloc(void* p, size_t size);  // a device or managed allocation, read as never written
 void on_free(void* p);
 void on_init(const void* p, size_t n);          // cudaMemcpy/cudaMemset wrote [p, p+n)
-void on_launch(const char* kernel, const char* file, int line, void* dynamic_shared,
-               size_t dynamic_bytes);
+// dynamic_shared/dynamic_bytes: the launch's `extern __shared__` memory, inside the
+// buffer [buffer_lo, buffer_hi) that holds it (0, 0 when unknown). A cooperative launch
+// keeps several blocks alive at once: racecheck does not check it (and says so).
+void on_launch(const char* kernel, const char* file, int line, bool cooperative,
+               void* dynamic_shared, size_t dynamic_bytes, const void* buffer_lo,
+               const void* buffer_hi);
 void on_block();                 // a block starts: shared memory is fresh
 void on_barrier();               // a __syncthreads completed
 void on_syncwarp(int warp);      // a __syncwarp of `warp` completed
