@@ -30,7 +30,8 @@
 //   writes, cudaMemcpy and cudaMemset; a kernel read of a byte never set is
 //   "Uninitialized __global__ memory read of size N bytes".
 //
-// Source lines come from the program's debug line table (sanitize builds use -g): the
+// Source lines come from the program's debug line table (sanitize builds use -g), named
+// by the file's name without its folder, as compute-sanitizer names them: the
 // return address of the __tsan_* call is resolved with binutils' addr2line at report
 // time, once per instruction. addr2line ships with binutils, which g++ needs anyway
 // (as and ld), so it is wherever the emulator can compile; without it a report names
@@ -159,15 +160,15 @@ const Where& where_of(const void* pc) {
           frames.push_back(Where{fn, loc});
         }
         pclose(p);
-        char cwd[4096];
-        std::string here = getcwd(cwd, sizeof cwd) ? std::string(cwd) + "/" : "";
         for (const Where& f : frames) {
           std::string file = f.line.substr(0, f.line.rfind(':'));
           if (f.line.rfind("??", 0) == 0 || shim_file(file)) continue;
           w = f;
-          // As the program's other messages name it: relative to where it runs.
-          if (!here.empty() && w.line.compare(0, here.size(), here) == 0)
-            w.line = w.line.substr(here.size());
+          // The file's own name, as compute-sanitizer writes it: the folder addr2line
+          // puts before it is the one the build ran in (a cached build's may be another
+          // copy of the same program).
+          size_t slash = w.line.rfind('/');
+          if (slash != std::string::npos) w.line = w.line.substr(slash + 1);
           break;
         }
       }
