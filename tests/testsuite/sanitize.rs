@@ -483,3 +483,59 @@ fn memcheck_catches_a_write_past_the_dynamic_shared_memory() {
     assert_eq!(String::from_utf8_lossy(&output.stdout), "sync 719\n");
     assert_eq!(found.summaries, ["ERROR SUMMARY: 3 errors"]);
 }
+
+#[test]
+fn memcheck_catches_a_misaligned_access_and_warp_level_hazards_are_warnings() {
+    // Not recorded on the GPU (no probe): memcheck's wording for a typed
+    // access at an address its type does not allow; and the legacy
+    // warp-synchronous reduction of `warp_volatile` (lanes of one warp, no
+    // __syncwarp) gives racecheck warnings only, never an error.
+    if !has_compiler() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("mis.cu"),
+        "#include <cstdio>\n__global__ void k(char* bytes) {\n  \
+         int* p = reinterpret_cast<int*>(bytes + 2);\n  *p = 7;\n}\n\
+         int main() {\n  char* d;\n  cudaMalloc(&d, 64);\n  k<<<1, 1>>>(d);\n  \
+         printf(\"sync %d\\n\", (int)cudaDeviceSynchronize());\n  cudaFree(d);\n}\n",
+    )
+    .unwrap();
+    let output = Command::new(BIN)
+        .args([
+            "run",
+            "--backend",
+            "emulate",
+            "--sanitize=memcheck",
+            "mis.cu",
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        report(&stderr).findings.first().map(String::as_str),
+        Some(
+            "Invalid __global__ write of size 4 bytes | at mis.cu:4 | by thread (0,0,0) in block \
+             (0,0,0) | Address 0x_ is misaligned"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "sync 719\n");
+
+    let legacy = run(&["--sanitize=racecheck", "tests/cuda/warp_volatile.cu"]);
+    assert_eq!(legacy.stdout, expected("warp_volatile.stdout"));
+    let found = report(&legacy.stderr);
+    assert!(
+        found
+            .findings
+            .iter()
+            .all(|f| f.starts_with("Warning: Race reported")),
+        "{found:?}"
+    );
+    assert!(
+        found.summaries[0].ends_with("(0 errors, 51 warnings)"),
+        "{found:?}"
+    );
+}

@@ -2968,6 +2968,8 @@ extern "C" {
 // (cuda_emu_sanitize.cpp): one call at the top, before what the entry point does otherwise.
 #define CUDA_EMU_SAN(P, N, W) \
   if (cuda_emu::san::g_on) cuda_emu::san::access(P, N, W, __builtin_return_address(0))
+#define CUDA_EMU_SAN_ALIGNED(P, N, W) \
+  if (cuda_emu::san::g_on) cuda_emu::san::access(P, N, W, __builtin_return_address(0), true)
 void __tsan_init() {}
 void __tsan_func_entry(void*) {}
 void __tsan_func_exit() {}
@@ -2980,18 +2982,18 @@ __attribute__((noinline)) void __tsan_write_range(const void* p, unsigned long n
   CUDA_EMU_SAN(p, static_cast<unsigned>(n), true);
 }
 #define CUDA_EMU_TSAN_PLAIN(N)                                                \
-  __attribute__((noinline)) void __tsan_read##N(const void* p) { CUDA_EMU_SAN(p, N, false); } \
-  __attribute__((noinline)) void __tsan_write##N(void* p) { CUDA_EMU_SAN(p, N, true); }       \
+  __attribute__((noinline)) void __tsan_read##N(const void* p) { CUDA_EMU_SAN_ALIGNED(p, N, false); } \
+  __attribute__((noinline)) void __tsan_write##N(void* p) { CUDA_EMU_SAN_ALIGNED(p, N, true); }       \
   __attribute__((noinline)) void __tsan_unaligned_read##N(const void* p) {   \
     CUDA_EMU_SAN(p, N, false);                                                \
   }                                                                           \
   __attribute__((noinline)) void __tsan_unaligned_write##N(void* p) { CUDA_EMU_SAN(p, N, true); } \
   __attribute__((noinline)) void __tsan_volatile_read##N(const void* p) {    \
-    CUDA_EMU_SAN(p, N, false);                                                \
+    CUDA_EMU_SAN_ALIGNED(p, N, false);                                               \
     cuda_emu::volatile_access(__builtin_return_address(0));                   \
   }                                                                           \
   __attribute__((noinline)) void __tsan_volatile_write##N(void* p) {         \
-    CUDA_EMU_SAN(p, N, true);                                                 \
+    CUDA_EMU_SAN_ALIGNED(p, N, true);                                                \
     cuda_emu::volatile_access(__builtin_return_address(0));                   \
   }                                                                           \
   __attribute__((noinline)) void __tsan_unaligned_volatile_read##N(const void* p) { \

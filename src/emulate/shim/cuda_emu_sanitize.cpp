@@ -255,7 +255,7 @@ struct Cell {
   uint32_t wep, rep;      // barrier interval of the last write, read
   uint32_t wws, rws;      // __syncwarp count of the writer's, reader's warp then
   uint16_t wtid, rtid;
-  uint8_t rmulti;         // more than one thread read in rep
+  uint8_t rmulti;         // other threads read in rep too: 1 of the reader's warp, 2 of another
 };
 struct Region {
   uintptr_t lo = 0, hi = 0;
@@ -311,7 +311,9 @@ void shared_access(Region& r, uintptr_t a, unsigned size, bool write, const void
       if (c.wep == g_epoch && c.wtid != t && !ordered(c.wtid, c.wws, t))
         hazard(c.wpc, pc, true, c.wtid, t);
       if (c.rep == g_epoch && (c.rtid != t || c.rmulti) && !ordered(c.rtid, c.rws, t))
-        hazard(pc, c.rpc, false, c.rtid == t ? t ^ 32 : c.rtid, t);
+        // When the last reader is this thread, another reader stands for it: one of
+        // another warp if any (an error), else of this thread's warp (a warning).
+        hazard(pc, c.rpc, false, c.rtid != t ? c.rtid : c.rmulti == 2 ? t ^ 32 : t ^ 1, t);
       c.wep = g_epoch;
       c.wtid = static_cast<uint16_t>(t);
       c.wws = ws;
@@ -326,7 +328,8 @@ void shared_access(Region& r, uintptr_t a, unsigned size, bool write, const void
         c.rpc = pc;
         c.rmulti = 0;
       } else if (c.rtid != t) {
-        c.rmulti = 1;
+        uint8_t other = (c.rtid >> 5) != (t >> 5) ? 2 : 1;
+        if (other > c.rmulti) c.rmulti = other;
       }
     }
   }
@@ -357,14 +360,18 @@ void report_hazards() {
 }
 
 void report_invalid(const char* space, bool write, unsigned size, const void* pc, uintptr_t a,
-                    const std::string& relative) {
+                    const std::string& relative, const char* what = "out of bounds") {
   ++g_errors[0];
   g_block_failed = true;
   std::string s = fmt("========= Invalid %s %s of size %u bytes\n", space, write ? "write" : "read",
                       size);
   s += at_line(pc);
   s += by_thread(threadIdx);
-  s += fmt("=========     Access to 0x%lx is out of bounds\n", static_cast<unsigned long>(a));
+  if (strcmp(what, "misaligned") == 0) {
+    s += fmt("=========     Address 0x%lx is misaligned\n", static_cast<unsigned long>(a));
+  } else {
+    s += fmt("=========     Access to 0x%lx is out of bounds\n", static_cast<unsigned long>(a));
+  }
   s += relative;
   s += "========= \n";
   out(s);
@@ -683,7 +690,7 @@ void finish() {
 }
 
 // ---- Every access ------------------------------------------------------------------------------
-void access(const void* addr, unsigned size, bool write, const void* pc) {
+void access(const void* addr, unsigned size, bool write, const void* pc, bool aligned) {
   uintptr_t a = reinterpret_cast<uintptr_t>(addr);
   uintptr_t arena = reinterpret_cast<uintptr_t>(g_arena);
   if (a - arena < kReserve) {
@@ -691,6 +698,11 @@ void access(const void* addr, unsigned size, bool write, const void* pc) {
     Live* l = find_live(a, size, &lo);
     if (!g_in_kernel) {
       if (write && l && g_initcheck) set_init(*l, a - lo, size);
+      return;
+    }
+    if (aligned && g_memcheck && (a & (size - 1)) != 0) {
+      // A typed access at an address its type does not allow: the GPU faults.
+      report_invalid("__global__", write, size, pc, a, "", "misaligned");
       return;
     }
     if (!l) {
@@ -713,6 +725,11 @@ void access(const void* addr, unsigned size, bool write, const void* pc) {
     return;
   }
   if (!g_in_kernel) return;
+  if (aligned && g_memcheck && (a & (size - 1)) != 0 &&
+      ((a >= g_static.lo && a < g_static.hi) || (a >= g_dynamic.lo && a < g_dynamic.hi))) {
+    report_invalid("__shared__", write, size, pc, a, "", "misaligned");
+    return;
+  }
   if (a >= g_static.lo && a < g_static.hi) {
     if (g_racecheck && !g_race_off) shared_access(g_static, a, size, write, pc);
     return;

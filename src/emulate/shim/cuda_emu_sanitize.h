@@ -59,8 +59,10 @@ void fault_line(const void* pc, char* out, size_t n);
 // The summaries (and leak check); exits with --error-exitcode when errors were found.
 void finish();
 
-// ---- Every instrumented access (cuda_emu.cpp's __tsan_* entry points).
-void access(const void* addr, unsigned size, bool write, const void* pc);
+// ---- Every instrumented access (cuda_emu.cpp's __tsan_* entry points). `aligned`: the
+// compiler knows the access is naturally aligned (its type says so; not the unaligned_
+// and range entry points), so an address that is not is memcheck's misaligned access.
+void access(const void* addr, unsigned size, bool write, const void* pc, bool aligned = false);
 
 }  // namespace san
 }  // namespace cuda_emu
