@@ -27,10 +27,14 @@ pub struct EmulateBackend {
 impl EmulateBackend {
     /// Finds the C++ compiler; builds go to the emulator's cache.
     pub fn new(bounds_check: bool) -> Result<Self, BackendError> {
-        let options = EmulatorOptions {
+        Self::with_options(EmulatorOptions {
             bounds_check,
             ..EmulatorOptions::default()
-        };
+        })
+    }
+
+    /// The same, with every emulator option (`run --sanitize`, `--schedule`).
+    pub(crate) fn with_options(options: EmulatorOptions) -> Result<Self, BackendError> {
         let cache = crate::emulate::default_cache_dir();
         crate::emulate::prepare_cache(&cache).map_err(BackendError::io(format!(
             "readying the emulator cache {}",

@@ -68,6 +68,10 @@ pub enum BackendError {
         "--bounds-check is for CPU emulation; on a GPU, run the program under `compute-sanitizer --tool memcheck`"
     )]
     BoundsCheckOnGpu,
+    #[error(
+        "--sanitize and --schedule are for CPU emulation; on a GPU, run the program under `compute-sanitizer --tool TOOL`"
+    )]
+    SanitizeOnGpu,
     /// A compiler or a program could not be started or watched (not: it
     /// ran and failed).
     #[error(transparent)]
@@ -163,6 +167,10 @@ pub(crate) struct Options {
     /// Emulation only: report out-of-bounds accesses to `cudaMalloc`'d
     /// buffers the way compute-sanitizer's memcheck does.
     pub bounds_check: bool,
+    /// Emulation only: compute-sanitizer's checks on the CPU (`run --sanitize`).
+    pub sanitize: Option<crate::emulate::Sanitize>,
+    /// Emulation only: the order of a block's threads (`run --schedule`).
+    pub schedule: Option<String>,
     /// GPU only: build a program with no `// Build:` line with a default
     /// nvcc command (for `run`; recording always needs the program's own).
     pub default_build_line: bool,
@@ -186,7 +194,12 @@ pub(crate) fn select(
     course: Option<&crate::course::Course>,
 ) -> Result<Box<dyn Backend>, BackendError> {
     let emulate = || -> Result<Box<dyn Backend>, BackendError> {
-        let backend = emulate::EmulateBackend::new(options.bounds_check)?;
+        let backend = emulate::EmulateBackend::with_options(crate::emulate::EmulatorOptions {
+            bounds_check: options.bounds_check,
+            sanitize: options.sanitize.clone(),
+            schedule: options.schedule.clone(),
+            ..crate::emulate::EmulatorOptions::default()
+        })?;
         Ok(Box::new(match course {
             Some(course) => backend
                 .with_recorded_devices(course)
@@ -199,11 +212,20 @@ pub(crate) fn select(
             if options.bounds_check {
                 return Err(BackendError::BoundsCheckOnGpu);
             }
+            if options.sanitize.is_some() || options.schedule.is_some() {
+                return Err(BackendError::SanitizeOnGpu);
+            }
             Ok(Box::new(gpu(options)?))
         }
         BackendChoice::Emulate => emulate(),
         BackendChoice::Auto => match gpu(options) {
-            Ok(gpu) if !options.bounds_check => Ok(Box::new(gpu)),
+            Ok(gpu)
+                if !options.bounds_check
+                    && options.sanitize.is_none()
+                    && options.schedule.is_none() =>
+            {
+                Ok(Box::new(gpu))
+            }
             Ok(_) => emulate(),
             Err(why) => {
                 tracing::info!("no GPU ({why}); using CPU emulation");

@@ -9,6 +9,7 @@
 use crate::backend::{self, BackendChoice, Options, exec};
 use crate::cmd::Status;
 use crate::course::Course;
+use crate::emulate::Sanitize;
 use crate::evidence::Termination;
 use crate::sources::build_line::NvccCommand;
 use crate::sources::lesson::Program;
@@ -50,6 +51,30 @@ pub struct Args {
     #[arg(long)]
     pub bounds_check: bool,
 
+    /// Emulation: compute-sanitizer's checks on the CPU, reported in its
+    /// words on stderr: memcheck, racecheck, synccheck, initcheck (comma
+    /// separated; all four when no list is given).
+    #[arg(long, value_name = "TOOLS", num_args = 0..=1, require_equals = true,
+          default_missing_value = "memcheck,racecheck,synccheck,initcheck")]
+    pub sanitize: Option<String>,
+
+    /// With --sanitize's memcheck: `full` reports every allocation never
+    /// freed and the LEAK SUMMARY, as compute-sanitizer's --leak-check full.
+    #[arg(long, value_name = "full|no", value_parser = ["full", "no"])]
+    pub leak_check: Option<String>,
+
+    /// With --sanitize: exit with this status when a check found an error.
+    #[arg(long, value_name = "N")]
+    pub error_exitcode: Option<i32>,
+
+    /// Emulation: the order in which each block's threads run between
+    /// barriers: in-order, reverse or random:SEED. Several, comma separated,
+    /// run the program once in each order and report when its output
+    /// changes with the order (a race or a missing __syncthreads); the
+    /// first order's output is the one shown.
+    #[arg(long, value_name = "ORDER[,ORDER...]")]
+    pub schedule: Option<String>,
+
     /// Seconds before the program is killed (at least 1).
     #[arg(long, default_value_t = 60, value_name = "SECONDS",
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -71,8 +96,14 @@ pub(crate) fn execute(root: &Path, args: Args) -> anyhow::Result<Ended> {
     };
     let program = program_of(build)?;
     let course = Course::open(root).ok();
+    let sanitize = sanitize_of(&args)?;
+    let schedules = schedules_of(args.schedule.as_deref())?;
     let options = Options {
-        bounds_check: args.bounds_check,
+        // memcheck checks every access (and knows freed memory): the guard
+        // pages of --bounds-check would only hide allocations from it.
+        bounds_check: args.bounds_check && sanitize.is_none(),
+        sanitize,
+        schedule: schedules.first().cloned(),
         default_build_line: true,
     };
     let chosen = backend::select(args.backend, &options, course.as_ref())?;
@@ -92,6 +123,9 @@ pub(crate) fn execute(root: &Path, args: Args) -> anyhow::Result<Ended> {
     };
     let mut command = chosen.command(&compiled);
     command.args(program_args);
+    if schedules.len() > 1 {
+        return run_in_orders(&mut command, &schedules, &program.path, args.timeout);
+    }
     match exec::run_inherited(&mut command, Duration::from_secs(args.timeout))? {
         Termination::Exited(code) => Ok(Ended::Code(code.clamp(0, 255) as u8)),
         Termination::Signaled(signal) => {
@@ -109,6 +143,103 @@ pub(crate) fn execute(root: &Path, args: Args) -> anyhow::Result<Ended> {
             Ok(Ended::Code(124))
         }
     }
+}
+
+/// `--sanitize[=TOOLS]`, `--leak-check` and `--error-exitcode` as the
+/// emulator's options.
+fn sanitize_of(args: &Args) -> anyhow::Result<Option<Sanitize>> {
+    let Some(list) = &args.sanitize else {
+        if args.leak_check.is_some() || args.error_exitcode.is_some() {
+            anyhow::bail!("--leak-check and --error-exitcode go with --sanitize");
+        }
+        return Ok(None);
+    };
+    let mut tools = Vec::new();
+    for tool in list.split(',').map(str::trim).filter(|t| !t.is_empty()) {
+        if !Sanitize::TOOLS.contains(&tool) {
+            anyhow::bail!(
+                "--sanitize: unknown tool `{tool}` (the tools are {})",
+                Sanitize::TOOLS.join(", ")
+            );
+        }
+        if !tools.iter().any(|t| t == tool) {
+            tools.push(tool.to_string());
+        }
+    }
+    if tools.is_empty() {
+        tools = Sanitize::TOOLS.iter().map(|t| t.to_string()).collect();
+    }
+    Ok(Some(Sanitize {
+        tools,
+        leak_check: args.leak_check.as_deref() == Some("full"),
+        error_exitcode: args.error_exitcode,
+    }))
+}
+
+/// `--schedule`'s orders, checked: `in-order`, `reverse`, `random:SEED`.
+fn schedules_of(value: Option<&str>) -> anyhow::Result<Vec<String>> {
+    let Some(value) = value else {
+        return Ok(Vec::new());
+    };
+    value
+        .split(',')
+        .map(|order| {
+            let order = order.trim();
+            let seeded = order
+                .strip_prefix("random:")
+                .is_some_and(|seed| seed.parse::<u64>().is_ok());
+            if order == "in-order" || order == "reverse" || seeded {
+                Ok(order.to_string())
+            } else {
+                anyhow::bail!(
+                    "--schedule: `{order}` is not an order (in-order, reverse, random:SEED)"
+                )
+            }
+        })
+        .collect()
+}
+
+/// Runs the program once in each order, shows the first run's output and
+/// says when another order printed something else.
+fn run_in_orders(
+    command: &mut std::process::Command,
+    orders: &[String],
+    program: &str,
+    timeout: u64,
+) -> anyhow::Result<Ended> {
+    use std::io::Write;
+    let mut first: Option<exec::Captured> = None;
+    let mut differs = Vec::new();
+    for order in orders {
+        command.env("CUDA_EMU_SCHEDULE", order);
+        let captured = exec::run(command, Duration::from_secs(timeout))?;
+        match &first {
+            None => first = Some(captured),
+            Some(shown) => {
+                if shown.stdout != captured.stdout || shown.termination != captured.termination {
+                    differs.push(order.as_str());
+                }
+            }
+        }
+    }
+    let shown = first.expect("at least two orders");
+    std::io::stdout().write_all(&shown.stdout)?;
+    std::io::stdout().flush()?;
+    std::io::stderr().write_all(&shown.stderr)?;
+    if !differs.is_empty() {
+        eprintln!(
+            "mdbook-evidence: {program} printed something else when its threads ran in the order {} \
+             than in the order {}: its result depends on the order threads run in (a race, or a \
+             missing __syncthreads); --sanitize=racecheck names the lines",
+            differs.join(", "),
+            orders[0]
+        );
+    }
+    Ok(match shown.termination {
+        Termination::Exited(code) => Ended::Code(code.clamp(0, 255) as u8),
+        Termination::Signaled(signal) => Ended::Code(128u8.saturating_add(signal as u8)),
+        Termination::TimedOut => Ended::Code(124),
+    })
 }
 
 /// The program the words name: the first `.cu` source, built with the

@@ -62,6 +62,14 @@ const SHIM_FILES: &[ShimFile] = &[
         text: include_str!("shim/cuda_emu.cpp"),
     },
     ShimFile {
+        name: "cuda_emu_sanitize.cpp",
+        text: include_str!("shim/cuda_emu_sanitize.cpp"),
+    },
+    ShimFile {
+        name: "cuda_emu_sanitize.h",
+        text: include_str!("shim/cuda_emu_sanitize.h"),
+    },
+    ShimFile {
         name: "cuda_emu_fp16_core.h",
         text: include_str!("shim/cuda_emu_fp16_core.h"),
     },

@@ -46,6 +46,7 @@ pub(crate) use self::cache::{
     clean as clean_cache, prepare as prepare_cache, stats as cache_stats,
 };
 pub(crate) use self::profile::DeviceProfile;
+
 pub(crate) use self::rewrite::RewriteError;
 use self::toolchain::{Compiler, compiler_messages};
 
@@ -124,6 +125,13 @@ pub(crate) struct EmulatorOptions {
     pub bounds_check: bool,
     /// The C++ compiler to use; `None` means `$CXX`, else `g++`, else `c++`.
     pub compiler: Option<PathBuf>,
+    /// `run --sanitize`: the CPU sanitizers to run. A sanitized program is
+    /// built apart (every access instrumented, with line tables), and told
+    /// what to check through [`Emulator::environment`].
+    pub sanitize: Option<Sanitize>,
+    /// `run --schedule`: the order a block's threads run in between
+    /// barriers (`in-order`, `reverse`, `random:SEED`); `None` is in order.
+    pub schedule: Option<String>,
 }
 
 impl Default for EmulatorOptions {
@@ -131,8 +139,27 @@ impl Default for EmulatorOptions {
         Self {
             bounds_check: true,
             compiler: None,
+            sanitize: None,
+            schedule: None,
         }
     }
+}
+
+/// compute-sanitizer's checks, done on the CPU (`src/emulate/shim/cuda_emu_sanitize.cpp`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Sanitize {
+    /// Some of `memcheck`, `racecheck`, `synccheck`, `initcheck`.
+    pub tools: Vec<String>,
+    /// memcheck's `--leak-check full`.
+    pub leak_check: bool,
+    /// compute-sanitizer's `--error-exitcode`: the exit status when any
+    /// check found an error.
+    pub error_exitcode: Option<i32>,
+}
+
+impl Sanitize {
+    /// The four tools compute-sanitizer has.
+    pub(crate) const TOOLS: [&'static str; 4] = ["memcheck", "racecheck", "synccheck", "initcheck"];
 }
 
 /// One source file of a program.
@@ -306,8 +333,16 @@ impl Emulator {
                     }
                 }
             }
-            if uses_volatile {
+            if self.options.sanitize.is_some() && input.cuda {
                 args.extend(VOLATILE_FLAGS.iter().map(OsString::from));
+                args.extend(SANITIZE_FLAGS.iter().map(OsString::from));
+            } else if uses_volatile {
+                args.extend(VOLATILE_FLAGS.iter().map(OsString::from));
+            }
+            if input.cuda && self.options.sanitize.is_none() {
+                // Line tables only: a memory fault in a kernel names its line
+                // (the code is the same with or without them).
+                args.extend(["-g1", DWARF_VERSION].map(OsString::from));
             }
             if !input.cuda {
                 // nvcc hands a .cpp or .c file to the host compiler, which
@@ -362,6 +397,10 @@ impl Emulator {
                 .iter()
                 .map(|l| OsString::from(format!("-l{l}"))),
         );
+        if self.options.sanitize.is_some() {
+            // The runtime's function names, for memcheck's "on CUDA API call to ...".
+            tail.push(OsString::from("-rdynamic"));
+        }
         tail.extend(["-o", &stem, "-lpthread"].map(OsString::from));
         // The whole-program command of each unit, as a person would type it.
         let commands: Vec<String> = units
@@ -472,7 +511,12 @@ impl Emulator {
     /// The environment to run a compiled program with, so that it reports
     /// `device` and checks what the options ask.
     pub(crate) fn environment(&self, device: &DeviceProfile) -> Vec<(String, String)> {
-        profile::environment(device, self.options.bounds_check)
+        let mut environment = profile::environment(device, self.options.bounds_check);
+        environment.extend(profile::sanitize_environment(
+            self.options.sanitize.as_ref(),
+            self.options.schedule.as_deref(),
+        ));
+        environment
     }
 
     /// Where the runtime's objects are (or will be) and the commands that
@@ -618,6 +662,19 @@ const VOLATILE_FLAGS: &[&str] = &[
     "--param=tsan-instrument-func-entry-exit=0",
     "-Wno-tsan",
 ];
+
+/// Added, after [`VOLATILE_FLAGS`], to the compile of every CUDA source of a
+/// sanitize build (`run --sanitize`): every access of a kernel calls the
+/// shim's `__tsan_*` functions, which check it against the shadow state
+/// (`shim/cuda_emu_sanitize.cpp`); `-g` gives the lines reports name;
+/// the macro lets the shim's headers leave atomics out (never races) and
+/// mark the program as instrumented.
+const SANITIZE_FLAGS: &[&str] = &["-g", DWARF_VERSION, "-DCUDA_EMU_SANITIZE_BUILD=1"];
+
+/// The debug information's format: binutils 2.40's addr2line names a
+/// DWARF 5 line of a source in the compile's own folder (`#line 1
+/// "k.cu"`) by the rewritten file (`k.cpp`); version 4 names `k.cu`.
+const DWARF_VERSION: &str = "-gdwarf-4";
 
 /// One source of a program, as the compiler gets it.
 struct Unit {
@@ -851,10 +908,61 @@ chmod +x "$out"
             EmulatorOptions {
                 bounds_check: false,
                 compiler: Some(fixture.compiler.clone()),
+                ..EmulatorOptions::default()
             },
         )
         .unwrap();
         assert!(unchecked.compile(&source).unwrap().cached);
+        // Neither does the thread order (told at run time).
+        let reversed = Emulator::new(
+            fixture.dir.path().join("cache"),
+            EmulatorOptions {
+                compiler: Some(fixture.compiler.clone()),
+                schedule: Some("reverse".to_string()),
+                ..EmulatorOptions::default()
+            },
+        )
+        .unwrap();
+        assert!(reversed.compile(&source).unwrap().cached);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_sanitize_build_is_instrumented_with_lines_and_kept_apart() {
+        let fixture = Fixture::new();
+        let source = fixture.write("k.cu", KERNEL);
+        let plain = fixture.emulator().compile(&source).unwrap();
+        assert!(plain.command.contains(" -g1 "), "{}", plain.command);
+        assert!(!plain.command.contains("-fsanitize"), "{}", plain.command);
+        let sanitizing = Emulator::new(
+            fixture.dir.path().join("cache"),
+            EmulatorOptions {
+                compiler: Some(fixture.compiler.clone()),
+                sanitize: Some(Sanitize {
+                    tools: vec!["racecheck".to_string()],
+                    leak_check: false,
+                    error_exitcode: None,
+                }),
+                ..EmulatorOptions::default()
+            },
+        )
+        .unwrap();
+        let sanitized = sanitizing.compile(&source).unwrap();
+        assert!(!sanitized.cached, "a build of its own");
+        assert_ne!(sanitized.executable, plain.executable);
+        for flag in [
+            "-fsanitize=thread",
+            " -g ",
+            "-DCUDA_EMU_SANITIZE_BUILD=1",
+            "-rdynamic",
+        ] {
+            assert!(
+                sanitized.command.contains(flag),
+                "{flag}: {}",
+                sanitized.command
+            );
+        }
+        assert!(!sanitized.command.contains("-g1"), "{}", sanitized.command);
     }
 
     #[cfg(unix)]

@@ -6,7 +6,10 @@
 //! (`"major.minor"`), `CUDA_EMU_RUNTIME_VERSION` (as
 //! `cudaRuntimeGetVersion` returns it; it also picks the error codes of bad
 //! launches) and `CUDA_EMU_BOUNDS_CHECK` (`1` checks every global-memory
-//! access against the program's allocations). This module writes them; it
+//! access against the program's allocations), and for `run --sanitize` and
+//! `--schedule` `CUDA_EMU_SANITIZE`, `CUDA_EMU_LEAK_CHECK`,
+//! `CUDA_EMU_ERROR_EXITCODE` and `CUDA_EMU_SCHEDULE`
+//! ([`sanitize_environment`]). This module writes them; it
 //! does not run the program (the caller does, with these variables set) nor
 //! decide which device a program was recorded on (the emulation backend
 //! reads that from its evidence).
@@ -59,6 +62,30 @@ pub(super) fn environment(device: &DeviceProfile, bounds_check: bool) -> Vec<(St
     ]
 }
 
+/// What `run --sanitize` and `--schedule` add to the environment: the
+/// checks (`CUDA_EMU_SANITIZE=memcheck,racecheck`), memcheck's leak check
+/// (`CUDA_EMU_LEAK_CHECK=full`), `CUDA_EMU_ERROR_EXITCODE` and the thread
+/// order (`CUDA_EMU_SCHEDULE`). Nothing when neither is asked for.
+pub(super) fn sanitize_environment(
+    sanitize: Option<&super::Sanitize>,
+    schedule: Option<&str>,
+) -> Vec<(String, String)> {
+    let mut environment = Vec::new();
+    if let Some(sanitize) = sanitize {
+        environment.push(("CUDA_EMU_SANITIZE".to_string(), sanitize.tools.join(",")));
+        if sanitize.leak_check {
+            environment.push(("CUDA_EMU_LEAK_CHECK".to_string(), "full".to_string()));
+        }
+        if let Some(code) = sanitize.error_exitcode {
+            environment.push(("CUDA_EMU_ERROR_EXITCODE".to_string(), code.to_string()));
+        }
+    }
+    if let Some(schedule) = schedule {
+        environment.push(("CUDA_EMU_SCHEDULE".to_string(), schedule.to_string()));
+    }
+    environment
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -75,6 +102,26 @@ mod tests {
                 ("CUDA_EMU_CC", "9.0"),
                 ("CUDA_EMU_RUNTIME_VERSION", "13000"),
                 ("CUDA_EMU_BOUNDS_CHECK", "1"),
+            ]
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+        );
+    }
+
+    #[test]
+    fn sanitizing_and_schedules_add_their_variables_only_when_asked() {
+        assert!(sanitize_environment(None, None).is_empty());
+        let sanitize = crate::emulate::Sanitize {
+            tools: vec!["memcheck".to_string(), "initcheck".to_string()],
+            leak_check: true,
+            error_exitcode: Some(3),
+        };
+        assert_eq!(
+            sanitize_environment(Some(&sanitize), Some("random:7")),
+            [
+                ("CUDA_EMU_SANITIZE", "memcheck,initcheck"),
+                ("CUDA_EMU_LEAK_CHECK", "full"),
+                ("CUDA_EMU_ERROR_EXITCODE", "3"),
+                ("CUDA_EMU_SCHEDULE", "random:7"),
             ]
             .map(|(k, v)| (k.to_string(), v.to_string()))
         );

@@ -13,6 +13,7 @@ mod evidence;
 mod mdbook_cli;
 mod preprocessor_protocol;
 mod programs;
+mod sanitize;
 mod scale;
 mod snippets;
 mod students;

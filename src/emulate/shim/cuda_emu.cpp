@@ -11,6 +11,7 @@
 // next runnable thread, with no scheduler in between. Blocks run in order on
 // the calling OS thread.
 #include "cuda_runtime.h"
+#include "cuda_emu_sanitize.h"
 
 #include <cctype>
 #include <csignal>
@@ -71,6 +72,7 @@ cudaError_t g_last_error = cudaSuccess;
 
 cudaError_t record(cudaError_t e) {
   if (e != cudaSuccess) g_last_error = e;
+  if (san::g_memcheck && e != cudaErrorNotReady) san::on_api_error(e);
   return e;
 }
 
@@ -354,6 +356,9 @@ cudaError_t allocate(void** ptr, size_t size, AllocKind kind) {
     a.maplen = len;
     // Device memory is out of the host's reach between launches, as on a GPU.
     if (kind == kDevice) mprotect(base + kPage, data, PROT_NONE);
+  } else if ((kind == kDevice || kind == kManaged) && (p = static_cast<char*>(san::arena_alloc(size)))) {
+    // Device memory laid out as the GPU's (cuda_emu_sanitize.cpp): an access past a
+    // buffer lands in device memory, not in the host's heap.
   } else if (size >= kBigAlloc) {
     // Zero pages, committed as touched.
     void* m = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
@@ -370,6 +375,7 @@ cudaError_t allocate(void** ptr, size_t size, AllocKind kind) {
     a.map = p;
   }
   g_allocs[reinterpret_cast<uintptr_t>(p)] = a;
+  if (kind == kDevice || kind == kManaged) san::on_alloc(p, size);
   if (kind != kPinned) g_device_bytes += size;
   *ptr = p;
   return cudaSuccess;
@@ -384,7 +390,10 @@ cudaError_t release(void* ptr, bool pinned) {
   Alloc a = it->second;
   g_allocs.erase(it);
   if (a.kind != kPinned) g_device_bytes -= a.size;
-  if (a.maplen != 0) {
+  san::on_free(ptr);
+  if (san::arena_owns(ptr)) {
+    san::arena_free(ptr, a.size);
+  } else if (a.maplen != 0) {
     munmap(a.map, a.maplen);
   } else {
     free(a.map);
@@ -442,6 +451,7 @@ cudaError_t copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) 
   if (count != 0) {
     Unlock d(dst), s(src);
     memmove(dst, src, count);
+    san::on_init(dst, count);
   }
   return cudaSuccess;
 }
@@ -669,6 +679,12 @@ inline bool rq_empty() { return B.rq_head == B.rq_tail; }
 inline void rq_push(Fiber* f) { B.rq[B.rq_tail++ & 2047] = f; }
 inline Fiber* rq_pop() { return B.rq[B.rq_head++ & 2047]; }
 
+// --schedule (CUDA_EMU_SCHEDULE): the order in which a block's threads start, and so
+// run between barriers; empty in order. g_rank is its inverse.
+std::vector<int> g_order, g_rank;
+inline int nth_thread(int u) { return g_order.empty() ? u : g_order[u]; }
+inline bool started(int t) { return (g_order.empty() ? t : g_rank[t]) < B.next; }
+
 inline void assign(Fiber* f, int t) {
   f->tid = t;
   unsigned bx = blockDim.x, by = blockDim.y;
@@ -697,6 +713,7 @@ void where(FILE* out) {
 
 [[noreturn]] void die() {
   flush_device_printf();
+  san::finish();
   fflush(stdout);
   fflush(stderr);
   _exit(1);
@@ -820,7 +837,7 @@ bool resolve_activemask() {
 bool volatile_ready(Warp& W, int w) {
   for (unsigned r = W.exists & ~W.exited; r; r &= r - 1) {
     int l = __builtin_ctz(r);
-    if (w * 32 + l >= B.next || W.fiber[l]->wait == 0) return false;
+    if (!started(w * 32 + l) || W.fiber[l]->wait == 0) return false;
   }
   return true;
 }
@@ -874,7 +891,7 @@ Fiber* next_runnable() {
   if (!rq_empty()) return rq_pop();
   if (B.next < B.n) {
     Fiber* f = get_fiber();
-    assign(f, B.next++);
+    assign(f, nth_thread(B.next++));
     return f;
   }
   if (resolve_volatile() || resolve_activemask()) return rq_pop();
@@ -898,8 +915,8 @@ void fiber_loop(Fiber* self) {
     // The plain loop: the next thread on the same fiber. Threads start in
     // order, so its index follows from this one's without a division.
     int u = B.next++;
-    if (self->tid != u - 1) {
-      assign(self, u);
+    if (!g_order.empty() || self->tid != u - 1) {
+      assign(self, nth_thread(u));
       threadIdx = self->tidx;
       continue;
     }
@@ -939,6 +956,24 @@ void fiber_loop(Fiber* self) {
 }
 
 void run_block() {
+  if (san::g_schedule != 0) {
+    // Reverse, or a shuffle seeded by the seed and the block (splitmix64).
+    g_order.resize(B.n);
+    g_rank.resize(B.n);
+    for (int i = 0; i < B.n; ++i) g_order[i] = san::g_schedule == 1 ? B.n - 1 - i : i;
+    if (san::g_schedule == 2) {
+      unsigned long long x = san::g_schedule_seed ^
+          (0x9e3779b97f4a7c15ull * (1 + blockIdx.x + 65536ull * (blockIdx.y + 65536ull * blockIdx.z)));
+      for (int i = B.n - 1; i > 0; --i) {
+        unsigned long long z = (x += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        z ^= z >> 31;
+        std::swap(g_order[i], g_order[z % static_cast<unsigned long long>(i + 1)]);
+      }
+    }
+    for (int i = 0; i < B.n; ++i) g_rank[g_order[i]] = i;
+  }
   B.next = 1;
   B.exited = 0;
   B.bar_count = 0;
@@ -952,7 +987,7 @@ void run_block() {
     W.vol_streak = 0;
   }
   Fiber* f = get_fiber();
-  assign(f, 0);
+  assign(f, nth_thread(0));
   switch_to(g_home, f);
 }
 
@@ -1132,7 +1167,9 @@ void on_fault(int sig, siginfo_t* si, void* ucv) {
 #endif
   for (Fiber* g : g_all) {
     uintptr_t lo = reinterpret_cast<uintptr_t>(g->map);
-    bool in_guard = a >= lo && a < lo + kPage;
+    // Only the faulting thread's own guard page: an access that lands in another
+    // fiber's guard is a wild pointer, not a stack overflow.
+    bool in_guard = g == f && a >= lo && a < lo + kPage;
     bool sp_below = g == f && sp != 0 && sp < lo + kPage;  // a frame larger than the guard
     if (in_guard || sp_below) {
       n = snprintf(buf, sizeof buf,
@@ -1147,10 +1184,15 @@ void on_fault(int sig, siginfo_t* si, void* ucv) {
   }
   const char* kind = "access";
   int size = 0;
+  char line[512] = "";
 #if defined(__x86_64__) && defined(REG_ERR)
   ucontext_t* uc = static_cast<ucontext_t*>(ucv);
   kind = (uc->uc_mcontext.gregs[REG_ERR] & 2) ? "write" : "read";
   size = access_size(reinterpret_cast<const unsigned char*>(uc->uc_mcontext.gregs[REG_RIP]));
+  // The faulting instruction's source line (the line table of -g1; +1: fault_line looks
+  // up the byte before a return address).
+  san::fault_line(reinterpret_cast<const char*>(uc->uc_mcontext.gregs[REG_RIP]) + 1, line,
+                  sizeof line);
 #else
   (void)ucv;
 #endif
@@ -1162,8 +1204,13 @@ void on_fault(int sig, siginfo_t* si, void* ucv) {
     n = snprintf(buf, sizeof buf, "========= Invalid __global__ %s\n", kind);
   }
   out.append(buf, static_cast<size_t>(n));
-  n = snprintf(buf, sizeof buf, "=========     at %s launched at %s:%d\n", name,
-               g_launch ? g_launch->file : "?", g_launch ? g_launch->line : 0);
+  if (line[0]) {
+    n = snprintf(buf, sizeof buf, "=========     at %s in %s (launched at %s:%d)\n", name, line,
+                 g_launch ? g_launch->file : "?", g_launch ? g_launch->line : 0);
+  } else {
+    n = snprintf(buf, sizeof buf, "=========     at %s launched at %s:%d\n", name,
+                 g_launch ? g_launch->file : "?", g_launch ? g_launch->line : 0);
+  }
   out.append(buf, static_cast<size_t>(n));
   n = snprintf(buf, sizeof buf, "=========     by thread (%u,%u,%u) in block (%u,%u,%u)\n",
                f->tidx.x, f->tidx.y, f->tidx.z, blockIdx.x, blockIdx.y, blockIdx.z);
@@ -1236,7 +1283,7 @@ void on_fault(int sig, siginfo_t* si, void* ucv) {
   }
   out.append(buf, static_cast<size_t>(n));
   if (!settings().bounds_check)
-    out += "=========     (set CUDA_EMU_BOUNDS_CHECK=1 to catch accesses just past a buffer)\n";
+    out += "=========     (run --sanitize=memcheck to catch accesses just past a buffer)\n";
   if (write(2, out.data(), out.size())) {}
   die();
 }
@@ -1244,6 +1291,7 @@ void on_fault(int sig, siginfo_t* si, void* ucv) {
 struct Init {
   Init() {
     settings();
+    san::init();
     stack_t ss;
     ss.ss_sp = g_altstack;
     ss.ss_size = sizeof g_altstack;
@@ -1298,7 +1346,7 @@ void nanosleep(unsigned) {
     next = rq_pop();
   } else if (B.next < B.n) {
     next = get_fiber();
-    assign(next, B.next++);
+    assign(next, nth_thread(B.next++));
   } else {
     return;  // every other thread waits or has returned
   }
@@ -1316,6 +1364,7 @@ int syncthreads(const char* file, int line, int kind, int predicate) {
   B.bar_pred += predicate;
   if (B.bar_count == B.n) {
     // Everyone is here: release them all, in arrival order.
+    san::on_barrier();
     B.bar_last = B.bar_pred;
     B.bar_pred = 0;
     int n = B.bar_count;
@@ -1438,6 +1487,7 @@ void complete_group(Warp& W, unsigned mask, int self_lane) {
     }
     W.result[l] = res;
   }
+  if (op == kSyncwarp) san::on_syncwarp(W.fiber[self_lane]->tid >> 5);
   W.pending &= ~mask;
   for (unsigned r = mask; r; r &= r - 1) {
     int l = __builtin_ctz(r);
@@ -1463,6 +1513,10 @@ unsigned long long warp_op(const char* file, int line, int op, unsigned mask,
   cur->line = line;
   W.op[lane] = op;
   if (!(mask & bit)) {
+    if (san::g_synccheck) {
+      san::sync_error(file, line, t >> 5, W.exists);  // the whole warp, as on the GPU
+      abort_kernel(cudaErrorLaunchFailure);
+    }
     char what[160];
     snprintf(what, sizeof what, "lane %d calls %s with mask 0x%08x, which leaves it out", lane,
              kOpNames[op], mask);
@@ -1895,6 +1949,12 @@ void launch_run(const LaunchConfig& c, void (*body)(void*), void* context) {
   protect_device(true);
   snapshot_for_ldg();
   g_in_kernel = true;
+  if (settings().bounds_check) {
+    san::on_launch(c.name, c.file, c.line, g_coop, g_dynamic_shared_ptr, c.shmem, nullptr, nullptr);
+  } else {
+    san::on_launch(c.name, c.file, c.line, g_coop, g_dynamic_shared_ptr, c.shmem,
+                   g_dynamic_shared.data(), g_dynamic_shared.data() + g_dynamic_shared.size());
+  }
   if (g_coop) {
     run_cooperative_grid(c);
   } else {
@@ -1902,9 +1962,16 @@ void launch_run(const LaunchConfig& c, void (*body)(void*), void* context) {
       for (unsigned y = 0; y < c.grid.y && !g_abort; ++y)
         for (unsigned x = 0; x < c.grid.x && !g_abort; ++x) {
           blockIdx = uint3{x, y, z};
+          san::on_block();
           run_block();
+          if (san::block_failed()) {
+            // memcheck found an invalid access: the kernel stops, as on the GPU.
+            g_sticky = cudaErrorLaunchFailure;
+            g_abort = true;
+          }
         }
   }
+  san::on_launch_end();
   g_coop = false;
   if (g_abort) {
     // A thread stopped the kernel (device assert, __trap): every fiber is
@@ -2064,6 +2131,7 @@ cudaError_t cudaGetLastError() {
   // device sets it again.
   cudaError_t e = cuda_emu::g_last_error;
   cuda_emu::g_last_error = cudaSuccess;
+  if (cuda_emu::san::g_memcheck) cuda_emu::san::on_api_error(e);
   return e;
 }
 cudaError_t cudaPeekAtLastError() { return cuda_emu::g_last_error; }
@@ -2332,6 +2400,7 @@ cudaError_t cudaMemset(void* ptr, int value, size_t count) {
   if (count) {
     cuda_emu::Unlock u(ptr);
     memset(ptr, value, count);
+    cuda_emu::san::on_init(ptr, count);
   }
   return cudaSuccess;
 }
@@ -2484,6 +2553,7 @@ cudaError_t set_rows(char* p, size_t pitch, size_t slice, int value, size_t widt
       if (!device_range(row, width)) return record(cudaErrorInvalidValue);
       Unlock u(row);
       memset(row, value, width);
+      san::on_init(row, width);
     }
   return cudaSuccess;
 }
@@ -2894,36 +2964,54 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
 // accesses meet in lock step (cuda_emu::volatile_access); plain accesses do nothing; the
 // atomic operations are performed as asked (one OS thread runs at a time).
 extern "C" {
+// Sanitizing (run --sanitize), each entry point first hands the access to the shadow state
+// (cuda_emu_sanitize.cpp): one call at the top, before what the entry point does otherwise.
+#define CUDA_EMU_SAN(P, N, W) \
+  if (cuda_emu::san::g_on) cuda_emu::san::access(P, N, W, __builtin_return_address(0))
+#define CUDA_EMU_SAN_ALIGNED(P, N, W) \
+  if (cuda_emu::san::g_on) cuda_emu::san::access(P, N, W, __builtin_return_address(0), true)
 void __tsan_init() {}
 void __tsan_func_entry(void*) {}
 void __tsan_func_exit() {}
 void __tsan_vptr_update(void**, void*) {}
 void __tsan_vptr_read(void**) {}
-void __tsan_read_range(const void*, unsigned long) {}
-void __tsan_write_range(const void*, unsigned long) {}
-#define CUDA_EMU_TSAN_PLAIN(N)                                  \
-  void __tsan_read##N(const void*) {}                           \
-  void __tsan_write##N(void*) {}                                \
-  void __tsan_unaligned_read##N(const void*) {}                 \
-  void __tsan_unaligned_write##N(void*) {}                      \
-  __attribute__((noinline)) void __tsan_volatile_read##N(const void*) {        \
-    cuda_emu::volatile_access(__builtin_return_address(0));     \
-  }                                                             \
-  __attribute__((noinline)) void __tsan_volatile_write##N(void*) {             \
-    cuda_emu::volatile_access(__builtin_return_address(0));     \
-  }                                                             \
-  __attribute__((noinline)) void __tsan_unaligned_volatile_read##N(const void*) { \
-    cuda_emu::volatile_access(__builtin_return_address(0));     \
-  }                                                             \
-  __attribute__((noinline)) void __tsan_unaligned_volatile_write##N(void*) {   \
-    cuda_emu::volatile_access(__builtin_return_address(0));     \
+__attribute__((noinline)) void __tsan_read_range(const void* p, unsigned long n) {
+  CUDA_EMU_SAN(p, static_cast<unsigned>(n), false);
+}
+__attribute__((noinline)) void __tsan_write_range(const void* p, unsigned long n) {
+  CUDA_EMU_SAN(p, static_cast<unsigned>(n), true);
+}
+#define CUDA_EMU_TSAN_PLAIN(N)                                                \
+  __attribute__((noinline)) void __tsan_read##N(const void* p) { CUDA_EMU_SAN_ALIGNED(p, N, false); } \
+  __attribute__((noinline)) void __tsan_write##N(void* p) { CUDA_EMU_SAN_ALIGNED(p, N, true); }       \
+  __attribute__((noinline)) void __tsan_unaligned_read##N(const void* p) {   \
+    CUDA_EMU_SAN(p, N, false);                                                \
+  }                                                                           \
+  __attribute__((noinline)) void __tsan_unaligned_write##N(void* p) { CUDA_EMU_SAN(p, N, true); } \
+  __attribute__((noinline)) void __tsan_volatile_read##N(const void* p) {    \
+    CUDA_EMU_SAN_ALIGNED(p, N, false);                                               \
+    cuda_emu::volatile_access(__builtin_return_address(0));                   \
+  }                                                                           \
+  __attribute__((noinline)) void __tsan_volatile_write##N(void* p) {         \
+    CUDA_EMU_SAN_ALIGNED(p, N, true);                                                \
+    cuda_emu::volatile_access(__builtin_return_address(0));                   \
+  }                                                                           \
+  __attribute__((noinline)) void __tsan_unaligned_volatile_read##N(const void* p) { \
+    CUDA_EMU_SAN(p, N, false);                                                \
+    cuda_emu::volatile_access(__builtin_return_address(0));                   \
+  }                                                                           \
+  __attribute__((noinline)) void __tsan_unaligned_volatile_write##N(void* p) { \
+    CUDA_EMU_SAN(p, N, true);                                                 \
+    cuda_emu::volatile_access(__builtin_return_address(0));                   \
   }
-void __tsan_read1(const void*) {}
-void __tsan_write1(void*) {}
-__attribute__((noinline)) void __tsan_volatile_read1(const void*) {
+__attribute__((noinline)) void __tsan_read1(const void* p) { CUDA_EMU_SAN(p, 1, false); }
+__attribute__((noinline)) void __tsan_write1(void* p) { CUDA_EMU_SAN(p, 1, true); }
+__attribute__((noinline)) void __tsan_volatile_read1(const void* p) {
+  CUDA_EMU_SAN(p, 1, false);
   cuda_emu::volatile_access(__builtin_return_address(0));
 }
-__attribute__((noinline)) void __tsan_volatile_write1(void*) {
+__attribute__((noinline)) void __tsan_volatile_write1(void* p) {
+  CUDA_EMU_SAN(p, 1, true);
   cuda_emu::volatile_access(__builtin_return_address(0));
 }
 CUDA_EMU_TSAN_PLAIN(2)

@@ -1560,8 +1560,16 @@ inline unsigned sreg_lanemask_gt() { return ~sreg_lanemask_le(); }
 // The threads of a block never run at the same time, and an atomic never
 // switches, so a plain read-modify-write is atomic. Overloads are those CUDA
 // declares, so code using one it lacks fails to compile as with nvcc.
+// A sanitize build (run --sanitize) checks every access but these: an atomic is never a
+// race, so racecheck must not see its read and write.
+#ifdef CUDA_EMU_SANITIZE_BUILD
+#define CUDA_EMU_ATOMIC inline __attribute__((no_sanitize_thread))
+extern "C" __attribute__((weak)) const int cuda_emu_instrumented = 1;
+#else
+#define CUDA_EMU_ATOMIC inline
+#endif
 #define CUDA_EMU_RMW(NAME, T, EXPR)          \
-  inline T NAME(T* address, T val) {         \
+  CUDA_EMU_ATOMIC T NAME(T* address, T val) { \
     T old = *address;                        \
     *address = (EXPR);                       \
     return old;                              \
@@ -1597,18 +1605,18 @@ CUDA_EMU_RMW(atomicXor, int, old ^ val)
 CUDA_EMU_RMW(atomicXor, unsigned int, old ^ val)
 CUDA_EMU_RMW(atomicXor, unsigned long long, old ^ val)
 #undef CUDA_EMU_RMW
-inline float2 atomicAdd(float2* address, float2 val) {
+CUDA_EMU_ATOMIC float2 atomicAdd(float2* address, float2 val) {
   float2 old = *address;
   *address = float2{old.x + val.x, old.y + val.y};
   return old;
 }
-inline float4 atomicAdd(float4* address, float4 val) {
+CUDA_EMU_ATOMIC float4 atomicAdd(float4* address, float4 val) {
   float4 old = *address;
   *address = float4{old.x + val.x, old.y + val.y, old.z + val.z, old.w + val.w};
   return old;
 }
 #define CUDA_EMU_CAS(T)                                  \
-  inline T atomicCAS(T* address, T compare, T val) {     \
+  CUDA_EMU_ATOMIC T atomicCAS(T* address, T compare, T val) { \
     T old = *address;                                    \
     if (old == compare) *address = val;                  \
     return old;                                          \

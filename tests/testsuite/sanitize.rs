@@ -1,0 +1,541 @@
+//! `run --sanitize` (compute-sanitizer's four checks on the CPU) against
+//! compute-sanitizer itself: each `tests/cuda/san_*.cu` probe was run on the
+//! H200 under `compute-sanitizer --tool memcheck --leak-check full`,
+//! `racecheck`, `synccheck` and `initcheck` (`tests/cuda/expected/
+//! NAME.TOOL.stdout` and `.status`, recorded by `.dev-sanitize/run-san.sh`,
+//! whose copy is `tests/cuda/run-sanitizers-on-gpu.sh`), and the emulator's
+//! report of the same program under the same tool must agree.
+//!
+//! What is compared, tool by tool and probe by probe:
+//! - the findings, as a multiset of records: each record is the report's
+//!   first line (the kind of finding: "Invalid __global__ write of size 4
+//!   bytes", "Uninitialized __global__ memory read of size 4 bytes",
+//!   "Program hit cudaErrorLaunchFailure (error 719) ... on CUDA API call to
+//!   cudaFree.", "Leaked 4,096 bytes at ...", "Barrier error detected...",
+//!   "Error: Race reported between Write access at FILE:LINE"), its
+//!   source locations reduced to `NAME.cu:LINE`, the thread and block, and
+//!   the distance to the nearest allocation; addresses (`0x...`), function
+//!   signatures and offsets, and host backtraces are left out;
+//! - for racecheck, the hazard pair's two lines and its hazard count;
+//! - every `SUMMARY:` line, exactly (ERROR, LEAK, RACECHECK);
+//! - the program's own output (the lines compute-sanitizer did not write)
+//!   and the exit status.
+
+use crate::{has_compiler, repo_root};
+use std::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_mdbook-evidence");
+
+/// The probes recorded under every tool.
+const PROBES: &[&str] = &[
+    "san_clean",
+    "san_free_errors",
+    "san_leak",
+    "san_oob_far",
+    "san_oob_guard",
+    "san_race_shared",
+    "san_sync_mask",
+    "san_uninit_global",
+];
+
+const TOOLS: &[&str] = &["memcheck", "racecheck", "synccheck", "initcheck"];
+
+struct Ran {
+    stdout: String,
+    stderr: String,
+    status: i32,
+}
+
+fn run(args: &[&str]) -> Ran {
+    let output = Command::new(BIN)
+        .args(["run", "--backend", "emulate"])
+        .args(args)
+        .current_dir(repo_root())
+        .output()
+        .unwrap();
+    Ran {
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        status: output.status.code().unwrap_or(-1),
+    }
+}
+
+fn expected(name: &str) -> String {
+    std::fs::read_to_string(repo_root().join(format!("tests/cuda/expected/{name}"))).unwrap()
+}
+
+/// A sanitizer's output reduced to what the two tools must agree on.
+#[derive(Debug, PartialEq, Eq)]
+struct Report {
+    findings: Vec<String>,
+    summaries: Vec<String>,
+}
+
+fn report(text: &str) -> Report {
+    let address = regex::Regex::new(r"0x[0-9a-f]+").unwrap();
+    // `at rotate(const float *, float *)+0x140 in san_race_shared.cu:11` and
+    // `Device Frame: half(int *)+0x30 in /path/san_sync_mask.cu:11`.
+    let location = regex::Regex::new(r"(at|Frame:) [^\n]*? in (?:\S*/)?([\w.-]+\.cu:\d+)").unwrap();
+    let mut findings = Vec::new();
+    let mut summaries = Vec::new();
+    let mut record: Vec<String> = Vec::new();
+    let close = |record: &mut Vec<String>, findings: &mut Vec<String>| {
+        if !record.is_empty() {
+            findings.push(record.join(" | "));
+            record.clear();
+        }
+    };
+    for line in text.lines() {
+        let Some(body) = line.strip_prefix("=========") else {
+            continue; // the program's own output, or mdbook-evidence's
+        };
+        let trimmed = body.trim();
+        if trimmed.is_empty() {
+            close(&mut record, &mut findings);
+            continue;
+        }
+        if trimmed.starts_with("COMPUTE-SANITIZER") {
+            continue;
+        }
+        if trimmed.contains("SUMMARY:") {
+            close(&mut record, &mut findings);
+            summaries.push(trimmed.to_string());
+            continue;
+        }
+        let continuation = body.starts_with("     ");
+        if !continuation {
+            close(&mut record, &mut findings);
+        }
+        if trimmed.contains("Host Frame") || trimmed.starts_with("Saved host backtrace") {
+            continue;
+        }
+        let located = location.replace_all(trimmed, "$1 $2");
+        if continuation && trimmed.starts_with("at ") && !located.contains(".cu:") {
+            continue; // a location outside the program (`sm_30_intrinsics.hpp`)
+        }
+        record.push(address.replace_all(&located, "0x_").into_owned());
+    }
+    close(&mut record, &mut findings);
+    findings.sort();
+    Report {
+        findings,
+        summaries,
+    }
+}
+
+/// The lines of a compute-sanitizer transcript that the program printed.
+fn program_lines(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter(|l| !l.starts_with("========="))
+        .collect()
+}
+
+fn tool_args(tool: &str) -> Vec<String> {
+    let mut args = vec![format!("--sanitize={tool}")];
+    if tool == "memcheck" {
+        args.extend(["--leak-check".to_string(), "full".to_string()]);
+    }
+    args
+}
+
+#[test]
+fn each_probe_gets_the_h200s_findings_under_each_tool() {
+    if !has_compiler() {
+        return;
+    }
+    let mut differences = Vec::new();
+    for probe in PROBES {
+        for tool in TOOLS {
+            if *probe == "san_sync_mask" && *tool != "synccheck" {
+                // Known difference: outside synccheck the emulator refuses the
+                // invalid mask (see the test below) where the GPU ran on.
+                continue;
+            }
+            let mut args = tool_args(tool);
+            args.push(format!("tests/cuda/{probe}.cu"));
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let ran = run(&args);
+            let gpu = expected(&format!("{probe}.{tool}.stdout"));
+            let ours = report(&ran.stderr);
+            let theirs = report(&gpu);
+            if ours != theirs {
+                differences.push(format!(
+                    "{probe} under {tool}:\n  H200:     {theirs:#?}\n  emulator: {ours:#?}\n  stderr:\n{}",
+                    ran.stderr
+                ));
+            }
+            let printed: Vec<&str> = ran.stdout.lines().collect();
+            if printed != program_lines(&gpu) {
+                differences.push(format!(
+                    "{probe} under {tool}: the program printed {printed:?}, on the H200 {:?}",
+                    program_lines(&gpu)
+                ));
+            }
+            let status: i32 = expected(&format!("{probe}.{tool}.status"))
+                .trim()
+                .parse()
+                .unwrap();
+            if ran.status != status {
+                differences.push(format!(
+                    "{probe} under {tool}: status {} (H200: {status})\n{}",
+                    ran.status, ran.stderr
+                ));
+            }
+        }
+    }
+    assert!(differences.is_empty(), "{}", differences.join("\n\n"));
+}
+
+#[test]
+fn the_comparison_sees_a_wrong_line_and_a_wrong_count() {
+    // The reduction keeps what the test claims to compare.
+    let gpu = expected("san_race_shared.racecheck.stdout");
+    let theirs = report(&gpu);
+    assert_eq!(theirs.findings.len(), 1, "{theirs:?}");
+    assert!(
+        theirs.findings[0].contains("at san_race_shared.cu:11")
+            && theirs.findings[0].contains("at san_race_shared.cu:13 [4096 hazards]"),
+        "{theirs:?}"
+    );
+    assert_ne!(report(&gpu.replace(".cu:13", ".cu:12")), theirs);
+    assert_ne!(report(&gpu.replace("4096 hazards", "4095 hazards")), theirs);
+    let memcheck = expected("san_oob_guard.memcheck.stdout");
+    assert_ne!(
+        report(&memcheck.replacen("by thread (232,0,0)", "by thread (231,0,0)", 1)),
+        report(&memcheck)
+    );
+    assert_eq!(report(&memcheck).findings.len(), 28);
+}
+
+#[test]
+fn leaks_are_reported_only_with_leak_checking_and_the_error_exitcode_is_honoured() {
+    if !has_compiler() {
+        return;
+    }
+    let plain = run(&["--sanitize=memcheck", "tests/cuda/san_leak.cu"]);
+    assert_eq!(
+        report(&plain.stderr),
+        report(&expected("san_leak.memcheck-noleak.stdout")),
+        "{}",
+        plain.stderr
+    );
+    let exitcode = run(&[
+        "--sanitize=memcheck",
+        "--leak-check",
+        "full",
+        "--error-exitcode",
+        "3",
+        "tests/cuda/san_leak.cu",
+    ]);
+    assert_eq!(exitcode.status, 3, "{}", exitcode.stderr);
+    assert_eq!(
+        expected("san_leak.memcheck-exitcode.status").trim(),
+        "3",
+        "the H200 exited 3 too"
+    );
+    let clean = run(&[
+        "--sanitize",
+        "--leak-check",
+        "full",
+        "--error-exitcode",
+        "3",
+        "tests/cuda/san_clean.cu",
+    ]);
+    assert_eq!(clean.status, 0, "{}", clean.stderr);
+}
+
+#[test]
+fn the_lesson_and_the_starter_run_clean_under_every_check_with_unchanged_output() {
+    if !has_compiler() {
+        return;
+    }
+    for (program, recorded) in [
+        ("kernels/testing.cu", "lesson_testing"),
+        ("starter/testing.cu", "lesson_starter_testing"),
+    ] {
+        let plain = run(&[program]);
+        assert_eq!(plain.status, 0, "{program}: {}", plain.stderr);
+        for tool in TOOLS {
+            let mut args = tool_args(tool);
+            args.push(program.to_string());
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            let ran = run(&args);
+            assert_eq!(ran.stdout, plain.stdout, "{program} under {tool}");
+            assert_eq!(ran.status, 0, "{program} under {tool}: {}", ran.stderr);
+            let ours = report(&ran.stderr);
+            assert!(ours.findings.is_empty(), "{program} under {tool}: {ours:?}");
+            let gpu = report(&expected(&format!("{recorded}.{tool}.stdout")));
+            assert_eq!(ours, gpu, "{program} under {tool}: the H200 said {gpu:?}");
+        }
+        // All four at once: every summary says 0, each naming its tool.
+        let all = run(&["--sanitize", program]);
+        assert_eq!(all.stdout, plain.stdout, "{program}");
+        let summaries = report(&all.stderr).summaries;
+        assert_eq!(summaries.len(), 4, "{program}: {summaries:?}");
+        assert!(summaries.contains(&"ERROR SUMMARY: 0 errors (memcheck)".to_string()));
+        assert!(summaries.contains(
+            &"RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)".to_string()
+        ));
+    }
+}
+
+#[test]
+fn an_invalid_syncwarp_mask_is_a_hard_error_without_synccheck() {
+    // Known difference: the H200 ran on (`launch 0 sync 0`); the emulator
+    // refuses the undefined behaviour, naming the line, unless synccheck is
+    // asked for, which reports it as compute-sanitizer does (above).
+    if !has_compiler() {
+        return;
+    }
+    let ran = run(&["tests/cuda/san_sync_mask.cu"]);
+    assert_eq!(ran.status, 1, "{}", ran.stderr);
+    assert!(
+        ran.stderr.contains(
+            "tests/cuda/san_sync_mask.cu:11: lane 16 calls __syncwarp with mask 0x0000ffff"
+        ),
+        "{}",
+        ran.stderr
+    );
+    assert_eq!(expected("san_sync_mask.stdout"), "launch 0 sync 0\n");
+}
+
+#[test]
+fn a_write_far_past_a_buffer_is_a_memory_fault_with_its_line_never_a_stack_overflow() {
+    if !has_compiler() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("wild.cu");
+    std::fs::write(
+        &source,
+        "#include <cstdio>\n__global__ void w(float* out, long off) {\n  out[off] = 1.0f;\n}\n\
+         int main() {\n  float* d;\n  cudaMalloc(&d, 1024);\n  w<<<1, 1>>>(d, 1L << 28);\n  \
+         printf(\"sync %d\\n\", (int)cudaDeviceSynchronize());\n}\n",
+    )
+    .unwrap();
+    let output = Command::new(BIN)
+        .args(["run", "--backend", "emulate", "wild.cu"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("stack overflow"), "{stderr}");
+    assert!(
+        stderr.contains("========= Invalid __global__ write of size 4 bytes")
+            && stderr.contains("=========     at w in wild.cu:3 (launched at wild.cu:8)"),
+        "{stderr}"
+    );
+    assert_eq!(output.status.code(), Some(1), "{stderr}");
+    // 1 KB past a 1 KB buffer lands in device memory, as on the GPU (the
+    // probe `san_oob_far` prints what the H200 printed; see emulation.rs).
+    assert_eq!(expected("san_oob_far.stdout"), "launch 0 sync 0\n");
+}
+
+/// A tile reduction without its barrier: what it prints depends on the order
+/// the threads run in.
+const ORDER_DEPENDENT: &str = r#"#include <cstdio>
+__global__ void k(int* out) {
+  __shared__ int tile[64];
+  int t = threadIdx.x;
+  tile[t] = t;
+  out[t] = tile[(t + 1) % 64];
+}
+int main() {
+  int* d;
+  cudaMalloc(&d, 64 * sizeof(int));
+  k<<<1, 64>>>(d);
+  int h[64];
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  int sum = 0;
+  for (int x : h) sum += x;
+  printf("sum %d\n", sum);
+  cudaFree(d);
+}
+"#;
+
+#[test]
+fn schedules_change_the_order_and_a_result_that_depends_on_it_is_reported() {
+    if !has_compiler() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("order.cu"), ORDER_DEPENDENT).unwrap();
+    let in_dir = |args: &[&str]| {
+        let output = Command::new(BIN)
+            .args(["run", "--backend", "emulate"])
+            .args(args)
+            .arg("order.cu")
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        (
+            String::from_utf8_lossy(&output.stdout).into_owned(),
+            String::from_utf8_lossy(&output.stderr).into_owned(),
+        )
+    };
+    // In order, thread 63 reads tile[0] (written) and the rest read zeros
+    // (their neighbour has not run yet); reversed, every neighbour has run.
+    assert_eq!(in_dir(&[]).0, "sum 0\n");
+    assert_eq!(in_dir(&["--schedule", "in-order"]).0, "sum 0\n");
+    assert_eq!(in_dir(&["--schedule", "reverse"]).0, "sum 2016\n");
+    let random = in_dir(&["--schedule", "random:7"]).0;
+    assert_eq!(
+        random,
+        in_dir(&["--schedule", "random:7"]).0,
+        "seeded: repeatable"
+    );
+    let (stdout, stderr) = in_dir(&["--schedule", "in-order,reverse"]);
+    assert_eq!(stdout, "sum 0\n");
+    assert!(
+        stderr.contains("printed something else when its threads ran in the order reverse than in the order in-order"),
+        "{stderr}"
+    );
+    // racecheck does not depend on the schedule.
+    let race =
+        |schedule: &str| report(&in_dir(&["--sanitize=racecheck", "--schedule", schedule]).1);
+    assert_eq!(race("in-order"), race("reverse"));
+    assert_eq!(race("in-order").findings.len(), 1);
+    // A correct program prints the same in every order.
+    let clean = run(&[
+        "--schedule",
+        "in-order,reverse,random:1",
+        "tests/cuda/san_clean.cu",
+    ]);
+    assert!(!clean.stderr.contains("something else"), "{}", clean.stderr);
+    assert_eq!(clean.stdout, expected("san_clean.stdout"));
+    let lesson = run(&[
+        "--schedule",
+        "in-order,reverse,random:3",
+        "kernels/testing.cu",
+    ]);
+    assert!(
+        !lesson.stderr.contains("something else"),
+        "{}",
+        lesson.stderr
+    );
+    assert_eq!(lesson.status, 0);
+}
+
+#[test]
+fn sanitizer_options_are_checked() {
+    let unknown = run(&["--sanitize=leakcheck", "tests/cuda/san_clean.cu"]);
+    assert_ne!(unknown.status, 0);
+    assert!(
+        unknown.stderr.contains("unknown tool `leakcheck`"),
+        "{}",
+        unknown.stderr
+    );
+    let alone = run(&["--leak-check", "full", "tests/cuda/san_clean.cu"]);
+    assert_ne!(alone.status, 0);
+    assert!(
+        alone.stderr.contains("go with --sanitize"),
+        "{}",
+        alone.stderr
+    );
+    let order = run(&["--schedule", "sideways", "tests/cuda/san_clean.cu"]);
+    assert_ne!(order.status, 0);
+    assert!(
+        order.stderr.contains("`sideways` is not an order"),
+        "{}",
+        order.stderr
+    );
+}
+
+#[test]
+fn memcheck_catches_a_write_past_the_dynamic_shared_memory() {
+    // Not recorded on the GPU (no probe): the kind of finding and its line,
+    // in the words the emulator's --bounds-check uses for shared memory.
+    if !has_compiler() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("dyn.cu"),
+        "#include <cstdio>\n__global__ void k(int* out) {\n  extern __shared__ int s[];\n  \
+         int t = threadIdx.x;\n  s[t + 1] = t;\n  __syncthreads();\n  out[t] = s[t];\n}\n\
+         int main() {\n  int* d;\n  cudaMalloc(&d, 32 * sizeof(int));\n  \
+         k<<<1, 32, 32 * sizeof(int)>>>(d);\n  printf(\"sync %d\\n\", (int)cudaDeviceSynchronize());\n  \
+         cudaFree(d);\n}\n",
+    )
+    .unwrap();
+    let output = Command::new(BIN)
+        .args([
+            "run",
+            "--backend",
+            "emulate",
+            "--sanitize=memcheck",
+            "dyn.cu",
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let found = report(&stderr);
+    assert_eq!(
+        found.findings.first().map(String::as_str),
+        Some(
+            "Invalid __shared__ write of size 4 bytes | at dyn.cu:5 | by thread (31,0,0) in block \
+             (0,0,0) | Access to 0x_ is out of bounds | and is 1 bytes after the end of the 128 \
+             bytes of dynamic shared memory (extern __shared__)"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "sync 719\n");
+    assert_eq!(found.summaries, ["ERROR SUMMARY: 3 errors"]);
+}
+
+#[test]
+fn memcheck_catches_a_misaligned_access_and_warp_level_hazards_are_warnings() {
+    // Not recorded on the GPU (no probe): memcheck's wording for a typed
+    // access at an address its type does not allow; and the legacy
+    // warp-synchronous reduction of `warp_volatile` (lanes of one warp, no
+    // __syncwarp) gives racecheck warnings only, never an error.
+    if !has_compiler() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("mis.cu"),
+        "#include <cstdio>\n__global__ void k(char* bytes) {\n  \
+         int* p = reinterpret_cast<int*>(bytes + 2);\n  *p = 7;\n}\n\
+         int main() {\n  char* d;\n  cudaMalloc(&d, 64);\n  k<<<1, 1>>>(d);\n  \
+         printf(\"sync %d\\n\", (int)cudaDeviceSynchronize());\n  cudaFree(d);\n}\n",
+    )
+    .unwrap();
+    let output = Command::new(BIN)
+        .args([
+            "run",
+            "--backend",
+            "emulate",
+            "--sanitize=memcheck",
+            "mis.cu",
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(
+        report(&stderr).findings.first().map(String::as_str),
+        Some(
+            "Invalid __global__ write of size 4 bytes | at mis.cu:4 | by thread (0,0,0) in block \
+             (0,0,0) | Address 0x_ is misaligned"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(String::from_utf8_lossy(&output.stdout), "sync 719\n");
+
+    let legacy = run(&["--sanitize=racecheck", "tests/cuda/warp_volatile.cu"]);
+    assert_eq!(legacy.stdout, expected("warp_volatile.stdout"));
+    let found = report(&legacy.stderr);
+    assert!(
+        found
+            .findings
+            .iter()
+            .all(|f| f.starts_with("Warning: Race reported")),
+        "{found:?}"
+    );
+    assert!(
+        found.summaries[0].ends_with("(0 errors, 51 warnings)"),
+        "{found:?}"
+    );
+}
