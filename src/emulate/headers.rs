@@ -26,7 +26,7 @@ pub(super) struct LocalHeader {
     /// Whether `content` is rewritten and goes beside the program.
     pub(super) rewritten: bool,
     /// The header writes `volatile` (see `VOLATILE_FLAGS` in the emulator).
-    pub(super) uses_volatile: bool,
+    pub(super) lock_step: bool,
 }
 
 /// The local headers `main` includes, directly or through each other,
@@ -54,7 +54,7 @@ pub(super) fn local_headers(
                     relative_path: path,
                     content,
                     rewritten: false,
-                    uses_volatile: false,
+                    lock_step: false,
                 });
             }
             continue;
@@ -85,7 +85,7 @@ pub(super) fn local_headers(
         );
         headers.push(LocalHeader {
             relative_path,
-            uses_volatile: rewritten.uses_volatile,
+            lock_step: rewritten.lock_step,
             content: rewritten.cpp.into_bytes(),
             rewritten: true,
         });
@@ -116,7 +116,7 @@ pub(super) fn include_path_headers(inputs: &BuildInputs) -> Result<Vec<LocalHead
             relative_path: std::path::absolute(&path).unwrap_or(path),
             content,
             rewritten: false,
-            uses_volatile: false,
+            lock_step: false,
         });
     }
     Ok(headers)

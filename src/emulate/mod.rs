@@ -264,11 +264,11 @@ impl Emulator {
         for (index, input) in inputs.sources.iter().enumerate() {
             let text = std::fs::read_to_string(&input.file)
                 .map_err(EmulateError::io("reading the program source", &input.file))?;
-            let mut uses_volatile = false;
+            let mut lock_step = false;
             let cpp = if input.cuda {
                 let rewritten = rewrite::rewrite(&input.shown, &text)?;
                 let local = headers::local_headers(&input.file, &rewritten)?;
-                uses_volatile = rewritten.uses_volatile || local.iter().any(|h| h.uses_volatile);
+                lock_step = rewritten.lock_step || local.iter().any(|h| h.lock_step);
                 headers.extend(local);
                 rewritten.cpp
             } else {
@@ -304,8 +304,8 @@ impl Emulator {
                     }
                 }
             }
-            if uses_volatile {
-                args.extend(VOLATILE_FLAGS.iter().map(OsString::from));
+            if lock_step {
+                args.extend(LOCK_STEP_FLAGS.iter().map(OsString::from));
             }
             if !input.cuda {
                 // nvcc hands a .cpp or .c file to the host compiler, which
@@ -604,17 +604,21 @@ fn from_callers_dir(
     (callers, args)
 }
 
-/// Added to the compile (not the link) of a program that writes `volatile`:
-/// g++'s thread-sanitizer instrumentation calls `__tsan_volatile_read4(addr)`
-/// and the like before every volatile access, and the shim's runtime defines
-/// those functions (no sanitizer library is linked) so that the lanes of a
-/// warp make their volatile accesses in lock step, as pre-Volta
-/// warp-synchronous code expects. Other accesses call empty functions.
-const VOLATILE_FLAGS: &[&str] = &[
+/// Added to the compile (not the link) of a program that writes `volatile` or
+/// `__shared__`: g++'s thread-sanitizer instrumentation calls
+/// `__tsan_read4(addr)`, `__tsan_volatile_write4(addr)` and the like before
+/// every memory access that is not to a local variable, and the shim's
+/// runtime defines those functions (no sanitizer library is linked): the lanes
+/// of a warp make their accesses in lock step, as the GPU's converged warps do,
+/// and shared-memory hazards are reported ("Warp lock step" in `cuda_emu.cpp`).
+/// `-g1` gives the line table those reports and the order of divergent lanes
+/// are read from.
+const LOCK_STEP_FLAGS: &[&str] = &[
     "-fsanitize=thread",
     "--param=tsan-distinguish-volatile=1",
     "--param=tsan-instrument-func-entry-exit=0",
     "-Wno-tsan",
+    "-g1",
 ];
 
 /// One source of a program, as the compiler gets it.

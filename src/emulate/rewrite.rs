@@ -177,10 +177,11 @@ pub struct RewrittenSource {
     pub cpp: String,
     /// How many kernel launches were rewritten.
     pub launches: usize,
-    /// Whether the program writes `volatile` (outside `asm volatile`): such a
-    /// program is built with its volatile accesses instrumented, so that the
-    /// lanes of a warp make them in lock step (see `cuda_emu.cpp`).
-    pub uses_volatile: bool,
+    /// Whether the program writes `volatile` (outside `asm volatile`) or
+    /// `__shared__`: such a program is built with its memory accesses
+    /// instrumented, so that the lanes of a warp make them in lock step and
+    /// hazards are reported (see "Warp lock step" in `cuda_emu.cpp`).
+    pub lock_step: bool,
     /// The names in the program's `#include "..."` lines, as written, so the
     /// caller can find the local headers that the compiled program depends on.
     pub local_includes: Vec<String>,
@@ -197,14 +198,14 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
         edits: Vec::new(),
         launches: 0,
         local_includes: Vec::new(),
-        uses_volatile: false,
+        lock_step: false,
     };
     rewriter.run()?;
     let Rewriter {
         mut edits,
         launches,
         local_includes,
-        uses_volatile,
+        lock_step,
         ..
     } = rewriter;
 
@@ -229,7 +230,7 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
         cpp,
         launches,
         local_includes,
-        uses_volatile,
+        lock_step,
     })
 }
 
@@ -436,7 +437,7 @@ struct Rewriter<'a> {
     edits: Vec<Edit>,
     launches: usize,
     local_includes: Vec<String>,
-    uses_volatile: bool,
+    lock_step: bool,
 }
 
 impl Rewriter<'_> {
@@ -471,8 +472,8 @@ impl Rewriter<'_> {
                 return Err(self.unsupported(i, UnsupportedFeature::CudaArchTest));
             }
             if token.kind == TokenKind::Ident {
-                if self.text(i) == "volatile" {
-                    self.uses_volatile = true;
+                if matches!(self.text(i), "volatile" | "__shared__") {
+                    self.lock_step = true;
                 }
                 self.check_identifier(i)?;
                 self.noinline(i);
@@ -1673,9 +1674,18 @@ mod tests {
     }
 
     #[test]
-    fn notes_volatile_but_not_asm_volatile() {
-        let uses = |source: &str| rewrite(Path::new(PATH), source).unwrap().uses_volatile;
+    fn notes_volatile_and_shared_but_not_asm_volatile() {
+        let uses = |source: &str| rewrite(Path::new(PATH), source).unwrap().lock_step;
         assert!(uses("__device__ void f(volatile int* s) { s[0] += s[1]; }"));
+        assert!(uses(
+            "__global__ void k() { __shared__ int s[4]; s[0] = 1; }"
+        ));
+        assert!(uses(
+            "__global__ void k() { extern __shared__ int s[]; s[0] = 1; }"
+        ));
+        assert!(!uses(
+            "__global__ void k(int* p) { p[0] = 1; } // __shared__\n"
+        ));
         assert!(!uses(
             "__device__ void f() { asm volatile(\"\" ::: \"memory\"); }"
         ));

@@ -210,10 +210,10 @@ fn a_warp_operation_after_lanes_exited_is_reported() {
 }
 
 #[test]
-fn only_programs_that_write_volatile_pay_for_lock_step_accesses() {
+fn only_programs_that_write_volatile_or_shared_pay_for_lock_step_accesses() {
     // warp_legacy's volatile reduction needs its accesses instrumented (and
-    // matches the H200 with them); a program without volatile is built as
-    // before.
+    // matches the H200 with them), and so does plain shared memory; a program
+    // with neither is built as before.
     let Some(backend) = emulator(false) else {
         return;
     };
@@ -222,6 +222,12 @@ fn only_programs_that_write_volatile_pay_for_lock_step_accesses() {
         legacy.build.command.contains("-fsanitize=thread"),
         "{}",
         legacy.build.command
+    );
+    let shared = backend.compile(&probe("warp_plain_shared")).unwrap();
+    assert!(
+        shared.build.command.contains("-fsanitize=thread"),
+        "{}",
+        shared.build.command
     );
     let plain = backend.compile(&probe("warp_shuffle")).unwrap();
     assert!(

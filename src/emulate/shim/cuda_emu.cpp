@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include <link.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <sys/mman.h>
@@ -621,9 +622,26 @@ struct Warp {
   int width[32];
   unsigned long long result[32];
   int pred[32];
-  unsigned vol_pending;  // lanes waiting at a volatile access
+  unsigned vol_pending;  // lanes waiting at a memory access (see "Warp lock step")
+  unsigned bar_wait;     // lanes waiting in __syncthreads or grid.sync
+  unsigned group[32];    // the lanes each lane was last released with from a meeting
+  unsigned sync_count;   // warp operations and barriers the warp completed
+  unsigned step[32];     // each lane's shared-memory accesses since the warp's last sync
   const void* vol_last;  // the access released last, and how many times in a row
   int vol_streak;
+};
+
+struct ShadowWord;
+// Per block: the shadow state of the hazard warnings (cuda_emu_lockstep.h).
+struct Lockstep {
+  unsigned epoch = 0;  // block starts and completed barriers so far
+  bool meet = true;    // whether this block's lanes meet at plain accesses
+  bool warp_comm = false;  // lanes of a warp talked through shared memory in this block
+  size_t tls_bytes = 0;
+  ShadowWord* tls_shadow = nullptr;  // a word for each 4 bytes (allocated when needed)
+  size_t tls_words = 0;
+  ShadowWord* dyn_shadow = nullptr;
+  size_t dyn_words = 0;
 };
 
 struct Block {
@@ -640,6 +658,7 @@ struct Block {
   Warp warps[32];
   int grid_count = 0;  // threads waiting in grid.sync
   Fiber* grid[1024];
+  Lockstep lockstep;
 };
 // The block that runs now. A cooperative launch keeps one per block alive at once.
 Block g_block0;
@@ -799,6 +818,14 @@ bool resolve_activemask() {
   die();
 }
 
+// Whether the blocks of the current launch meet at plain accesses (see "Warp lock
+// step"): the first block does, and so do the rest when it showed its warps' lanes
+// talking through shared memory.
+bool g_launch_meets = true;
+bool g_coop = false;  // a cooperative launch is running (its blocks always meet)
+
+#include "cuda_emu_lockstep.h"
+
 // ---- Volatile accesses in lock step -------------------------------------------------------
 // Pre-Volta warp-synchronous code lets the lanes of a warp talk through volatile
 // shared memory with no __syncwarp: on the GPU they run in lock step, so every lane
@@ -818,25 +845,43 @@ bool resolve_activemask() {
 
 // Whether every lane of warp w that has not returned is waiting somewhere.
 bool volatile_ready(Warp& W, int w) {
-  for (unsigned r = W.exists & ~W.exited; r; r &= r - 1) {
-    int l = __builtin_ctz(r);
-    if (w * 32 + l >= B.next || W.fiber[l]->wait == 0) return false;
-  }
-  return true;
+  unsigned live = W.exists & ~W.exited;
+  int first_unstarted = B.next - w * 32;
+  if (first_unstarted < 32 && (live >> (first_unstarted < 0 ? 0 : first_unstarted)) != 0)
+    return false;
+  return (live & ~(W.vol_pending | W.pending | W.am_pending | W.bar_wait)) == 0;
 }
 
 // The lanes at the access to release next; they are no longer waiting.
 unsigned volatile_release(Warp& W) {
   const void* lo = nullptr;
   const void* lo2 = nullptr;
-  for (unsigned r = W.vol_pending; r; r &= r - 1) {
-    const void* site = W.fiber[__builtin_ctz(r)]->vsite;
-    if (lo == nullptr || site < lo) {
-      if (lo != nullptr && lo != site) lo2 = lo;
-      lo = site;
-    } else if (site != lo && (lo2 == nullptr || site < lo2)) {
-      lo2 = site;
+  const void* first = W.fiber[__builtin_ctz(W.vol_pending)]->vsite;
+  bool divergent = false;
+  for (unsigned r = W.vol_pending; r; r &= r - 1)
+    if (W.fiber[__builtin_ctz(r)]->vsite != first) divergent = true;
+  if (divergent) {
+    // Lanes at different accesses: the earliest in the source first (see
+    // cuda_emu_lockstep.h), and the next earliest after it.
+    const void* sites[32];
+    int n = 0;
+    for (unsigned r = W.vol_pending; r; r &= r - 1) {
+      const void* site = W.fiber[__builtin_ctz(r)]->vsite;
+      if (std::find(sites, sites + n, site) == sites + n) sites[n++] = site;
     }
+    pthread_mutex_lock(&g_site_mutex);
+    lookup_site_lines(sites, n);
+    pthread_mutex_unlock(&g_site_mutex);
+    for (int i = 0; i < n; ++i) {
+      if (lo == nullptr || site_before(sites[i], lo)) {
+        lo2 = lo;
+        lo = sites[i];
+      } else if (lo2 == nullptr || site_before(sites[i], lo2)) {
+        lo2 = sites[i];
+      }
+    }
+  } else {
+    lo = first;
   }
   const void* pick = lo;
   if (lo2 != nullptr && lo == W.vol_last && W.vol_streak >= 64) pick = lo2;
@@ -855,6 +900,7 @@ unsigned volatile_release(Warp& W) {
     }
   }
   W.vol_pending &= ~m;
+  for (unsigned r = m; r; r &= r - 1) W.group[__builtin_ctz(r)] = m;
   return m;
 }
 
@@ -938,6 +984,7 @@ void fiber_loop(Fiber* self) {
   }
 }
 
+
 void run_block() {
   B.next = 1;
   B.exited = 0;
@@ -945,15 +992,24 @@ void run_block() {
   B.bar_pred = 0;
   B.rq_head = B.rq_tail = 0;
   B.grid_count = 0;
+  ++B.lockstep.epoch;
+  B.lockstep.tls_bytes = tls_block_bytes();
+  B.lockstep.meet = g_launch_meets || g_coop;
+  B.lockstep.warp_comm = false;
   for (int w = 0; w < B.nwarps; ++w) {
     Warp& W = B.warps[w];
-    W.pending = W.am_pending = W.exited = W.vol_pending = 0;
+    W.pending = W.am_pending = W.exited = W.vol_pending = W.bar_wait = 0;
+    ++W.sync_count;
+    memset(W.step, 0, sizeof W.step);
     W.vol_last = nullptr;
     W.vol_streak = 0;
   }
   Fiber* f = get_fiber();
   assign(f, 0);
   switch_to(g_home, f);
+  // A block whose warps did not talk through shared memory in lock step: the next
+  // blocks of the launch run their lanes one after another (see "Warp lock step").
+  if (B.lockstep.meet && !B.lockstep.warp_comm) g_launch_meets = false;
 }
 
 // Shared memory of the launch (`extern __shared__`).
@@ -1314,7 +1370,14 @@ int syncthreads(const char* file, int line, int kind, int predicate) {
   cur->line = line;
   B.bar[B.bar_count++] = cur;
   B.bar_pred += predicate;
+  B.warps[cur->tid >> 5].bar_wait |= 1u << (cur->tid & 31);
   if (B.bar_count == B.n) {
+    for (int w = 0; w < B.nwarps; ++w) {
+      B.warps[w].bar_wait = 0;
+      ++B.warps[w].sync_count;
+      memset(B.warps[w].step, 0, sizeof B.warps[w].step);
+    }
+    ++B.lockstep.epoch;
     // Everyone is here: release them all, in arrival order.
     B.bar_last = B.bar_pred;
     B.bar_pred = 0;
@@ -1439,6 +1502,8 @@ void complete_group(Warp& W, unsigned mask, int self_lane) {
     W.result[l] = res;
   }
   W.pending &= ~mask;
+  ++W.sync_count;
+  for (unsigned r = mask; r; r &= r - 1) W.step[__builtin_ctz(r)] = 0;
   for (unsigned r = mask; r; r &= r - 1) {
     int l = __builtin_ctz(r);
     if (l == self_lane) continue;
@@ -1615,7 +1680,6 @@ struct Worker {
   void* dyn_ptr = nullptr;
 };
 std::vector<Worker*> g_workers;  // [0] is the calling (host) thread
-bool g_coop = false;
 bool g_coop_done = false;
 unsigned long long g_coop_next = 0, g_coop_total = 0, g_coop_finished = 0, g_coop_arrived = 0;
 std::vector<Worker*> g_coop_resume;  // released from grid.sync, not yet resumed
@@ -1740,6 +1804,7 @@ Worker* worker_run(Worker* me) {
       rq_push(B.grid[i]);
     }
     B.grid_count = 0;
+    for (int w = 0; w < B.nwarps; ++w) B.warps[w].bar_wait = 0;
     switch_to(g_home, rq_pop());
   }
   if (!g_abort) {
@@ -1833,9 +1898,11 @@ void cg_unsupported(const char* file, int line, const char* what) {
   die();
 }
 
-// Before a volatile access of a kernel thread (see "Volatile accesses in lock step").
-void volatile_access(const void* site) {
-  if (!g_in_kernel) return;
+// A kernel thread's meeting with its warp before a memory access (see "Warp lock
+// step"). The lanes released together go on in lane order, as a warp's lanes take
+// their turns within one instruction (an atomicAdd of a converged warp hands out
+// tickets in lane order on the H200: tests/cuda/warp_divergence_order.cu).
+void meet_warp(const void* site) {
   Fiber* cur = g_cur;
   int t = cur->tid;
   int w = t >> 5;
@@ -1846,10 +1913,40 @@ void volatile_access(const void* site) {
   W.vol_pending |= bit;
   if (volatile_ready(W, w)) {
     unsigned m = volatile_release(W);
-    for (unsigned r = m & ~bit; r; r &= r - 1) rq_push(W.fiber[__builtin_ctz(r)]);
-    if (m & bit) return;
+    if ((m & bit) && (m & (bit - 1)) == 0) {
+      for (unsigned r = m & ~bit; r; r &= r - 1) rq_push(W.fiber[__builtin_ctz(r)]);
+      return;
+    }
+    for (unsigned r = m; r; r &= r - 1) rq_push(W.fiber[__builtin_ctz(r)]);
   }
   park(cur);
+}
+
+// Before a memory access of a kernel thread in a program built for warp lock step:
+// kind 0 a read, 1 a write, 2 an atomic, 3 a volatile read, 4 a volatile write. An
+// access to the thread's own stack is nobody else's business; any other meets the
+// warp, and one to shared memory is checked for hazards (cuda_emu_lockstep.h).
+void memory_access(const void* site, const void* addr, unsigned size, int kind) {
+  (void)size;
+  if (!g_in_kernel) return;
+  Fiber* cur = g_cur;
+  if (static_cast<uintptr_t>(reinterpret_cast<const char*>(addr) - cur->map) < kStackBytes + kPage)
+    return;
+  int t = cur->tid;
+  Warp& W = B.warps[t >> 5];
+  if (B.lockstep.meet || kind >= 3) {
+    meet_warp(site);
+  } else {
+    W.group[t & 31] = W.exists;
+  }
+  note_shared_access(W, t >> 5, t & 31, site, addr, kind == 1 || kind == 2 || kind == 4,
+                     kind <= 1, kind == 2);
+}
+
+// Before a volatile access whose address is not known.
+void volatile_access(const void* site) {
+  if (!g_in_kernel) return;
+  meet_warp(site);
 }
 
 void grid_sync(const char* file, int line) {
@@ -1866,6 +1963,7 @@ void grid_sync(const char* file, int line) {
   g_grid_file = file;
   g_grid_line = line;
   B.grid[B.grid_count++] = cur;
+  B.warps[cur->tid >> 5].bar_wait |= 1u << (cur->tid & 31);
   if (B.grid_count + B.exited == B.n) {
     switch_to(cur, g_home);  // the whole block waits: the next block's turn
   } else {
@@ -1894,6 +1992,7 @@ void launch_run(const LaunchConfig& c, void (*body)(void*), void* context) {
   }
   protect_device(true);
   snapshot_for_ldg();
+  g_launch_meets = true;
   g_in_kernel = true;
   if (g_coop) {
     run_cooperative_grid(c);
@@ -2899,57 +2998,56 @@ void __tsan_func_entry(void*) {}
 void __tsan_func_exit() {}
 void __tsan_vptr_update(void**, void*) {}
 void __tsan_vptr_read(void**) {}
-void __tsan_read_range(const void*, unsigned long) {}
-void __tsan_write_range(const void*, unsigned long) {}
-#define CUDA_EMU_TSAN_PLAIN(N)                                  \
-  void __tsan_read##N(const void*) {}                           \
-  void __tsan_write##N(void*) {}                                \
-  void __tsan_unaligned_read##N(const void*) {}                 \
-  void __tsan_unaligned_write##N(void*) {}                      \
-  __attribute__((noinline)) void __tsan_volatile_read##N(const void*) {        \
-    cuda_emu::volatile_access(__builtin_return_address(0));     \
-  }                                                             \
-  __attribute__((noinline)) void __tsan_volatile_write##N(void*) {             \
-    cuda_emu::volatile_access(__builtin_return_address(0));     \
-  }                                                             \
-  __attribute__((noinline)) void __tsan_unaligned_volatile_read##N(const void*) { \
-    cuda_emu::volatile_access(__builtin_return_address(0));     \
-  }                                                             \
-  __attribute__((noinline)) void __tsan_unaligned_volatile_write##N(void*) {   \
-    cuda_emu::volatile_access(__builtin_return_address(0));     \
+__attribute__((noinline)) void __tsan_read_range(const void* a, unsigned long n) {
+  cuda_emu::memory_access(__builtin_return_address(0), a, static_cast<unsigned>(n), 0);
+}
+__attribute__((noinline)) void __tsan_write_range(const void* a, unsigned long n) {
+  cuda_emu::memory_access(__builtin_return_address(0), a, static_cast<unsigned>(n), 1);
+}
+#define CUDA_EMU_TSAN_ACCESS(NAME, CONST, KIND, N)                   \
+  __attribute__((noinline)) void NAME(CONST void* a) {               \
+    cuda_emu::memory_access(__builtin_return_address(0), a, N, KIND); \
   }
-void __tsan_read1(const void*) {}
-void __tsan_write1(void*) {}
-__attribute__((noinline)) void __tsan_volatile_read1(const void*) {
-  cuda_emu::volatile_access(__builtin_return_address(0));
-}
-__attribute__((noinline)) void __tsan_volatile_write1(void*) {
-  cuda_emu::volatile_access(__builtin_return_address(0));
-}
+#define CUDA_EMU_TSAN_PLAIN(N)                                                  \
+  CUDA_EMU_TSAN_ACCESS(__tsan_read##N, const, 0, N)                             \
+  CUDA_EMU_TSAN_ACCESS(__tsan_write##N, , 1, N)                                 \
+  CUDA_EMU_TSAN_ACCESS(__tsan_unaligned_read##N, const, 0, N)                   \
+  CUDA_EMU_TSAN_ACCESS(__tsan_unaligned_write##N, , 1, N)                       \
+  CUDA_EMU_TSAN_ACCESS(__tsan_volatile_read##N, const, 3, N)                    \
+  CUDA_EMU_TSAN_ACCESS(__tsan_volatile_write##N, , 4, N)                        \
+  CUDA_EMU_TSAN_ACCESS(__tsan_unaligned_volatile_read##N, const, 3, N)          \
+  CUDA_EMU_TSAN_ACCESS(__tsan_unaligned_volatile_write##N, , 4, N)
+CUDA_EMU_TSAN_ACCESS(__tsan_read1, const, 0, 1)
+CUDA_EMU_TSAN_ACCESS(__tsan_write1, , 1, 1)
+CUDA_EMU_TSAN_ACCESS(__tsan_volatile_read1, const, 3, 1)
+CUDA_EMU_TSAN_ACCESS(__tsan_volatile_write1, , 4, 1)
 CUDA_EMU_TSAN_PLAIN(2)
 CUDA_EMU_TSAN_PLAIN(4)
 CUDA_EMU_TSAN_PLAIN(8)
 CUDA_EMU_TSAN_PLAIN(16)
 #undef CUDA_EMU_TSAN_PLAIN
+#undef CUDA_EMU_TSAN_ACCESS
 void __tsan_atomic_thread_fence(int) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 void __tsan_atomic_signal_fence(int) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
+#define CUDA_EMU_TSAN_MEET(a) \
+  cuda_emu::memory_access(__builtin_return_address(0), (const void*)(a), sizeof(*(a)), 2)
 #define CUDA_EMU_TSAN_ATOMIC(N, T)                                                             \
-  T __tsan_atomic##N##_load(const volatile T* a, int) { return __atomic_load_n(a, __ATOMIC_SEQ_CST); } \
-  void __tsan_atomic##N##_store(volatile T* a, T v, int) { __atomic_store_n(a, v, __ATOMIC_SEQ_CST); } \
-  T __tsan_atomic##N##_exchange(volatile T* a, T v, int) { return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST); } \
-  T __tsan_atomic##N##_fetch_add(volatile T* a, T v, int) { return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST); } \
-  T __tsan_atomic##N##_fetch_sub(volatile T* a, T v, int) { return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST); } \
-  T __tsan_atomic##N##_fetch_and(volatile T* a, T v, int) { return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST); } \
-  T __tsan_atomic##N##_fetch_or(volatile T* a, T v, int) { return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST); } \
-  T __tsan_atomic##N##_fetch_xor(volatile T* a, T v, int) { return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST); } \
-  T __tsan_atomic##N##_fetch_nand(volatile T* a, T v, int) { return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST); } \
-  int __tsan_atomic##N##_compare_exchange_strong(volatile T* a, T* c, T v, int, int) {        \
+  __attribute__((noinline)) T __tsan_atomic##N##_load(const volatile T* a, int) { CUDA_EMU_TSAN_MEET(a); return __atomic_load_n(a, __ATOMIC_SEQ_CST); } \
+  __attribute__((noinline)) void __tsan_atomic##N##_store(volatile T* a, T v, int) { CUDA_EMU_TSAN_MEET(a); __atomic_store_n(a, v, __ATOMIC_SEQ_CST); } \
+  __attribute__((noinline)) T __tsan_atomic##N##_exchange(volatile T* a, T v, int) { CUDA_EMU_TSAN_MEET(a); return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST); } \
+  __attribute__((noinline)) T __tsan_atomic##N##_fetch_add(volatile T* a, T v, int) { CUDA_EMU_TSAN_MEET(a); return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST); } \
+  __attribute__((noinline)) T __tsan_atomic##N##_fetch_sub(volatile T* a, T v, int) { CUDA_EMU_TSAN_MEET(a); return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST); } \
+  __attribute__((noinline)) T __tsan_atomic##N##_fetch_and(volatile T* a, T v, int) { CUDA_EMU_TSAN_MEET(a); return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST); } \
+  __attribute__((noinline)) T __tsan_atomic##N##_fetch_or(volatile T* a, T v, int) { CUDA_EMU_TSAN_MEET(a); return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST); } \
+  __attribute__((noinline)) T __tsan_atomic##N##_fetch_xor(volatile T* a, T v, int) { CUDA_EMU_TSAN_MEET(a); return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST); } \
+  __attribute__((noinline)) T __tsan_atomic##N##_fetch_nand(volatile T* a, T v, int) { CUDA_EMU_TSAN_MEET(a); return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST); } \
+  int __tsan_atomic##N##_compare_exchange_strong(volatile T* a, T* c, T v, int, int) { CUDA_EMU_TSAN_MEET(a);        \
     return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);    \
   }                                                                                            \
-  int __tsan_atomic##N##_compare_exchange_weak(volatile T* a, T* c, T v, int, int) {          \
+  int __tsan_atomic##N##_compare_exchange_weak(volatile T* a, T* c, T v, int, int) { CUDA_EMU_TSAN_MEET(a);          \
     return __atomic_compare_exchange_n(a, c, v, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);     \
   }                                                                                            \
-  T __tsan_atomic##N##_compare_exchange_val(volatile T* a, T c, T v, int, int) {              \
+  T __tsan_atomic##N##_compare_exchange_val(volatile T* a, T c, T v, int, int) { CUDA_EMU_TSAN_MEET(a);              \
     __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);          \
     return c;                                                                                  \
   }
@@ -2958,4 +3056,5 @@ CUDA_EMU_TSAN_ATOMIC(16, unsigned short)
 CUDA_EMU_TSAN_ATOMIC(32, unsigned int)
 CUDA_EMU_TSAN_ATOMIC(64, unsigned long long)
 #undef CUDA_EMU_TSAN_ATOMIC
+#undef CUDA_EMU_TSAN_MEET
 }

@@ -1443,6 +1443,9 @@ unsigned long long warp_op(const char* file, int line, int op, unsigned mask,
 unsigned activemask(const char* file, int line);
 // Before each volatile access of a program built with VOLATILE_FLAGS (cuda_emu.cpp).
 void volatile_access(const void* site);
+// Before a plain (kind 0 read, 1 write) or atomic (2) access to memory in a program
+// built for warp lock step; `site` is the instrumented code's return address.
+void memory_access(const void* site, const void* addr, unsigned size, int kind);
 
 template <class T>
 inline unsigned long long to_bits(T v) {
@@ -1560,8 +1563,20 @@ inline unsigned sreg_lanemask_gt() { return ~sreg_lanemask_le(); }
 // The threads of a block never run at the same time, and an atomic never
 // switches, so a plain read-modify-write is atomic. Overloads are those CUDA
 // declares, so code using one it lacks fails to compile as with nvcc.
+// In a program built for warp lock step (-fsanitize=thread, see cuda_emu.cpp), an
+// atomic is one step: the warp's lanes meet before it, then each makes its whole
+// read-modify-write in turn (uninstrumented, so its read and write are not two steps).
+#if defined(__SANITIZE_THREAD__)
+#define CUDA_EMU_ATOMIC_ATTRS __attribute__((noinline, no_sanitize_thread))
+#define CUDA_EMU_ATOMIC_MEET(address) \
+  ::cuda_emu::memory_access(__builtin_return_address(0), address, sizeof *(address), 2)
+#else
+#define CUDA_EMU_ATOMIC_ATTRS inline
+#define CUDA_EMU_ATOMIC_MEET(address) (void)0
+#endif
 #define CUDA_EMU_RMW(NAME, T, EXPR)          \
-  inline T NAME(T* address, T val) {         \
+  CUDA_EMU_ATOMIC_ATTRS T NAME(T* address, T val) { \
+    CUDA_EMU_ATOMIC_MEET(address);           \
     T old = *address;                        \
     *address = (EXPR);                       \
     return old;                              \
@@ -1597,18 +1612,21 @@ CUDA_EMU_RMW(atomicXor, int, old ^ val)
 CUDA_EMU_RMW(atomicXor, unsigned int, old ^ val)
 CUDA_EMU_RMW(atomicXor, unsigned long long, old ^ val)
 #undef CUDA_EMU_RMW
-inline float2 atomicAdd(float2* address, float2 val) {
+CUDA_EMU_ATOMIC_ATTRS float2 atomicAdd(float2* address, float2 val) {
+  CUDA_EMU_ATOMIC_MEET(address);
   float2 old = *address;
   *address = float2{old.x + val.x, old.y + val.y};
   return old;
 }
-inline float4 atomicAdd(float4* address, float4 val) {
+CUDA_EMU_ATOMIC_ATTRS float4 atomicAdd(float4* address, float4 val) {
+  CUDA_EMU_ATOMIC_MEET(address);
   float4 old = *address;
   *address = float4{old.x + val.x, old.y + val.y, old.z + val.z, old.w + val.w};
   return old;
 }
 #define CUDA_EMU_CAS(T)                                  \
-  inline T atomicCAS(T* address, T compare, T val) {     \
+  CUDA_EMU_ATOMIC_ATTRS T atomicCAS(T* address, T compare, T val) { \
+    CUDA_EMU_ATOMIC_MEET(address);                       \
     T old = *address;                                    \
     if (old == compare) *address = val;                  \
     return old;                                          \
