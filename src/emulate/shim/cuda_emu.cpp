@@ -479,6 +479,7 @@ struct Fiber {
   ucontext_t uc;
 #endif
   char* map = nullptr;
+  size_t color = 0;  // how far below the top of its stack the fiber starts (see start_frame)
   int tid = 0;  // linear index of the thread it runs, within the block
   uint3 tidx = {0, 0, 0};
   int wait = 0;  // 0 running or runnable, 1 __syncthreads, 2 warp op, 3 __activemask, 4 grid.sync,
@@ -577,6 +578,10 @@ Fiber* new_fiber() {
     slab += len;
     --slab_left;
   }
+  // Stacks are 1 MiB apart, so their tops would all fall in the same cache sets, and
+  // every switch (which touches the top of two stacks) would evict the others: each
+  // fiber starts at a different 64-byte line of the first 16 KiB below its top.
+  f->color = (g_all.size() * 64 * 37) % 16384;
   start_frame(f);
   g_all.push_back(f);
   return f;
@@ -587,11 +592,11 @@ void start_frame(Fiber* f) {
 #ifdef CUDA_EMU_UCONTEXT
   getcontext(&f->uc);
   f->uc.uc_stack.ss_sp = f->map + kPage;
-  f->uc.uc_stack.ss_size = kStackBytes;
+  f->uc.uc_stack.ss_size = kStackBytes - f->color;
   f->uc.uc_link = nullptr;
   makecontext(&f->uc, reinterpret_cast<void (*)()>(&fiber_start), 0);
 #else
-  void** sp = reinterpret_cast<void**>(f->map + kStackBytes + kPage);
+  void** sp = reinterpret_cast<void**>(f->map + kStackBytes + kPage - f->color);
   *--sp = nullptr;                                        // fiber_start's return address
   *--sp = reinterpret_cast<void*>(&fiber_start);          // popped by ret
   for (int i = 0; i < 6; ++i) *--sp = nullptr;            // rbp rbx r12 r13 r14 r15
@@ -687,6 +692,13 @@ const LaunchConfig* g_launch = nullptr;
 inline bool rq_empty() { return B.rq_head == B.rq_tail; }
 inline void rq_push(Fiber* f) { B.rq[B.rq_tail++ & 2047] = f; }
 inline Fiber* rq_pop() { return B.rq[B.rq_head++ & 2047]; }
+// Queues a warp's lanes (mask) ahead of everything else, in lane order: a warp runs on
+// while it can, so a block's fibers are not cycled through between two warp
+// operations (their stacks stay in the cache).
+inline void rq_push_front(Warp& W, unsigned mask) {
+  for (unsigned r = mask; r; r &= ~(1u << (31 - __builtin_clz(r))))
+    B.rq[--B.rq_head & 2047] = W.fiber[31 - __builtin_clz(r)];
+}
 
 inline void assign(Fiber* f, int t) {
   f->tid = t;
@@ -1410,8 +1422,67 @@ namespace {
   die();
 }
 
-void complete_group(Warp& W, unsigned mask, int self_lane) {
+// The lanes of a completed group go on: the others are queued in lane order (the
+// completing lane goes first, without a trip through the scheduler).
+inline void release_group(Warp& W, unsigned mask, int self_lane) {
+  W.pending &= ~mask;
+  ++W.sync_count;
+  for (unsigned r = mask; r; r &= r - 1) {
+    int l = __builtin_ctz(r);
+    W.step[l] = 0;
+    W.fiber[l]->wait = 0;
+  }
+  rq_push_front(W, mask & ~(1u << self_lane));
+}
+
+// A shuffle of a whole converged warp, every lane with the same width (nearly every
+// shuffle): the results in one pass, with no per-lane checks. False when the general
+// path is needed.
+bool full_warp_shuffle(Warp& W, int op, int self_lane) {
+  int width = W.width[self_lane];
+  unsigned bad = 0;
+  for (int l = 0; l < 32; ++l)
+    bad |= (W.mask[l] != 0xffffffffu) | (W.op[l] != op) | (W.width[l] != width);
+  if (bad) return false;
+  const int segmask = (32 - width) & 31;
+  const unsigned long long* v = W.val;
+  unsigned long long* res = W.result;
+  switch (op) {
+    case kShflXor:
+      for (int l = 0; l < 32; ++l) {
+        int j = l ^ (W.operand[l] & 31);
+        res[l] = v[j <= ((l & segmask) | (31 & ~segmask)) ? j : l];
+      }
+      break;
+    case kShflDown:
+      for (int l = 0; l < 32; ++l) {
+        int j = l + (W.operand[l] & 31);
+        res[l] = v[j <= ((l & segmask) | (31 & ~segmask)) ? j : l];
+      }
+      break;
+    case kShflUp:
+      for (int l = 0; l < 32; ++l) {
+        int j = l - (W.operand[l] & 31);
+        res[l] = v[j >= (l & segmask) ? j : l];
+      }
+      break;
+    default:
+      for (int l = 0; l < 32; ++l) {
+        int j = (l & segmask) | (W.operand[l] & 31 & ~segmask);
+        res[l] = v[j <= ((l & segmask) | (31 & ~segmask)) ? j : l];
+      }
+      break;
+  }
+  return true;
+}
+
+// Out of line: the lanes that wait (all but one) run only warp_op's short path.
+__attribute__((noinline)) void complete_group(Warp& W, unsigned mask, int self_lane) {
   int op = W.op[self_lane];
+  if (op <= kShflXor && mask == 0xffffffffu && full_warp_shuffle(W, op, self_lane)) {
+    release_group(W, mask, self_lane);
+    return;
+  }
   for (unsigned r = mask; r; r &= r - 1) {
     int l = __builtin_ctz(r);
     if (W.mask[l] != mask || W.op[l] != op) {
@@ -1429,6 +1500,17 @@ void complete_group(Warp& W, unsigned mask, int self_lane) {
     int l = __builtin_ctz(r);
     if (W.val[l]) ballot |= 1u << l;
   }
+  if (op == kBallot || op == kAny || op == kAll || op == kSyncwarp) {
+    // One result for every lane.
+    unsigned long long res = op == kBallot ? ballot
+                             : op == kAny  ? ballot != 0
+                             : op == kAll  ? ballot == mask
+                                           : 0;
+    for (unsigned r = mask; r; r &= r - 1) W.result[__builtin_ctz(r)] = res;
+    release_group(W, mask, self_lane);
+    return;
+  }
+  unsigned match_done = 0;
   for (unsigned r = mask; r; r &= r - 1) {
     int l = __builtin_ctz(r);
     unsigned long long res = 0;
@@ -1466,11 +1548,16 @@ void complete_group(Warp& W, unsigned mask, int self_lane) {
       case kAll: res = ballot == mask; break;
       case kSyncwarp: res = 0; break;
       case kMatchAny: {
-        unsigned m = 0;
-        for (unsigned q = mask; q; q &= q - 1)
-          if (W.val[__builtin_ctz(q)] == W.val[l]) m |= 1u << __builtin_ctz(q);
-        res = m;
-        break;
+        // Each set of equal values once: the first lane of a set finds the others
+        // and gives them their result.
+        if (!((match_done >> l) & 1)) {
+          unsigned m = 0;
+          for (unsigned q = mask & ~match_done; q; q &= q - 1)
+            if (W.val[__builtin_ctz(q)] == W.val[l]) m |= 1u << __builtin_ctz(q);
+          match_done |= m;
+          for (unsigned q = m; q; q &= q - 1) W.result[__builtin_ctz(q)] = m;
+        }
+        continue;
       }
       case kMatchAll: {
         bool all = true;
@@ -1501,15 +1588,25 @@ void complete_group(Warp& W, unsigned mask, int self_lane) {
     }
     W.result[l] = res;
   }
-  W.pending &= ~mask;
-  ++W.sync_count;
-  for (unsigned r = mask; r; r &= r - 1) W.step[__builtin_ctz(r)] = 0;
-  for (unsigned r = mask; r; r &= r - 1) {
-    int l = __builtin_ctz(r);
-    if (l == self_lane) continue;
-    W.fiber[l]->wait = 0;
-    rq_push(W.fiber[l]);
+  release_group(W, mask, self_lane);
+}
+}  // namespace
+
+namespace {
+// A lane calls a warp operation with a mask that leaves it out, or that names lanes
+// that returned.
+[[noreturn]] __attribute__((noinline, cold)) void warp_op_misuse(Fiber* cur, Warp& W, int op,
+                                                                unsigned mask, int lane) {
+  char what[200];
+  if (!(mask & (1u << lane))) {
+    snprintf(what, sizeof what, "lane %d calls %s with mask 0x%08x, which leaves it out", lane,
+             kOpNames[op], mask);
+  } else {
+    snprintf(what, sizeof what,
+             "divergent warp operation: %s with mask 0x%08x, but lanes 0x%08x of warp %d have "
+             "returned", kOpNames[op], mask, mask & W.exited, cur->tid >> 5);
   }
+  warp_misuse(cur, what);
 }
 }  // namespace
 
@@ -1527,20 +1624,9 @@ unsigned long long warp_op(const char* file, int line, int op, unsigned mask,
   cur->file = file;
   cur->line = line;
   W.op[lane] = op;
-  if (!(mask & bit)) {
-    char what[160];
-    snprintf(what, sizeof what, "lane %d calls %s with mask 0x%08x, which leaves it out", lane,
-             kOpNames[op], mask);
-    warp_misuse(cur, what);
-  }
+  if (__builtin_expect(!(mask & bit), 0)) warp_op_misuse(cur, W, op, mask, lane);
   mask &= W.exists;  // lanes past the end of the block do not exist
-  if (mask & W.exited) {
-    char what[200];
-    snprintf(what, sizeof what,
-             "divergent warp operation: %s with mask 0x%08x, but lanes 0x%08x of warp %d have "
-             "returned", kOpNames[op], mask, mask & W.exited, t >> 5);
-    warp_misuse(cur, what);
-  }
+  if (__builtin_expect((mask & W.exited) != 0, 0)) warp_op_misuse(cur, W, op, mask, lane);
   W.mask[lane] = mask;
   W.val[lane] = value;
   W.operand[lane] = operand;
@@ -1914,10 +2000,10 @@ void meet_warp(const void* site) {
   if (volatile_ready(W, w)) {
     unsigned m = volatile_release(W);
     if ((m & bit) && (m & (bit - 1)) == 0) {
-      for (unsigned r = m & ~bit; r; r &= r - 1) rq_push(W.fiber[__builtin_ctz(r)]);
+      rq_push_front(W, m & ~bit);
       return;
     }
-    for (unsigned r = m; r; r &= r - 1) rq_push(W.fiber[__builtin_ctz(r)]);
+    rq_push_front(W, m);
   }
   park(cur);
 }
