@@ -66,12 +66,8 @@ pub(super) fn local_headers(
         let Some(bytes) = read_header(&path)? else {
             continue;
         };
-        let text = String::from_utf8(bytes).map_err(|_| {
-            EmulateError::io("reading the header", &path)(std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                "not UTF-8 text",
-            ))
-        })?;
+        let one_byte_chars = std::str::from_utf8(&bytes).is_err();
+        let text = crate::sources::files::source_text(bytes);
         let rewritten = rewrite::rewrite(&path, &text)?;
         let dir = relative_path
             .parent()
@@ -86,7 +82,7 @@ pub(super) fn local_headers(
         headers.push(LocalHeader {
             relative_path,
             lock_step: rewritten.lock_step,
-            content: rewritten.cpp.into_bytes(),
+            content: crate::sources::files::source_bytes(&rewritten.cpp, one_byte_chars),
             rewritten: true,
         });
     }

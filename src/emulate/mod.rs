@@ -262,8 +262,10 @@ impl Emulator {
         let mut headers = Vec::new();
         let mut used_names = std::collections::BTreeSet::new();
         for (index, input) in inputs.sources.iter().enumerate() {
-            let text = std::fs::read_to_string(&input.file)
+            let bytes = std::fs::read(&input.file)
                 .map_err(EmulateError::io("reading the program source", &input.file))?;
+            let one_byte_chars = std::str::from_utf8(&bytes).is_err();
+            let text = crate::sources::files::source_text(bytes);
             let mut lock_step = false;
             let cpp = if input.cuda {
                 let rewritten = rewrite::rewrite(&input.shown, &text)?;
@@ -338,6 +340,7 @@ impl Emulator {
                 file_name,
                 object: format!("{name_stem}.o"),
                 cpp,
+                one_byte_chars,
                 args,
                 source: input.file.clone(),
                 source_dir: source_dir_shown,
@@ -396,8 +399,11 @@ impl Emulator {
 
         let built = cache::install(&entry, |dir| {
             for unit in &units {
-                std::fs::write(dir.join(&unit.file_name), &unit.cpp)
-                    .map_err(EmulateError::io("writing", &dir.join(&unit.file_name)))?;
+                std::fs::write(
+                    dir.join(&unit.file_name),
+                    crate::sources::files::source_bytes(&unit.cpp, unit.one_byte_chars),
+                )
+                .map_err(EmulateError::io("writing", &dir.join(&unit.file_name)))?;
             }
             for header in headers.iter().filter(|header| header.rewritten) {
                 let path = dir.join(&header.relative_path);
@@ -629,6 +635,9 @@ struct Unit {
     object: String,
     /// Its text: rewritten CUDA, or the source with a `#line`.
     cpp: String,
+    /// Whether the source was not UTF-8: `cpp` holds its bytes one character
+    /// each (`sources::files::source_text`), and is written back as bytes.
+    one_byte_chars: bool,
     /// The compile arguments, ending with `file_name`.
     args: Vec<OsString>,
     /// The file it came from, for errors.

@@ -85,6 +85,10 @@ pub enum UnsupportedFeature {
     /// and device code, where `__CUDA_ARCH__` is undefined, so the GPU's
     /// branch would silently never be compiled.
     CudaArchTest,
+    /// A header of the CUDA toolkit the shim has only to refuse (`<mma.h>`,
+    /// warp matrix multiply-accumulate), named at the program's `#include`
+    /// rather than by an `#error` inside the shim's copy in the cache.
+    RefusedHeader(&'static str),
 }
 
 impl fmt::Display for UnsupportedFeature {
@@ -121,6 +125,7 @@ impl fmt::Display for UnsupportedFeature {
                  device code in one pass, where `__CUDA_ARCH__` is not defined, so the GPU's \
                  branch would never be compiled)",
             ),
+            Self::RefusedHeader(what) => f.write_str(what),
             Self::DynamicParallelism => {
                 f.write_str("dynamic parallelism (a kernel launch inside device code)")
             }
@@ -451,7 +456,7 @@ impl Rewriter<'_> {
         while i < tokens.len() {
             let token = tokens[i];
             if token.directive == Some(i) {
-                self.check_directive(i);
+                self.check_directive(i)?;
             }
             if token.kind == TokenKind::Ident
                 && token.directive.is_none()
@@ -778,19 +783,35 @@ impl Rewriter<'_> {
     }
 
     /// Records the header of an `#include "..."` line.
-    fn check_directive(&mut self, hash: usize) {
+    fn check_directive(&mut self, hash: usize) -> Result<(), RewriteError> {
         if self.text_at(Some(hash + 1)) != "include" {
-            return;
+            return Ok(());
         }
         let Some(&name) = self.tokens.get(hash + 2) else {
-            return;
+            return Ok(());
         };
+        // `#include <mma.h>`: the tokens `<` `mma` `.` `h` `>` (a program's own
+        // "mma.h" beside it is its own).
+        let angled = self.text_at(Some(hash + 2)) == "<"
+            && self.text_at(Some(hash + 3)) == "mma"
+            && self.text_at(Some(hash + 4)) == "."
+            && self.text_at(Some(hash + 5)) == "h"
+            && self.text_at(Some(hash + 6)) == ">";
+        if angled {
+            return Err(self.unsupported(
+                hash,
+                UnsupportedFeature::RefusedHeader(
+                    "warp matrix multiply-accumulate (`<mma.h>`: nvcuda::wmma)",
+                ),
+            ));
+        }
         if name.kind == TokenKind::Str && name.directive == Some(hash) {
             let quoted = &self.source[name.start..name.end];
             if let Some(inner) = quoted.strip_prefix('"').and_then(|q| q.strip_suffix('"')) {
                 self.local_includes.push(inner.to_string());
             }
         }
+        Ok(())
     }
 
     /// Refuses identifiers that name an unsupported feature.
