@@ -487,6 +487,7 @@ impl Rewriter<'_> {
                     && token.directive.is_none()
                     && let Some(next) = self.dynamic_shared(i, &scopes)?
                 {
+                    self.lock_step = true;
                     i = next;
                     head_start = next;
                     continue;

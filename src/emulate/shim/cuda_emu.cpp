@@ -9,7 +9,8 @@
 // thread stops at a barrier or a warp operation does the next thread get a
 // fiber of its own; a thread that arrives at a barrier switches straight to the
 // next runnable thread, with no scheduler in between. Blocks run in order on
-// the calling OS thread.
+// the calling OS thread. Programs built for warp lock step meet at memory
+// accesses too (see "Warp lock step").
 #include "cuda_runtime.h"
 
 #include <cctype>
@@ -838,22 +839,34 @@ bool g_coop = false;  // a cooperative launch is running (its blocks always meet
 
 #include "cuda_emu_lockstep.h"
 
-// ---- Volatile accesses in lock step -------------------------------------------------------
-// Pre-Volta warp-synchronous code lets the lanes of a warp talk through volatile
-// shared memory with no __syncwarp: on the GPU they run in lock step, so every lane
-// makes its k-th access before any makes its (k+1)-th. A program that writes
-// `volatile` is compiled with g++'s thread-sanitizer instrumentation
-// (src/emulate/mod.rs, VOLATILE_FLAGS), which calls __tsan_volatile_read4 (and the
-// like) before each volatile access; here that call is a meeting of the warp's
-// lanes: a lane waits until every lane of its warp that can still get there is
-// waiting too (at a volatile access, a barrier, a warp operation, or returned), then
-// the lanes at one access go on together and make it. Lanes at different accesses
-// (divergent code) go in the order of the accesses' addresses in the program, the
-// lowest first, which is where the then-part of an if sits before the code after it:
-// lanes that skipped the branch wait there, as they wait for the others on a GPU
-// that reconverges after the branch. A group released 64 times in a row while
-// another waits lets that one go once (a lane spinning on a flag that another lane
-// of its warp sets makes progress, as Volta's scheduler guarantees).
+// ---- Warp lock step ---------------------------------------------------------------------
+// A converged warp of the GPU runs one instruction for all its lanes at once: a lane
+// sees the others' stores of the instructions before. Code written for that, without
+// __syncwarp (pre-Volta warp-synchronous code through volatile shared memory, lanes
+// 1..15 writing what lane 0 reads), needs the emulator's lanes to make their memory
+// accesses in the same order. A program that writes `volatile` or `__shared__` is
+// compiled with g++'s thread-sanitizer instrumentation (src/emulate/mod.rs,
+// LOCK_STEP_FLAGS; no sanitizer library), which calls __tsan_read4(addr) and the like
+// before every access that is not to a local variable; here (memory_access) an access
+// to anything but the thread's own stack is a meeting of the warp's lanes: a lane waits
+// until every lane of its warp that can still get there is waiting too (at an access,
+// a barrier, a warp operation, or returned), then the lanes at one access go on
+// together, in lane order, each making that one access. Lanes at different accesses (a
+// divergent warp) go earliest source line first (cuda_emu_lockstep.h): the then-part of
+// an if before the code after it, where the GPU's lanes that skipped the branch wait
+// for the others. A group released 64 times in a row while another waits lets that one
+// go once (a lane spinning on a flag that another lane of its warp sets makes
+// progress, as Volta's scheduler guarantees). Atomics are one step each.
+//
+// Cost: a meeting is a fiber switch per lane and access. So only the first block of a
+// launch meets at plain accesses; if its warps' lanes never talked through shared
+// memory (cuda_emu_lockstep.h keeps a shadow word for each word of shared memory), the
+// later blocks run their lanes one after another, still watched: lanes of a warp found
+// talking there after all are reported, and the blocks after that meet again. Volatile
+// accesses always meet. Cooperative launches always meet. Where the order cannot be
+// known to be the GPU's (plain memory, which nvcc may keep in registers; different
+// warps with no barrier between; the two paths of a divergent branch), the hazard is
+// reported once for each source line (cuda_emu_lockstep.h).
 
 // Whether every lane of warp w that has not returned is waiting somewhere.
 bool volatile_ready(Warp& W, int w) {
@@ -3074,10 +3087,11 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
 }
 
 // ---- Thread-sanitizer entry points ------------------------------------------------------
-// A program that writes `volatile` is compiled with -fsanitize=thread (but linked without
-// the sanitizer's library): these are the functions its instrumentation calls. Volatile
-// accesses meet in lock step (cuda_emu::volatile_access); plain accesses do nothing; the
-// atomic operations are performed as asked (one OS thread runs at a time).
+// A program that writes `volatile` or `__shared__` is compiled with -fsanitize=thread (but
+// linked without the sanitizer's library): these are the functions its instrumentation
+// calls. Each access is handed to cuda_emu::memory_access (see "Warp lock step"); the
+// atomic operations are performed as asked (one OS thread runs at a time) after the
+// same meeting.
 extern "C" {
 void __tsan_init() {}
 void __tsan_func_entry(void*) {}

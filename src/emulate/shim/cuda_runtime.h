@@ -69,8 +69,10 @@
 // the kernel stops, every later call returns the sticky error.
 //
 // Known differences from a GPU: threads of a block run one after another
-// between synchronisation points, so races never show (volatile accesses are
-// the exception: a warp's lanes make them in lock step, see cuda_emu.cpp); __shared__ contents carry over from block to block; float atomics add
+// between synchronisation points, so races never show (in a program that writes
+// volatile or __shared__, a warp's lanes make their memory accesses in lock step and
+// shared-memory hazards are reported, see "Warp lock step" in cuda_emu.cpp);
+// __shared__ contents carry over from block to block; float atomics add
 // in a fixed order; math functions come from glibc (an ulp apart at times);
 // float-to-int casts behave as on x86 (the __float2int_* intrinsics as on the
 // GPU); a thread spinning on a flag another thread sets never ends unless it
