@@ -25,8 +25,8 @@ pub(super) struct LocalHeader {
     pub(super) content: Vec<u8>,
     /// Whether `content` is rewritten and goes beside the program.
     pub(super) rewritten: bool,
-    /// The header writes `volatile` (see `VOLATILE_FLAGS` in the emulator).
-    pub(super) uses_volatile: bool,
+    /// The header writes `volatile` or `__shared__` (see `LOCK_STEP_FLAGS` in the emulator).
+    pub(super) lock_step: bool,
 }
 
 /// The local headers `main` includes, directly or through each other,
@@ -54,7 +54,7 @@ pub(super) fn local_headers(
                     relative_path: path,
                     content,
                     rewritten: false,
-                    uses_volatile: false,
+                    lock_step: false,
                 });
             }
             continue;
@@ -66,12 +66,8 @@ pub(super) fn local_headers(
         let Some(bytes) = read_header(&path)? else {
             continue;
         };
-        let text = String::from_utf8(bytes).map_err(|_| {
-            EmulateError::io("reading the header", &path)(std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                "not UTF-8 text",
-            ))
-        })?;
+        let one_byte_chars = std::str::from_utf8(&bytes).is_err();
+        let text = crate::sources::files::source_text(bytes);
         let rewritten = rewrite::rewrite(&path, &text)?;
         let dir = relative_path
             .parent()
@@ -85,8 +81,8 @@ pub(super) fn local_headers(
         );
         headers.push(LocalHeader {
             relative_path,
-            uses_volatile: rewritten.uses_volatile,
-            content: rewritten.cpp.into_bytes(),
+            lock_step: rewritten.lock_step,
+            content: crate::sources::files::source_bytes(&rewritten.cpp, one_byte_chars),
             rewritten: true,
         });
     }
@@ -116,7 +112,7 @@ pub(super) fn include_path_headers(inputs: &BuildInputs) -> Result<Vec<LocalHead
             relative_path: std::path::absolute(&path).unwrap_or(path),
             content,
             rewritten: false,
-            uses_volatile: false,
+            lock_step: false,
         });
     }
     Ok(headers)

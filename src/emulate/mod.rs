@@ -291,13 +291,15 @@ impl Emulator {
         let mut headers = Vec::new();
         let mut used_names = std::collections::BTreeSet::new();
         for (index, input) in inputs.sources.iter().enumerate() {
-            let text = std::fs::read_to_string(&input.file)
+            let bytes = std::fs::read(&input.file)
                 .map_err(EmulateError::io("reading the program source", &input.file))?;
-            let mut uses_volatile = false;
+            let one_byte_chars = std::str::from_utf8(&bytes).is_err();
+            let text = crate::sources::files::source_text(bytes);
+            let mut lock_step = false;
             let cpp = if input.cuda {
                 let rewritten = rewrite::rewrite(&input.shown, &text)?;
                 let local = headers::local_headers(&input.file, &rewritten)?;
-                uses_volatile = rewritten.uses_volatile || local.iter().any(|h| h.uses_volatile);
+                lock_step = rewritten.lock_step || local.iter().any(|h| h.lock_step);
                 headers.extend(local);
                 rewritten.cpp
             } else {
@@ -333,15 +335,15 @@ impl Emulator {
                     }
                 }
             }
-            if self.options.sanitize.is_some() && input.cuda {
-                args.extend(VOLATILE_FLAGS.iter().map(OsString::from));
-                args.extend(SANITIZE_FLAGS.iter().map(OsString::from));
-            } else if uses_volatile {
-                args.extend(VOLATILE_FLAGS.iter().map(OsString::from));
+            if input.cuda && (lock_step || self.options.sanitize.is_some()) {
+                args.extend(LOCK_STEP_FLAGS.iter().map(OsString::from));
             }
-            if input.cuda && self.options.sanitize.is_none() {
-                // Line tables only: a memory fault in a kernel names its line
-                // (the code is the same with or without them).
+            if input.cuda && self.options.sanitize.is_some() {
+                args.extend(SANITIZE_FLAGS.iter().map(OsString::from));
+            } else if input.cuda {
+                // Line tables only: a memory fault in a kernel names its line,
+                // and lock step orders divergent lanes by line (the code is the
+                // same with or without them).
                 args.extend(["-g1", DWARF_VERSION].map(OsString::from));
             }
             if !input.cuda {
@@ -375,6 +377,7 @@ impl Emulator {
                 file_name,
                 object: format!("{name_stem}.o"),
                 cpp,
+                one_byte_chars,
                 args,
                 source: input.file.clone(),
                 source_dir: source_dir_shown,
@@ -437,8 +440,11 @@ impl Emulator {
 
         let built = cache::install(&entry, |dir| {
             for unit in &units {
-                std::fs::write(dir.join(&unit.file_name), &unit.cpp)
-                    .map_err(EmulateError::io("writing", &dir.join(&unit.file_name)))?;
+                std::fs::write(
+                    dir.join(&unit.file_name),
+                    crate::sources::files::source_bytes(&unit.cpp, unit.one_byte_chars),
+                )
+                .map_err(EmulateError::io("writing", &dir.join(&unit.file_name)))?;
             }
             for header in headers.iter().filter(|header| header.rewritten) {
                 let path = dir.join(&header.relative_path);
@@ -650,20 +656,23 @@ fn from_callers_dir(
     (callers, args)
 }
 
-/// Added to the compile (not the link) of a program that writes `volatile`:
-/// g++'s thread-sanitizer instrumentation calls `__tsan_volatile_read4(addr)`
-/// and the like before every volatile access, and the shim's runtime defines
-/// those functions (no sanitizer library is linked) so that the lanes of a
-/// warp make their volatile accesses in lock step, as pre-Volta
-/// warp-synchronous code expects. Other accesses call empty functions.
-const VOLATILE_FLAGS: &[&str] = &[
+/// Added to the compile (not the link) of a program that writes `volatile` or
+/// `__shared__`: g++'s thread-sanitizer instrumentation calls
+/// `__tsan_read4(addr)`, `__tsan_volatile_write4(addr)` and the like before
+/// every memory access that is not to a local variable, and the shim's
+/// runtime defines those functions (no sanitizer library is linked): the lanes
+/// of a warp make their accesses in lock step, as the GPU's converged warps do,
+/// and shared-memory hazards are reported ("Warp lock step" in `cuda_emu.cpp`).
+/// The line table those reports and the order of divergent lanes are read
+/// from comes with every CUDA unit (`-g1`, see `compile_inputs`).
+const LOCK_STEP_FLAGS: &[&str] = &[
     "-fsanitize=thread",
     "--param=tsan-distinguish-volatile=1",
     "--param=tsan-instrument-func-entry-exit=0",
     "-Wno-tsan",
 ];
 
-/// Added, after [`VOLATILE_FLAGS`], to the compile of every CUDA source of a
+/// Added, after [`LOCK_STEP_FLAGS`], to the compile of every CUDA source of a
 /// sanitize build (`run --sanitize`): every access of a kernel calls the
 /// shim's `__tsan_*` functions, which check it against the shadow state
 /// (`shim/cuda_emu_sanitize.cpp`); `-g` gives the lines reports name;
@@ -684,6 +693,9 @@ struct Unit {
     object: String,
     /// Its text: rewritten CUDA, or the source with a `#line`.
     cpp: String,
+    /// Whether the source was not UTF-8: `cpp` holds its bytes one character
+    /// each (`sources::files::source_text`), and is written back as bytes.
+    one_byte_chars: bool,
     /// The compile arguments, ending with `file_name`.
     args: Vec<OsString>,
     /// The file it came from, for errors.

@@ -85,6 +85,10 @@ pub enum UnsupportedFeature {
     /// and device code, where `__CUDA_ARCH__` is undefined, so the GPU's
     /// branch would silently never be compiled.
     CudaArchTest,
+    /// A header of the CUDA toolkit the shim has only to refuse (`<mma.h>`,
+    /// warp matrix multiply-accumulate), named at the program's `#include`
+    /// rather than by an `#error` inside the shim's copy in the cache.
+    RefusedHeader(&'static str),
 }
 
 impl fmt::Display for UnsupportedFeature {
@@ -121,6 +125,7 @@ impl fmt::Display for UnsupportedFeature {
                  device code in one pass, where `__CUDA_ARCH__` is not defined, so the GPU's \
                  branch would never be compiled)",
             ),
+            Self::RefusedHeader(what) => f.write_str(what),
             Self::DynamicParallelism => {
                 f.write_str("dynamic parallelism (a kernel launch inside device code)")
             }
@@ -177,10 +182,11 @@ pub struct RewrittenSource {
     pub cpp: String,
     /// How many kernel launches were rewritten.
     pub launches: usize,
-    /// Whether the program writes `volatile` (outside `asm volatile`): such a
-    /// program is built with its volatile accesses instrumented, so that the
-    /// lanes of a warp make them in lock step (see `cuda_emu.cpp`).
-    pub uses_volatile: bool,
+    /// Whether the program writes `volatile` (outside `asm volatile`) or
+    /// `__shared__`: such a program is built with its memory accesses
+    /// instrumented, so that the lanes of a warp make them in lock step and
+    /// hazards are reported (see "Warp lock step" in `cuda_emu.cpp`).
+    pub lock_step: bool,
     /// The names in the program's `#include "..."` lines, as written, so the
     /// caller can find the local headers that the compiled program depends on.
     pub local_includes: Vec<String>,
@@ -197,14 +203,14 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
         edits: Vec::new(),
         launches: 0,
         local_includes: Vec::new(),
-        uses_volatile: false,
+        lock_step: false,
     };
     rewriter.run()?;
     let Rewriter {
         mut edits,
         launches,
         local_includes,
-        uses_volatile,
+        lock_step,
         ..
     } = rewriter;
 
@@ -229,7 +235,7 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
         cpp,
         launches,
         local_includes,
-        uses_volatile,
+        lock_step,
     })
 }
 
@@ -436,7 +442,7 @@ struct Rewriter<'a> {
     edits: Vec<Edit>,
     launches: usize,
     local_includes: Vec<String>,
-    uses_volatile: bool,
+    lock_step: bool,
 }
 
 impl Rewriter<'_> {
@@ -450,7 +456,7 @@ impl Rewriter<'_> {
         while i < tokens.len() {
             let token = tokens[i];
             if token.directive == Some(i) {
-                self.check_directive(i);
+                self.check_directive(i)?;
             }
             if token.kind == TokenKind::Ident
                 && token.directive.is_none()
@@ -471,8 +477,8 @@ impl Rewriter<'_> {
                 return Err(self.unsupported(i, UnsupportedFeature::CudaArchTest));
             }
             if token.kind == TokenKind::Ident {
-                if self.text(i) == "volatile" {
-                    self.uses_volatile = true;
+                if matches!(self.text(i), "volatile" | "__shared__") {
+                    self.lock_step = true;
                 }
                 self.check_identifier(i)?;
                 self.noinline(i);
@@ -481,6 +487,7 @@ impl Rewriter<'_> {
                     && token.directive.is_none()
                     && let Some(next) = self.dynamic_shared(i, &scopes)?
                 {
+                    self.lock_step = true;
                     i = next;
                     head_start = next;
                     continue;
@@ -777,19 +784,35 @@ impl Rewriter<'_> {
     }
 
     /// Records the header of an `#include "..."` line.
-    fn check_directive(&mut self, hash: usize) {
+    fn check_directive(&mut self, hash: usize) -> Result<(), RewriteError> {
         if self.text_at(Some(hash + 1)) != "include" {
-            return;
+            return Ok(());
         }
         let Some(&name) = self.tokens.get(hash + 2) else {
-            return;
+            return Ok(());
         };
+        // `#include <mma.h>`: the tokens `<` `mma` `.` `h` `>` (a program's own
+        // "mma.h" beside it is its own).
+        let angled = self.text_at(Some(hash + 2)) == "<"
+            && self.text_at(Some(hash + 3)) == "mma"
+            && self.text_at(Some(hash + 4)) == "."
+            && self.text_at(Some(hash + 5)) == "h"
+            && self.text_at(Some(hash + 6)) == ">";
+        if angled {
+            return Err(self.unsupported(
+                hash,
+                UnsupportedFeature::RefusedHeader(
+                    "warp matrix multiply-accumulate (`<mma.h>`: nvcuda::wmma)",
+                ),
+            ));
+        }
         if name.kind == TokenKind::Str && name.directive == Some(hash) {
             let quoted = &self.source[name.start..name.end];
             if let Some(inner) = quoted.strip_prefix('"').and_then(|q| q.strip_suffix('"')) {
                 self.local_includes.push(inner.to_string());
             }
         }
+        Ok(())
     }
 
     /// Refuses identifiers that name an unsupported feature.
@@ -1673,9 +1696,18 @@ mod tests {
     }
 
     #[test]
-    fn notes_volatile_but_not_asm_volatile() {
-        let uses = |source: &str| rewrite(Path::new(PATH), source).unwrap().uses_volatile;
+    fn notes_volatile_and_shared_but_not_asm_volatile() {
+        let uses = |source: &str| rewrite(Path::new(PATH), source).unwrap().lock_step;
         assert!(uses("__device__ void f(volatile int* s) { s[0] += s[1]; }"));
+        assert!(uses(
+            "__global__ void k() { __shared__ int s[4]; s[0] = 1; }"
+        ));
+        assert!(uses(
+            "__global__ void k() { extern __shared__ int s[]; s[0] = 1; }"
+        ));
+        assert!(!uses(
+            "__global__ void k(int* p) { p[0] = 1; } // __shared__\n"
+        ));
         assert!(!uses(
             "__device__ void f() { asm volatile(\"\" ::: \"memory\"); }"
         ));

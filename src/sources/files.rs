@@ -11,11 +11,38 @@ use anyhow::{Context, Result};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Reads a whole file as UTF-8 text: only a regular file, at most
-/// [`confine::READ_LIMIT`] bytes (a FIFO or a device is refused).
+/// Reads a whole program source as text (see [`source_text`]): only a regular
+/// file, at most [`confine::READ_LIMIT`] bytes (a FIFO or a device is refused).
 pub(crate) fn read_to_string(path: &Path) -> Result<String> {
-    let bytes = confine::read_regular(path)?;
-    String::from_utf8(bytes).with_context(|| format!("reading {}: not UTF-8 text", path.display()))
+    Ok(source_text(confine::read_regular(path)?))
+}
+
+/// A source file's bytes as text, whatever their encoding, as nvcc takes them:
+/// UTF-8 as it is; anything else (a Latin-1 `©` in a comment) one character
+/// per byte, U+0000 to U+00FF, so that [`source_bytes`] gives the same bytes
+/// back and they reach the compiler untouched.
+pub(crate) fn source_text(bytes: Vec<u8>) -> String {
+    match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(error) => error.into_bytes().iter().map(|&b| char::from(b)).collect(),
+    }
+}
+
+/// The bytes of a text made by [`source_text`] from a file that was not UTF-8
+/// (`one_byte_chars`): each character up to U+00FF as its byte, any other (an
+/// inserted path, say) as UTF-8; else the text's UTF-8.
+pub(crate) fn source_bytes(text: &str, one_byte_chars: bool) -> Vec<u8> {
+    if !one_byte_chars {
+        return text.as_bytes().to_vec();
+    }
+    let mut bytes = Vec::with_capacity(text.len());
+    for c in text.chars() {
+        match u8::try_from(u32::from(c)) {
+            Ok(b) => bytes.push(b),
+            Err(_) => bytes.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+        }
+    }
+    bytes
 }
 
 /// Writes `contents` to `path` atomically: a temporary file in the same
@@ -89,6 +116,17 @@ pub(crate) fn display_relative(root: &Path, path: &Path) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_source_that_is_not_utf8_comes_back_byte_for_byte() {
+        let latin1 = b"// \xa9 2026\nint x;\n".to_vec();
+        let text = super::source_text(latin1.clone());
+        assert_eq!(text, "// \u{a9} 2026\nint x;\n");
+        assert_eq!(super::source_bytes(&text, true), latin1);
+        let utf8 = "// \u{a9}\n".as_bytes().to_vec();
+        assert_eq!(super::source_text(utf8.clone()), "// \u{a9}\n");
+        assert_eq!(super::source_bytes("// \u{a9}\n", false), utf8);
+    }
+
     use super::*;
 
     #[test]

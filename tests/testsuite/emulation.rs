@@ -111,8 +111,12 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "tex3d_layered",
     "tex_linear_fetch",
     "tex_normalized_read",
+    "nv_atomic_builtins",
+    "source_latin1",
     "warp_legacy",
+    "warp_race_warnings",
     "warp_shuffle",
+    "warp_shuffle_speed",
     "warp_volatile",
     "warp_vote",
 ];
@@ -142,9 +146,9 @@ fn probes_print_what_they_printed_on_the_h200() {
             assert!(stdout.contains(&emulated), "{name}: {stdout}");
             stdout = stdout.replacen(&emulated, &format!("{}\n", line.1), 1);
         }
-        let multiset = std::fs::read_to_string(repo_root().join(format!("tests/cuda/{name}.cu")))
-            .unwrap()
-            .contains("// compare: multiset");
+        // Read as bytes: a probe may be in Latin-1 (source_latin1).
+        let source = std::fs::read(repo_root().join(format!("tests/cuda/{name}.cu"))).unwrap();
+        let multiset = String::from_utf8_lossy(&source).contains("// compare: multiset");
         let same = if multiset {
             lines_as_multiset(&stdout) == lines_as_multiset(&want)
         } else {
@@ -217,10 +221,10 @@ fn a_warp_operation_after_lanes_exited_is_reported() {
 }
 
 #[test]
-fn only_programs_that_write_volatile_pay_for_lock_step_accesses() {
+fn only_programs_that_write_volatile_or_shared_pay_for_lock_step_accesses() {
     // warp_legacy's volatile reduction needs its accesses instrumented (and
-    // matches the H200 with them); a program without volatile is built as
-    // before.
+    // matches the H200 with them), and so does plain shared memory; a program
+    // with neither is built as before.
     let Some(backend) = emulator(false) else {
         return;
     };
@@ -229,6 +233,12 @@ fn only_programs_that_write_volatile_pay_for_lock_step_accesses() {
         legacy.build.command.contains("-fsanitize=thread"),
         "{}",
         legacy.build.command
+    );
+    let shared = backend.compile(&probe("warp_plain_shared")).unwrap();
+    assert!(
+        shared.build.command.contains("-fsanitize=thread"),
+        "{}",
+        shared.build.command
     );
     let plain = backend.compile(&probe("warp_shuffle")).unwrap();
     assert!(
@@ -483,4 +493,173 @@ fn build_fails_with_a_diff_when_a_program_no_longer_reproduces_its_evidence() {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
+}
+
+#[test]
+fn a_toolkit_header_the_emulator_refuses_is_named_at_its_include() {
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let err = backend
+        .compile(&probe("refused_header"))
+        .expect_err("<mma.h> must be refused")
+        .to_string();
+    assert!(
+        err.contains("tests/cuda/refused_header.cu:6:1: warp matrix multiply-accumulate"),
+        "{err}"
+    );
+}
+
+/// The lines of `text` but those starting with one of `except`.
+fn lines_but<'a>(text: &'a str, except: &[&str]) -> Vec<&'a str> {
+    text.lines()
+        .filter(|line| !except.iter().any(|e| line.starts_with(e)))
+        .collect()
+}
+
+#[test]
+fn warps_talk_through_plain_shared_memory_in_lock_step_and_say_so() {
+    // Lanes 1..15 write what lane 0 reads (a ChaCha20 key set-up), a neighbour
+    // exchange, a shift, lanes' global writes summed by lane 0: the H200's answers.
+    // The broadcast differs: nvcc read the word before lane 0 wrote it. Every one
+    // of these plain-memory conversations is reported with both of its lines.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let done = run(&backend, "warp_plain_shared", Duration::from_secs(60));
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    let want = expected("warp_plain_shared", "stdout");
+    assert_eq!(
+        lines_but(&stdout, &["broadcast"]),
+        lines_but(&want, &["broadcast"])
+    );
+    assert!(stdout.contains("broadcast 100 131 107 122 152"), "{stdout}");
+    for (line, other) in [(22, 18), (31, 30), (38, 37)] {
+        assert!(
+            stderr.contains(&format!(
+                "tests/cuda/warp_plain_shared.cu:{line}: warning: lanes of warp 0 communicate through plain"
+            )) && stderr.contains(&format!("at tests/cuda/warp_plain_shared.cu:{other},")),
+            "{line}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn the_old_scan_without_volatile_is_reported_where_nvcc_computes_otherwise() {
+    // nvcc -O3 keeps s[t] in a register between the steps (the H200's scan is
+    // not a scan); the emulator's lock step gives the scan the code was written
+    // for, and says at each step that the GPU's answer is the compiler's.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let done = run(&backend, "warp_plain_scan", Duration::from_secs(60));
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert_ne!(stdout, expected("warp_plain_scan", "stdout"));
+    assert!(stdout.contains("radix sorted 1"), "{stdout}");
+    for line in 17..=21 {
+        assert!(
+            stderr.contains(&format!("tests/cuda/warp_plain_scan.cu:{line}: warning:")),
+            "{line}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn hazards_the_emulator_cannot_order_are_reported_with_both_lines_once() {
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let done = run(&backend, "warp_race_warnings", Duration::from_secs(60));
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert!(
+        stderr.contains(
+            "threads of different warps communicate through shared memory with no barrier"
+        ) && stderr.contains("writes at tests/cuda/warp_race_warnings.cu:16")
+            && stderr.contains("reads at tests/cuda/warp_race_warnings.cu:17"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("tests/cuda/warp_race_warnings.cu:29: warning"),
+        "{stderr}"
+    );
+    // Once per line, though the loop meets the same pair three times.
+    assert_eq!(
+        stderr.matches("warp_race_warnings.cu:17: warning").count(),
+        1,
+        "{stderr}"
+    );
+    // Under --sanitize (CUDA_EMU_SANITIZE) the first one is an error.
+    let compiled = backend.compile(&probe("warp_race_warnings")).unwrap();
+    let mut command = backend.command(&compiled);
+    command.env("CUDA_EMU_SANITIZE", "1");
+    let done = mdbook_evidence::run_captured(&mut command, Duration::from_secs(60)).unwrap();
+    assert_eq!(done.termination, Termination::Exited(1));
+    assert!(String::from_utf8_lossy(&done.stderr).contains(": error: threads of different warps"));
+}
+
+#[test]
+fn a_divergent_warp_runs_the_earlier_path_first_and_warns_where_nvcc_may_not() {
+    // The then-part of an if before the code after it, as the H200 did; an if
+    // and its else, and a switch, whose order the H200's compiler chose
+    // otherwise, are reported.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let done = run(&backend, "warp_sync_forms", Duration::from_secs(60));
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    let want = expected("warp_sync_forms", "stdout");
+    assert_eq!(
+        lines_but(&stdout, &["divergent_plain"]),
+        lines_but(&want, &["divergent_plain"])
+    );
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert!(
+        stderr.contains("tests/cuda/warp_sync_forms.cu:58: warning")
+            && stderr.contains("at tests/cuda/warp_sync_forms.cu:56,"),
+        "{stderr}"
+    );
+    let done = run(&backend, "warp_divergence_order", Duration::from_secs(60));
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    let want = expected("warp_divergence_order", "stdout");
+    let same = ["if_then", "after_if", "loops", "done"];
+    for name in same {
+        let pick = |text: &str| {
+            text.lines()
+                .find(|l| l.starts_with(name))
+                .map(str::to_owned)
+        };
+        assert_eq!(pick(&stdout), pick(&want), "{name}");
+    }
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    for line in [19, 31, 32] {
+        assert!(
+            stderr.contains(&format!(
+                "tests/cuda/warp_divergence_order.cu:{line}: warning"
+            )),
+            "{line}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn a_latin1_literal_nvcc_refuses_is_passed_through() {
+    // nvcc stops at a byte that is not UTF-8 inside a string or character
+    // literal (expected/source_latin1_literal.compile); the emulator's compiler
+    // takes the byte as it is. A known difference: more lenient, never a
+    // different answer from a program nvcc builds.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let nvcc = std::fs::read(repo_root().join("tests/cuda/expected/source_latin1_literal.compile"))
+        .unwrap();
+    let nvcc = String::from_utf8_lossy(&nvcc);
+    assert!(
+        nvcc.contains("invalid multibyte character sequence"),
+        "{nvcc}"
+    );
+    let done = run(&backend, "source_latin1_literal", Duration::from_secs(60));
+    assert_eq!(done.termination, Termination::Exited(0));
+    assert!(done.stdout.starts_with(b"Copyright \xa9 2026"));
 }

@@ -438,12 +438,14 @@ inline bool operator>(const __nv_bfloat162& a, const __nv_bfloat162& b) { return
 inline bool operator>=(const __nv_bfloat162& a, const __nv_bfloat162& b) { return __hbge2(a, b); }
 
 // ---- atomics (a block's threads never run at once: a plain update is atomic) ----------------
-inline __nv_bfloat16 atomicAdd(__nv_bfloat16* address, __nv_bfloat16 val) {
+CUDA_EMU_ATOMIC_ATTRS __nv_bfloat16 atomicAdd(__nv_bfloat16* address, __nv_bfloat16 val) {
+  CUDA_EMU_ATOMIC_MEET(address);
   __nv_bfloat16 old = *address;
   *address = __hadd(old, val);
   return old;
 }
-inline __nv_bfloat162 atomicAdd(__nv_bfloat162* address, __nv_bfloat162 val) {
+CUDA_EMU_ATOMIC_ATTRS __nv_bfloat162 atomicAdd(__nv_bfloat162* address, __nv_bfloat162 val) {
+  CUDA_EMU_ATOMIC_MEET(address);
   __nv_bfloat162 old = *address;
   *address = __hadd2(old, val);
   return old;

@@ -9,7 +9,8 @@
 // thread stops at a barrier or a warp operation does the next thread get a
 // fiber of its own; a thread that arrives at a barrier switches straight to the
 // next runnable thread, with no scheduler in between. Blocks run in order on
-// the calling OS thread.
+// the calling OS thread. Programs built for warp lock step meet at memory
+// accesses too (see "Warp lock step").
 #include "cuda_runtime.h"
 #include "cuda_emu_sanitize.h"
 
@@ -22,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include <link.h>
 #include <pthread.h>
 #include <semaphore.h>
 #include <sys/mman.h>
@@ -488,6 +490,7 @@ struct Fiber {
   ucontext_t uc;
 #endif
   char* map = nullptr;
+  size_t color = 0;  // how far below the top of its stack the fiber starts (see start_frame)
   int tid = 0;  // linear index of the thread it runs, within the block
   uint3 tidx = {0, 0, 0};
   int wait = 0;  // 0 running or runnable, 1 __syncthreads, 2 warp op, 3 __activemask, 4 grid.sync,
@@ -586,6 +589,10 @@ Fiber* new_fiber() {
     slab += len;
     --slab_left;
   }
+  // Stacks are 1 MiB apart, so their tops would all fall in the same cache sets, and
+  // every switch (which touches the top of two stacks) would evict the others: each
+  // fiber starts at a different 64-byte line of the first 16 KiB below its top.
+  f->color = (g_all.size() * 64 * 37) % 16384;
   start_frame(f);
   g_all.push_back(f);
   return f;
@@ -596,11 +603,11 @@ void start_frame(Fiber* f) {
 #ifdef CUDA_EMU_UCONTEXT
   getcontext(&f->uc);
   f->uc.uc_stack.ss_sp = f->map + kPage;
-  f->uc.uc_stack.ss_size = kStackBytes;
+  f->uc.uc_stack.ss_size = kStackBytes - f->color;
   f->uc.uc_link = nullptr;
   makecontext(&f->uc, reinterpret_cast<void (*)()>(&fiber_start), 0);
 #else
-  void** sp = reinterpret_cast<void**>(f->map + kStackBytes + kPage);
+  void** sp = reinterpret_cast<void**>(f->map + kStackBytes + kPage - f->color);
   *--sp = nullptr;                                        // fiber_start's return address
   *--sp = reinterpret_cast<void*>(&fiber_start);          // popped by ret
   for (int i = 0; i < 6; ++i) *--sp = nullptr;            // rbp rbx r12 r13 r14 r15
@@ -631,9 +638,26 @@ struct Warp {
   int width[32];
   unsigned long long result[32];
   int pred[32];
-  unsigned vol_pending;  // lanes waiting at a volatile access
+  unsigned vol_pending;  // lanes waiting at a memory access (see "Warp lock step")
+  unsigned bar_wait;     // lanes waiting in __syncthreads or grid.sync
+  unsigned group[32];    // the lanes each lane was last released with from a meeting
+  unsigned sync_count;   // warp operations and barriers the warp completed
+  unsigned step[32];     // each lane's shared-memory accesses since the warp's last sync
   const void* vol_last;  // the access released last, and how many times in a row
   int vol_streak;
+};
+
+struct ShadowWord;
+// Per block: the shadow state of the hazard warnings (cuda_emu_lockstep.h).
+struct Lockstep {
+  unsigned epoch = 0;  // block starts and completed barriers so far
+  bool meet = true;    // whether this block's lanes meet at plain accesses
+  bool warp_comm = false;  // lanes of a warp talked through shared memory in this block
+  size_t tls_bytes = 0;
+  ShadowWord* tls_shadow = nullptr;  // a word for each 4 bytes (allocated when needed)
+  size_t tls_words = 0;
+  ShadowWord* dyn_shadow = nullptr;
+  size_t dyn_words = 0;
 };
 
 struct Block {
@@ -650,6 +674,7 @@ struct Block {
   Warp warps[32];
   int grid_count = 0;  // threads waiting in grid.sync
   Fiber* grid[1024];
+  Lockstep lockstep;
 };
 // The block that runs now. A cooperative launch keeps one per block alive at once.
 Block g_block0;
@@ -678,6 +703,13 @@ const LaunchConfig* g_launch = nullptr;
 inline bool rq_empty() { return B.rq_head == B.rq_tail; }
 inline void rq_push(Fiber* f) { B.rq[B.rq_tail++ & 2047] = f; }
 inline Fiber* rq_pop() { return B.rq[B.rq_head++ & 2047]; }
+// Queues a warp's lanes (mask) ahead of everything else, in lane order: a warp runs on
+// while it can, so a block's fibers are not cycled through between two warp
+// operations (their stacks stay in the cache).
+inline void rq_push_front(Warp& W, unsigned mask) {
+  for (unsigned r = mask; r; r &= ~(1u << (31 - __builtin_clz(r))))
+    B.rq[--B.rq_head & 2047] = W.fiber[31 - __builtin_clz(r)];
+}
 
 // --schedule (CUDA_EMU_SCHEDULE): the order in which a block's threads start, and so
 // run between barriers; empty in order. g_rank is its inverse.
@@ -816,44 +848,87 @@ bool resolve_activemask() {
   die();
 }
 
-// ---- Volatile accesses in lock step -------------------------------------------------------
-// Pre-Volta warp-synchronous code lets the lanes of a warp talk through volatile
-// shared memory with no __syncwarp: on the GPU they run in lock step, so every lane
-// makes its k-th access before any makes its (k+1)-th. A program that writes
-// `volatile` is compiled with g++'s thread-sanitizer instrumentation
-// (src/emulate/mod.rs, VOLATILE_FLAGS), which calls __tsan_volatile_read4 (and the
-// like) before each volatile access; here that call is a meeting of the warp's
-// lanes: a lane waits until every lane of its warp that can still get there is
-// waiting too (at a volatile access, a barrier, a warp operation, or returned), then
-// the lanes at one access go on together and make it. Lanes at different accesses
-// (divergent code) go in the order of the accesses' addresses in the program, the
-// lowest first, which is where the then-part of an if sits before the code after it:
-// lanes that skipped the branch wait there, as they wait for the others on a GPU
-// that reconverges after the branch. A group released 64 times in a row while
-// another waits lets that one go once (a lane spinning on a flag that another lane
-// of its warp sets makes progress, as Volta's scheduler guarantees).
+// Whether the blocks of the current launch meet at plain accesses (see "Warp lock
+// step"): the first block does, and so do the rest when it showed its warps' lanes
+// talking through shared memory.
+bool g_launch_meets = true;
+bool g_coop = false;  // a cooperative launch is running (its blocks always meet)
+
+#include "cuda_emu_lockstep.h"
+
+// ---- Warp lock step ---------------------------------------------------------------------
+// A converged warp of the GPU runs one instruction for all its lanes at once: a lane
+// sees the others' stores of the instructions before. Code written for that, without
+// __syncwarp (pre-Volta warp-synchronous code through volatile shared memory, lanes
+// 1..15 writing what lane 0 reads), needs the emulator's lanes to make their memory
+// accesses in the same order. A program that writes `volatile` or `__shared__` is
+// compiled with g++'s thread-sanitizer instrumentation (src/emulate/mod.rs,
+// LOCK_STEP_FLAGS; no sanitizer library), which calls __tsan_read4(addr) and the like
+// before every access that is not to a local variable; here (memory_access) an access
+// to anything but the thread's own stack is a meeting of the warp's lanes: a lane waits
+// until every lane of its warp that can still get there is waiting too (at an access,
+// a barrier, a warp operation, or returned), then the lanes at one access go on
+// together, in lane order, each making that one access. Lanes at different accesses (a
+// divergent warp) go earliest source line first (cuda_emu_lockstep.h): the then-part of
+// an if before the code after it, where the GPU's lanes that skipped the branch wait
+// for the others. A group released 64 times in a row while another waits lets that one
+// go once (a lane spinning on a flag that another lane of its warp sets makes
+// progress, as Volta's scheduler guarantees). Atomics are one step each.
+//
+// Cost: a meeting is a fiber switch per lane and access. So only the first block of a
+// launch meets at plain accesses; if its warps' lanes never talked through shared
+// memory (cuda_emu_lockstep.h keeps a shadow word for each word of shared memory), the
+// later blocks run their lanes one after another, still watched: lanes of a warp found
+// talking there after all are reported, and the blocks after that meet again. Volatile
+// accesses always meet. Cooperative launches always meet. Where the order cannot be
+// known to be the GPU's (plain memory, which nvcc may keep in registers; different
+// warps with no barrier between; the two paths of a divergent branch), the hazard is
+// reported once for each source line (cuda_emu_lockstep.h).
 
 // Whether every lane of warp w that has not returned is waiting somewhere.
 bool volatile_ready(Warp& W, int w) {
-  for (unsigned r = W.exists & ~W.exited; r; r &= r - 1) {
-    int l = __builtin_ctz(r);
-    if (!started(w * 32 + l) || W.fiber[l]->wait == 0) return false;
+  unsigned live = W.exists & ~W.exited;
+  if (g_order.empty()) {
+    int first_unstarted = B.next - w * 32;
+    if (first_unstarted < 32 && (live >> (first_unstarted < 0 ? 0 : first_unstarted)) != 0)
+      return false;
+  } else {
+    for (unsigned r = live; r; r &= r - 1)
+      if (!started(w * 32 + __builtin_ctz(r))) return false;  // --schedule: any order
   }
-  return true;
+  return (live & ~(W.vol_pending | W.pending | W.am_pending | W.bar_wait)) == 0;
 }
 
 // The lanes at the access to release next; they are no longer waiting.
 unsigned volatile_release(Warp& W) {
   const void* lo = nullptr;
   const void* lo2 = nullptr;
-  for (unsigned r = W.vol_pending; r; r &= r - 1) {
-    const void* site = W.fiber[__builtin_ctz(r)]->vsite;
-    if (lo == nullptr || site < lo) {
-      if (lo != nullptr && lo != site) lo2 = lo;
-      lo = site;
-    } else if (site != lo && (lo2 == nullptr || site < lo2)) {
-      lo2 = site;
+  const void* first = W.fiber[__builtin_ctz(W.vol_pending)]->vsite;
+  bool divergent = false;
+  for (unsigned r = W.vol_pending; r; r &= r - 1)
+    if (W.fiber[__builtin_ctz(r)]->vsite != first) divergent = true;
+  if (divergent) {
+    // Lanes at different accesses: the earliest in the source first (see
+    // cuda_emu_lockstep.h), and the next earliest after it.
+    const void* sites[32];
+    int n = 0;
+    for (unsigned r = W.vol_pending; r; r &= r - 1) {
+      const void* site = W.fiber[__builtin_ctz(r)]->vsite;
+      if (std::find(sites, sites + n, site) == sites + n) sites[n++] = site;
     }
+    pthread_mutex_lock(&g_site_mutex);
+    lookup_site_lines(sites, n);
+    pthread_mutex_unlock(&g_site_mutex);
+    for (int i = 0; i < n; ++i) {
+      if (lo == nullptr || site_before(sites[i], lo)) {
+        lo2 = lo;
+        lo = sites[i];
+      } else if (lo2 == nullptr || site_before(sites[i], lo2)) {
+        lo2 = sites[i];
+      }
+    }
+  } else {
+    lo = first;
   }
   const void* pick = lo;
   if (lo2 != nullptr && lo == W.vol_last && W.vol_streak >= 64) pick = lo2;
@@ -872,6 +947,7 @@ unsigned volatile_release(Warp& W) {
     }
   }
   W.vol_pending &= ~m;
+  for (unsigned r = m; r; r &= r - 1) W.group[__builtin_ctz(r)] = m;
   return m;
 }
 
@@ -955,6 +1031,7 @@ void fiber_loop(Fiber* self) {
   }
 }
 
+
 void run_block() {
   if (san::g_schedule != 0) {
     // Reverse, or a shuffle seeded by the seed and the block (splitmix64).
@@ -980,15 +1057,24 @@ void run_block() {
   B.bar_pred = 0;
   B.rq_head = B.rq_tail = 0;
   B.grid_count = 0;
+  ++B.lockstep.epoch;
+  B.lockstep.tls_bytes = tls_block_bytes();
+  B.lockstep.meet = g_launch_meets || g_coop;
+  B.lockstep.warp_comm = false;
   for (int w = 0; w < B.nwarps; ++w) {
     Warp& W = B.warps[w];
-    W.pending = W.am_pending = W.exited = W.vol_pending = 0;
+    W.pending = W.am_pending = W.exited = W.vol_pending = W.bar_wait = 0;
+    ++W.sync_count;
+    memset(W.step, 0, sizeof W.step);
     W.vol_last = nullptr;
     W.vol_streak = 0;
   }
   Fiber* f = get_fiber();
   assign(f, nth_thread(0));
   switch_to(g_home, f);
+  // A block whose warps did not talk through shared memory in lock step: the next
+  // blocks of the launch run their lanes one after another (see "Warp lock step").
+  if (B.lockstep.meet && !B.lockstep.warp_comm) g_launch_meets = false;
 }
 
 // Shared memory of the launch (`extern __shared__`).
@@ -1362,7 +1448,14 @@ int syncthreads(const char* file, int line, int kind, int predicate) {
   cur->line = line;
   B.bar[B.bar_count++] = cur;
   B.bar_pred += predicate;
+  B.warps[cur->tid >> 5].bar_wait |= 1u << (cur->tid & 31);
   if (B.bar_count == B.n) {
+    for (int w = 0; w < B.nwarps; ++w) {
+      B.warps[w].bar_wait = 0;
+      ++B.warps[w].sync_count;
+      memset(B.warps[w].step, 0, sizeof B.warps[w].step);
+    }
+    ++B.lockstep.epoch;
     // Everyone is here: release them all, in arrival order.
     san::on_barrier();
     B.bar_last = B.bar_pred;
@@ -1396,8 +1489,67 @@ namespace {
   die();
 }
 
-void complete_group(Warp& W, unsigned mask, int self_lane) {
+// The lanes of a completed group go on: the others are queued in lane order (the
+// completing lane goes first, without a trip through the scheduler).
+inline void release_group(Warp& W, unsigned mask, int self_lane) {
+  W.pending &= ~mask;
+  ++W.sync_count;
+  for (unsigned r = mask; r; r &= r - 1) {
+    int l = __builtin_ctz(r);
+    W.step[l] = 0;
+    W.fiber[l]->wait = 0;
+  }
+  rq_push_front(W, mask & ~(1u << self_lane));
+}
+
+// A shuffle of a whole converged warp, every lane with the same width (nearly every
+// shuffle): the results in one pass, with no per-lane checks. False when the general
+// path is needed.
+bool full_warp_shuffle(Warp& W, int op, int self_lane) {
+  int width = W.width[self_lane];
+  unsigned bad = 0;
+  for (int l = 0; l < 32; ++l)
+    bad |= (W.mask[l] != 0xffffffffu) | (W.op[l] != op) | (W.width[l] != width);
+  if (bad) return false;
+  const int segmask = (32 - width) & 31;
+  const unsigned long long* v = W.val;
+  unsigned long long* res = W.result;
+  switch (op) {
+    case kShflXor:
+      for (int l = 0; l < 32; ++l) {
+        int j = l ^ (W.operand[l] & 31);
+        res[l] = v[j <= ((l & segmask) | (31 & ~segmask)) ? j : l];
+      }
+      break;
+    case kShflDown:
+      for (int l = 0; l < 32; ++l) {
+        int j = l + (W.operand[l] & 31);
+        res[l] = v[j <= ((l & segmask) | (31 & ~segmask)) ? j : l];
+      }
+      break;
+    case kShflUp:
+      for (int l = 0; l < 32; ++l) {
+        int j = l - (W.operand[l] & 31);
+        res[l] = v[j >= (l & segmask) ? j : l];
+      }
+      break;
+    default:
+      for (int l = 0; l < 32; ++l) {
+        int j = (l & segmask) | (W.operand[l] & 31 & ~segmask);
+        res[l] = v[j <= ((l & segmask) | (31 & ~segmask)) ? j : l];
+      }
+      break;
+  }
+  return true;
+}
+
+// Out of line: the lanes that wait (all but one) run only warp_op's short path.
+__attribute__((noinline)) void complete_group(Warp& W, unsigned mask, int self_lane) {
   int op = W.op[self_lane];
+  if (op <= kShflXor && mask == 0xffffffffu && full_warp_shuffle(W, op, self_lane)) {
+    release_group(W, mask, self_lane);
+    return;
+  }
   for (unsigned r = mask; r; r &= r - 1) {
     int l = __builtin_ctz(r);
     if (W.mask[l] != mask || W.op[l] != op) {
@@ -1415,6 +1567,17 @@ void complete_group(Warp& W, unsigned mask, int self_lane) {
     int l = __builtin_ctz(r);
     if (W.val[l]) ballot |= 1u << l;
   }
+  if (op == kBallot || op == kAny || op == kAll || op == kSyncwarp) {
+    // One result for every lane.
+    unsigned long long res = op == kBallot ? ballot
+                             : op == kAny  ? ballot != 0
+                             : op == kAll  ? ballot == mask
+                                           : 0;
+    for (unsigned r = mask; r; r &= r - 1) W.result[__builtin_ctz(r)] = res;
+    release_group(W, mask, self_lane);
+    return;
+  }
+  unsigned match_done = 0;
   for (unsigned r = mask; r; r &= r - 1) {
     int l = __builtin_ctz(r);
     unsigned long long res = 0;
@@ -1452,11 +1615,16 @@ void complete_group(Warp& W, unsigned mask, int self_lane) {
       case kAll: res = ballot == mask; break;
       case kSyncwarp: res = 0; break;
       case kMatchAny: {
-        unsigned m = 0;
-        for (unsigned q = mask; q; q &= q - 1)
-          if (W.val[__builtin_ctz(q)] == W.val[l]) m |= 1u << __builtin_ctz(q);
-        res = m;
-        break;
+        // Each set of equal values once: the first lane of a set finds the others
+        // and gives them their result.
+        if (!((match_done >> l) & 1)) {
+          unsigned m = 0;
+          for (unsigned q = mask & ~match_done; q; q &= q - 1)
+            if (W.val[__builtin_ctz(q)] == W.val[l]) m |= 1u << __builtin_ctz(q);
+          match_done |= m;
+          for (unsigned q = m; q; q &= q - 1) W.result[__builtin_ctz(q)] = m;
+        }
+        continue;
       }
       case kMatchAll: {
         bool all = true;
@@ -1488,13 +1656,25 @@ void complete_group(Warp& W, unsigned mask, int self_lane) {
     W.result[l] = res;
   }
   if (op == kSyncwarp) san::on_syncwarp(W.fiber[self_lane]->tid >> 5);
-  W.pending &= ~mask;
-  for (unsigned r = mask; r; r &= r - 1) {
-    int l = __builtin_ctz(r);
-    if (l == self_lane) continue;
-    W.fiber[l]->wait = 0;
-    rq_push(W.fiber[l]);
+  release_group(W, mask, self_lane);
+}
+}  // namespace
+
+namespace {
+// A lane calls a warp operation with a mask that leaves it out, or that names lanes
+// that returned.
+[[noreturn]] __attribute__((noinline, cold)) void warp_op_misuse(Fiber* cur, Warp& W, int op,
+                                                                unsigned mask, int lane) {
+  char what[200];
+  if (!(mask & (1u << lane))) {
+    snprintf(what, sizeof what, "lane %d calls %s with mask 0x%08x, which leaves it out", lane,
+             kOpNames[op], mask);
+  } else {
+    snprintf(what, sizeof what,
+             "divergent warp operation: %s with mask 0x%08x, but lanes 0x%08x of warp %d have "
+             "returned", kOpNames[op], mask, mask & W.exited, cur->tid >> 5);
   }
+  warp_misuse(cur, what);
 }
 }  // namespace
 
@@ -1512,24 +1692,15 @@ unsigned long long warp_op(const char* file, int line, int op, unsigned mask,
   cur->file = file;
   cur->line = line;
   W.op[lane] = op;
-  if (!(mask & bit)) {
+  if (__builtin_expect(!(mask & bit), 0)) {
     if (san::g_synccheck) {
       san::sync_error(file, line, t >> 5, W.exists);  // the whole warp, as on the GPU
       abort_kernel(cudaErrorLaunchFailure);
     }
-    char what[160];
-    snprintf(what, sizeof what, "lane %d calls %s with mask 0x%08x, which leaves it out", lane,
-             kOpNames[op], mask);
-    warp_misuse(cur, what);
+    warp_op_misuse(cur, W, op, mask, lane);
   }
   mask &= W.exists;  // lanes past the end of the block do not exist
-  if (mask & W.exited) {
-    char what[200];
-    snprintf(what, sizeof what,
-             "divergent warp operation: %s with mask 0x%08x, but lanes 0x%08x of warp %d have "
-             "returned", kOpNames[op], mask, mask & W.exited, t >> 5);
-    warp_misuse(cur, what);
-  }
+  if (__builtin_expect((mask & W.exited) != 0, 0)) warp_op_misuse(cur, W, op, mask, lane);
   W.mask[lane] = mask;
   W.val[lane] = value;
   W.operand[lane] = operand;
@@ -1669,7 +1840,6 @@ struct Worker {
   void* dyn_ptr = nullptr;
 };
 std::vector<Worker*> g_workers;  // [0] is the calling (host) thread
-bool g_coop = false;
 bool g_coop_done = false;
 unsigned long long g_coop_next = 0, g_coop_total = 0, g_coop_finished = 0, g_coop_arrived = 0;
 std::vector<Worker*> g_coop_resume;  // released from grid.sync, not yet resumed
@@ -1794,6 +1964,7 @@ Worker* worker_run(Worker* me) {
       rq_push(B.grid[i]);
     }
     B.grid_count = 0;
+    for (int w = 0; w < B.nwarps; ++w) B.warps[w].bar_wait = 0;
     switch_to(g_home, rq_pop());
   }
   if (!g_abort) {
@@ -1887,9 +2058,11 @@ void cg_unsupported(const char* file, int line, const char* what) {
   die();
 }
 
-// Before a volatile access of a kernel thread (see "Volatile accesses in lock step").
-void volatile_access(const void* site) {
-  if (!g_in_kernel) return;
+// A kernel thread's meeting with its warp before a memory access (see "Warp lock
+// step"). The lanes released together go on in lane order, as a warp's lanes take
+// their turns within one instruction (an atomicAdd of a converged warp hands out
+// tickets in lane order on the H200: tests/cuda/warp_divergence_order.cu).
+void meet_warp(const void* site) {
   Fiber* cur = g_cur;
   int t = cur->tid;
   int w = t >> 5;
@@ -1900,10 +2073,47 @@ void volatile_access(const void* site) {
   W.vol_pending |= bit;
   if (volatile_ready(W, w)) {
     unsigned m = volatile_release(W);
-    for (unsigned r = m & ~bit; r; r &= r - 1) rq_push(W.fiber[__builtin_ctz(r)]);
-    if (m & bit) return;
+    if ((m & bit) && (m & (bit - 1)) == 0) {
+      rq_push_front(W, m & ~bit);
+      return;
+    }
+    rq_push_front(W, m);
   }
   park(cur);
+}
+
+// Before a memory access of a kernel thread in a program built for warp lock step:
+// kind 0 a read, 1 a write, 2 an atomic, 3 a volatile read, 4 a volatile write. An
+// access to the thread's own stack is nobody else's business; any other meets the
+// warp, and one to shared memory is checked for hazards (cuda_emu_lockstep.h).
+void memory_access(const void* site, const void* addr, unsigned size, int kind) {
+  (void)size;
+  if (!g_in_kernel) return;
+  if (san::g_on) {
+    // A sanitize build instruments every program: its warps meet at volatile accesses
+    // only (what pre-Volta code relies on), and racecheck, not the lock step's warnings,
+    // reports hazards from its own shadow state.
+    if (kind >= 3) meet_warp(site);
+    return;
+  }
+  Fiber* cur = g_cur;
+  if (static_cast<uintptr_t>(reinterpret_cast<const char*>(addr) - cur->map) < kStackBytes + kPage)
+    return;
+  int t = cur->tid;
+  Warp& W = B.warps[t >> 5];
+  if (B.lockstep.meet || kind >= 3) {
+    meet_warp(site);
+  } else {
+    W.group[t & 31] = W.exists;
+  }
+  note_shared_access(W, t >> 5, t & 31, site, addr, kind == 1 || kind == 2 || kind == 4,
+                     kind <= 1, kind == 2);
+}
+
+// Before a volatile access whose address is not known.
+void volatile_access(const void* site) {
+  if (!g_in_kernel) return;
+  meet_warp(site);
 }
 
 void grid_sync(const char* file, int line) {
@@ -1920,6 +2130,7 @@ void grid_sync(const char* file, int line) {
   g_grid_file = file;
   g_grid_line = line;
   B.grid[B.grid_count++] = cur;
+  B.warps[cur->tid >> 5].bar_wait |= 1u << (cur->tid & 31);
   if (B.grid_count + B.exited == B.n) {
     switch_to(cur, g_home);  // the whole block waits: the next block's turn
   } else {
@@ -1948,6 +2159,7 @@ void launch_run(const LaunchConfig& c, void (*body)(void*), void* context) {
   }
   protect_device(true);
   snapshot_for_ldg();
+  g_launch_meets = true;
   g_in_kernel = true;
   if (settings().bounds_check) {
     san::on_launch(c.name, c.file, c.line, g_coop, g_dynamic_shared_ptr, c.shmem, nullptr, nullptr);
@@ -2959,85 +3171,76 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
 }
 
 // ---- Thread-sanitizer entry points ------------------------------------------------------
-// A program that writes `volatile` is compiled with -fsanitize=thread (but linked without
-// the sanitizer's library): these are the functions its instrumentation calls. Volatile
-// accesses meet in lock step (cuda_emu::volatile_access); plain accesses do nothing; the
-// atomic operations are performed as asked (one OS thread runs at a time).
+// A program that writes `volatile` or `__shared__`, and every sanitize build, is compiled
+// with -fsanitize=thread (but linked without the sanitizer's library): these are the
+// functions its instrumentation calls. Each access is handed to cuda_emu::memory_access (see "Warp lock step"); the
+// atomic operations are performed as asked (one OS thread runs at a time) after the
+// same meeting.
 extern "C" {
-// Sanitizing (run --sanitize), each entry point first hands the access to the shadow state
-// (cuda_emu_sanitize.cpp): one call at the top, before what the entry point does otherwise.
-#define CUDA_EMU_SAN(P, N, W) \
-  if (cuda_emu::san::g_on) cuda_emu::san::access(P, N, W, __builtin_return_address(0))
-#define CUDA_EMU_SAN_ALIGNED(P, N, W) \
-  if (cuda_emu::san::g_on) cuda_emu::san::access(P, N, W, __builtin_return_address(0), true)
 void __tsan_init() {}
 void __tsan_func_entry(void*) {}
 void __tsan_func_exit() {}
 void __tsan_vptr_update(void**, void*) {}
 void __tsan_vptr_read(void**) {}
-__attribute__((noinline)) void __tsan_read_range(const void* p, unsigned long n) {
-  CUDA_EMU_SAN(p, static_cast<unsigned>(n), false);
+// Each entry point first hands the access to the sanitizers' shadow state when sanitizing
+// (run --sanitize, cuda_emu_sanitize.cpp), then to the warp's lock step.
+#define CUDA_EMU_SAN(P, N, W, ALIGNED)                                                     \
+  if (cuda_emu::san::g_on)                                                                 \
+  cuda_emu::san::access(P, N, W, __builtin_return_address(0), ALIGNED)
+__attribute__((noinline)) void __tsan_read_range(const void* a, unsigned long n) {
+  CUDA_EMU_SAN(a, static_cast<unsigned>(n), false, false);
+  cuda_emu::memory_access(__builtin_return_address(0), a, static_cast<unsigned>(n), 0);
 }
-__attribute__((noinline)) void __tsan_write_range(const void* p, unsigned long n) {
-  CUDA_EMU_SAN(p, static_cast<unsigned>(n), true);
+__attribute__((noinline)) void __tsan_write_range(const void* a, unsigned long n) {
+  CUDA_EMU_SAN(a, static_cast<unsigned>(n), true, false);
+  cuda_emu::memory_access(__builtin_return_address(0), a, static_cast<unsigned>(n), 1);
 }
-#define CUDA_EMU_TSAN_PLAIN(N)                                                \
-  __attribute__((noinline)) void __tsan_read##N(const void* p) { CUDA_EMU_SAN_ALIGNED(p, N, false); } \
-  __attribute__((noinline)) void __tsan_write##N(void* p) { CUDA_EMU_SAN_ALIGNED(p, N, true); }       \
-  __attribute__((noinline)) void __tsan_unaligned_read##N(const void* p) {   \
-    CUDA_EMU_SAN(p, N, false);                                                \
-  }                                                                           \
-  __attribute__((noinline)) void __tsan_unaligned_write##N(void* p) { CUDA_EMU_SAN(p, N, true); } \
-  __attribute__((noinline)) void __tsan_volatile_read##N(const void* p) {    \
-    CUDA_EMU_SAN_ALIGNED(p, N, false);                                               \
-    cuda_emu::volatile_access(__builtin_return_address(0));                   \
-  }                                                                           \
-  __attribute__((noinline)) void __tsan_volatile_write##N(void* p) {         \
-    CUDA_EMU_SAN_ALIGNED(p, N, true);                                                \
-    cuda_emu::volatile_access(__builtin_return_address(0));                   \
-  }                                                                           \
-  __attribute__((noinline)) void __tsan_unaligned_volatile_read##N(const void* p) { \
-    CUDA_EMU_SAN(p, N, false);                                                \
-    cuda_emu::volatile_access(__builtin_return_address(0));                   \
-  }                                                                           \
-  __attribute__((noinline)) void __tsan_unaligned_volatile_write##N(void* p) { \
-    CUDA_EMU_SAN(p, N, true);                                                 \
-    cuda_emu::volatile_access(__builtin_return_address(0));                   \
+// KIND: 0 read, 1 write, 3 volatile read, 4 volatile write (memory_access).
+#define CUDA_EMU_TSAN_ACCESS(NAME, CONST, KIND, N, ALIGNED)         \
+  __attribute__((noinline)) void NAME(CONST void* a) {               \
+    CUDA_EMU_SAN(a, N, (KIND) == 1 || (KIND) == 4, ALIGNED);         \
+    cuda_emu::memory_access(__builtin_return_address(0), a, N, KIND); \
   }
-__attribute__((noinline)) void __tsan_read1(const void* p) { CUDA_EMU_SAN(p, 1, false); }
-__attribute__((noinline)) void __tsan_write1(void* p) { CUDA_EMU_SAN(p, 1, true); }
-__attribute__((noinline)) void __tsan_volatile_read1(const void* p) {
-  CUDA_EMU_SAN(p, 1, false);
-  cuda_emu::volatile_access(__builtin_return_address(0));
-}
-__attribute__((noinline)) void __tsan_volatile_write1(void* p) {
-  CUDA_EMU_SAN(p, 1, true);
-  cuda_emu::volatile_access(__builtin_return_address(0));
-}
+#define CUDA_EMU_TSAN_PLAIN(N)                                                  \
+  CUDA_EMU_TSAN_ACCESS(__tsan_read##N, const, 0, N, true)                       \
+  CUDA_EMU_TSAN_ACCESS(__tsan_write##N, , 1, N, true)                           \
+  CUDA_EMU_TSAN_ACCESS(__tsan_unaligned_read##N, const, 0, N, false)            \
+  CUDA_EMU_TSAN_ACCESS(__tsan_unaligned_write##N, , 1, N, false)                \
+  CUDA_EMU_TSAN_ACCESS(__tsan_volatile_read##N, const, 3, N, true)              \
+  CUDA_EMU_TSAN_ACCESS(__tsan_volatile_write##N, , 4, N, true)                  \
+  CUDA_EMU_TSAN_ACCESS(__tsan_unaligned_volatile_read##N, const, 3, N, false)   \
+  CUDA_EMU_TSAN_ACCESS(__tsan_unaligned_volatile_write##N, , 4, N, false)
+CUDA_EMU_TSAN_ACCESS(__tsan_read1, const, 0, 1, false)
+CUDA_EMU_TSAN_ACCESS(__tsan_write1, , 1, 1, false)
+CUDA_EMU_TSAN_ACCESS(__tsan_volatile_read1, const, 3, 1, false)
+CUDA_EMU_TSAN_ACCESS(__tsan_volatile_write1, , 4, 1, false)
 CUDA_EMU_TSAN_PLAIN(2)
 CUDA_EMU_TSAN_PLAIN(4)
 CUDA_EMU_TSAN_PLAIN(8)
 CUDA_EMU_TSAN_PLAIN(16)
 #undef CUDA_EMU_TSAN_PLAIN
+#undef CUDA_EMU_TSAN_ACCESS
 void __tsan_atomic_thread_fence(int) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 void __tsan_atomic_signal_fence(int) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
+#define CUDA_EMU_TSAN_MEET(a) \
+  cuda_emu::memory_access(__builtin_return_address(0), (const void*)(a), sizeof(*(a)), 2)
 #define CUDA_EMU_TSAN_ATOMIC(N, T)                                                             \
-  T __tsan_atomic##N##_load(const volatile T* a, int) { return __atomic_load_n(a, __ATOMIC_SEQ_CST); } \
-  void __tsan_atomic##N##_store(volatile T* a, T v, int) { __atomic_store_n(a, v, __ATOMIC_SEQ_CST); } \
-  T __tsan_atomic##N##_exchange(volatile T* a, T v, int) { return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST); } \
-  T __tsan_atomic##N##_fetch_add(volatile T* a, T v, int) { return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST); } \
-  T __tsan_atomic##N##_fetch_sub(volatile T* a, T v, int) { return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST); } \
-  T __tsan_atomic##N##_fetch_and(volatile T* a, T v, int) { return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST); } \
-  T __tsan_atomic##N##_fetch_or(volatile T* a, T v, int) { return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST); } \
-  T __tsan_atomic##N##_fetch_xor(volatile T* a, T v, int) { return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST); } \
-  T __tsan_atomic##N##_fetch_nand(volatile T* a, T v, int) { return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST); } \
-  int __tsan_atomic##N##_compare_exchange_strong(volatile T* a, T* c, T v, int, int) {        \
+  __attribute__((noinline)) T __tsan_atomic##N##_load(const volatile T* a, int) { CUDA_EMU_TSAN_MEET(a); return __atomic_load_n(a, __ATOMIC_SEQ_CST); } \
+  __attribute__((noinline)) void __tsan_atomic##N##_store(volatile T* a, T v, int) { CUDA_EMU_TSAN_MEET(a); __atomic_store_n(a, v, __ATOMIC_SEQ_CST); } \
+  __attribute__((noinline)) T __tsan_atomic##N##_exchange(volatile T* a, T v, int) { CUDA_EMU_TSAN_MEET(a); return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST); } \
+  __attribute__((noinline)) T __tsan_atomic##N##_fetch_add(volatile T* a, T v, int) { CUDA_EMU_TSAN_MEET(a); return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST); } \
+  __attribute__((noinline)) T __tsan_atomic##N##_fetch_sub(volatile T* a, T v, int) { CUDA_EMU_TSAN_MEET(a); return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST); } \
+  __attribute__((noinline)) T __tsan_atomic##N##_fetch_and(volatile T* a, T v, int) { CUDA_EMU_TSAN_MEET(a); return __atomic_fetch_and(a, v, __ATOMIC_SEQ_CST); } \
+  __attribute__((noinline)) T __tsan_atomic##N##_fetch_or(volatile T* a, T v, int) { CUDA_EMU_TSAN_MEET(a); return __atomic_fetch_or(a, v, __ATOMIC_SEQ_CST); } \
+  __attribute__((noinline)) T __tsan_atomic##N##_fetch_xor(volatile T* a, T v, int) { CUDA_EMU_TSAN_MEET(a); return __atomic_fetch_xor(a, v, __ATOMIC_SEQ_CST); } \
+  __attribute__((noinline)) T __tsan_atomic##N##_fetch_nand(volatile T* a, T v, int) { CUDA_EMU_TSAN_MEET(a); return __atomic_fetch_nand(a, v, __ATOMIC_SEQ_CST); } \
+  int __tsan_atomic##N##_compare_exchange_strong(volatile T* a, T* c, T v, int, int) { CUDA_EMU_TSAN_MEET(a);        \
     return __atomic_compare_exchange_n(a, c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);    \
   }                                                                                            \
-  int __tsan_atomic##N##_compare_exchange_weak(volatile T* a, T* c, T v, int, int) {          \
+  int __tsan_atomic##N##_compare_exchange_weak(volatile T* a, T* c, T v, int, int) { CUDA_EMU_TSAN_MEET(a);          \
     return __atomic_compare_exchange_n(a, c, v, true, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);     \
   }                                                                                            \
-  T __tsan_atomic##N##_compare_exchange_val(volatile T* a, T c, T v, int, int) {              \
+  T __tsan_atomic##N##_compare_exchange_val(volatile T* a, T c, T v, int, int) { CUDA_EMU_TSAN_MEET(a);              \
     __atomic_compare_exchange_n(a, &c, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);          \
     return c;                                                                                  \
   }
@@ -3046,4 +3249,5 @@ CUDA_EMU_TSAN_ATOMIC(16, unsigned short)
 CUDA_EMU_TSAN_ATOMIC(32, unsigned int)
 CUDA_EMU_TSAN_ATOMIC(64, unsigned long long)
 #undef CUDA_EMU_TSAN_ATOMIC
+#undef CUDA_EMU_TSAN_MEET
 }

@@ -489,12 +489,14 @@ inline bool operator>(const __half2& a, const __half2& b) { return __hbgt2(a, b)
 inline bool operator>=(const __half2& a, const __half2& b) { return __hbge2(a, b); }
 
 // ---- atomics (a block's threads never run at once: a plain update is atomic) ----------------
-inline __half atomicAdd(__half* address, __half val) {
+CUDA_EMU_ATOMIC_ATTRS __half atomicAdd(__half* address, __half val) {
+  CUDA_EMU_ATOMIC_MEET(address);
   __half old = *address;
   *address = __hadd(old, val);
   return old;
 }
-inline __half2 atomicAdd(__half2* address, __half2 val) {
+CUDA_EMU_ATOMIC_ATTRS __half2 atomicAdd(__half2* address, __half2 val) {
+  CUDA_EMU_ATOMIC_MEET(address);
   __half2 old = *address;
   *address = __hadd2(old, val);
   return old;

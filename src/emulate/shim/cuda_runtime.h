@@ -69,8 +69,10 @@
 // the kernel stops, every later call returns the sticky error.
 //
 // Known differences from a GPU: threads of a block run one after another
-// between synchronisation points, so races never show (volatile accesses are
-// the exception: a warp's lanes make them in lock step, see cuda_emu.cpp); __shared__ contents carry over from block to block; float atomics add
+// between synchronisation points, so races never show (in a program that writes
+// volatile or __shared__, a warp's lanes make their memory accesses in lock step and
+// shared-memory hazards are reported, see "Warp lock step" in cuda_emu.cpp);
+// __shared__ contents carry over from block to block; float atomics add
 // in a fixed order; math functions come from glibc (an ulp apart at times);
 // float-to-int casts behave as on x86 (the __float2int_* intrinsics as on the
 // GPU); a thread spinning on a flag another thread sets never ends unless it
@@ -1441,8 +1443,11 @@ enum WarpOp {
 unsigned long long warp_op(const char* file, int line, int op, unsigned mask,
                            unsigned long long value, int operand, int width, int* predicate);
 unsigned activemask(const char* file, int line);
-// Before each volatile access of a program built with VOLATILE_FLAGS (cuda_emu.cpp).
+// Before each volatile access of a program built with LOCK_STEP_FLAGS (cuda_emu.cpp).
 void volatile_access(const void* site);
+// Before a plain (kind 0 read, 1 write) or atomic (2) access to memory in a program
+// built for warp lock step; `site` is the instrumented code's return address.
+void memory_access(const void* site, const void* addr, unsigned size, int kind);
 
 template <class T>
 inline unsigned long long to_bits(T v) {
@@ -1560,16 +1565,25 @@ inline unsigned sreg_lanemask_gt() { return ~sreg_lanemask_le(); }
 // The threads of a block never run at the same time, and an atomic never
 // switches, so a plain read-modify-write is atomic. Overloads are those CUDA
 // declares, so code using one it lacks fails to compile as with nvcc.
-// A sanitize build (run --sanitize) checks every access but these: an atomic is never a
-// race, so racecheck must not see its read and write.
-#ifdef CUDA_EMU_SANITIZE_BUILD
-#define CUDA_EMU_ATOMIC inline __attribute__((no_sanitize_thread))
-extern "C" __attribute__((weak)) const int cuda_emu_instrumented = 1;
+// In a program built for warp lock step (-fsanitize=thread, see cuda_emu.cpp), an
+// atomic is one step: the warp's lanes meet before it, then each makes its whole
+// read-modify-write in turn (uninstrumented, so its read and write are not two steps).
+#if defined(__SANITIZE_THREAD__)
+#define CUDA_EMU_ATOMIC_ATTRS __attribute__((noinline, no_sanitize_thread))
+#define CUDA_EMU_ATOMIC_MEET(address) \
+  ::cuda_emu::memory_access(__builtin_return_address(0), address, sizeof *(address), 2)
 #else
-#define CUDA_EMU_ATOMIC inline
+#define CUDA_EMU_ATOMIC_ATTRS inline
+#define CUDA_EMU_ATOMIC_MEET(address) (void)0
+#endif
+// A sanitize build (run --sanitize) checks every access but the atomics' own (no_sanitize_thread above) (an atomic
+// is never a race: racecheck must not see its read and write), and says it is one.
+#ifdef CUDA_EMU_SANITIZE_BUILD
+extern "C" __attribute__((weak)) const int cuda_emu_instrumented = 1;
 #endif
 #define CUDA_EMU_RMW(NAME, T, EXPR)          \
-  CUDA_EMU_ATOMIC T NAME(T* address, T val) { \
+  CUDA_EMU_ATOMIC_ATTRS T NAME(T* address, T val) { \
+    CUDA_EMU_ATOMIC_MEET(address);           \
     T old = *address;                        \
     *address = (EXPR);                       \
     return old;                              \
@@ -1605,18 +1619,21 @@ CUDA_EMU_RMW(atomicXor, int, old ^ val)
 CUDA_EMU_RMW(atomicXor, unsigned int, old ^ val)
 CUDA_EMU_RMW(atomicXor, unsigned long long, old ^ val)
 #undef CUDA_EMU_RMW
-CUDA_EMU_ATOMIC float2 atomicAdd(float2* address, float2 val) {
+CUDA_EMU_ATOMIC_ATTRS float2 atomicAdd(float2* address, float2 val) {
+  CUDA_EMU_ATOMIC_MEET(address);
   float2 old = *address;
   *address = float2{old.x + val.x, old.y + val.y};
   return old;
 }
-CUDA_EMU_ATOMIC float4 atomicAdd(float4* address, float4 val) {
+CUDA_EMU_ATOMIC_ATTRS float4 atomicAdd(float4* address, float4 val) {
+  CUDA_EMU_ATOMIC_MEET(address);
   float4 old = *address;
   *address = float4{old.x + val.x, old.y + val.y, old.z + val.z, old.w + val.w};
   return old;
 }
 #define CUDA_EMU_CAS(T)                                  \
-  CUDA_EMU_ATOMIC T atomicCAS(T* address, T compare, T val) { \
+  CUDA_EMU_ATOMIC_ATTRS T atomicCAS(T* address, T compare, T val) { \
+    CUDA_EMU_ATOMIC_MEET(address);                       \
     T old = *address;                                    \
     if (old == compare) *address = val;                  \
     return old;                                          \
@@ -1644,6 +1661,134 @@ CUDA_EMU_SCOPED(atomicAnd)
 CUDA_EMU_SCOPED(atomicOr)
 CUDA_EMU_SCOPED(atomicXor)
 #undef CUDA_EMU_SCOPED
+
+// ---- __nv_atomic_* (CUDA 12.8) ----------------------------------------------------------
+// The builtins with a memory order and a thread scope (CUDA C++ Programming Guide,
+// 10.14.1.9 to 10.14.3.5). The constants' values are the H200's
+// (tests/cuda/nv_atomic_builtins.cu). One thread of a block runs at a time, so every
+// order and scope is kept by doing the operation at once; the types each takes are
+// the guide's, checked as nvcc checks them.
+#define __NV_ATOMIC_RELAXED 0
+#define __NV_ATOMIC_CONSUME 1
+#define __NV_ATOMIC_ACQUIRE 2
+#define __NV_ATOMIC_RELEASE 3
+#define __NV_ATOMIC_ACQ_REL 4
+#define __NV_ATOMIC_SEQ_CST 5
+#define __NV_THREAD_SCOPE_THREAD 0
+#define __NV_THREAD_SCOPE_BLOCK 1
+#define __NV_THREAD_SCOPE_CLUSTER 2
+#define __NV_THREAD_SCOPE_DEVICE 3
+#define __NV_THREAD_SCOPE_SYSTEM 4
+namespace cuda_emu {
+template <class T>
+constexpr bool nv_arith = std::is_same<T, int>::value || std::is_same<T, unsigned>::value ||
+                          std::is_same<T, unsigned long long>::value ||
+                          std::is_same<T, float>::value || std::is_same<T, double>::value;
+template <class T>
+constexpr bool nv_minmax = std::is_same<T, int>::value || std::is_same<T, unsigned>::value ||
+                           std::is_same<T, unsigned long long>::value ||
+                           std::is_same<T, long long>::value;
+template <class T>
+constexpr bool nv_bits = std::is_integral<T>::value && (sizeof(T) == 4 || sizeof(T) == 8);
+template <class T>
+constexpr bool nv_integral_n =
+    std::is_integral<T>::value &&
+    (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16);
+template <class T, class F>
+CUDA_EMU_ATOMIC_ATTRS T nv_rmw(T* p, F f) {
+  CUDA_EMU_ATOMIC_MEET(p);
+  T old = *p;
+  *p = f(old);
+  return old;
+}
+}  // namespace cuda_emu
+#define CUDA_EMU_NV_RMW(NAME, CHECK, WHAT, EXPR)                                         \
+  template <class T>                                                                     \
+  inline T __nv_atomic_fetch_##NAME(T* p, T v, int, int = __NV_THREAD_SCOPE_SYSTEM) {    \
+    static_assert(::cuda_emu::CHECK<T>, "__nv_atomic_fetch_" #NAME " takes " WHAT);      \
+    return ::cuda_emu::nv_rmw(p, [v](T old) { return static_cast<T>(EXPR); });          \
+  }                                                                                      \
+  template <class T>                                                                     \
+  inline void __nv_atomic_##NAME(T* p, T v, int order, int scope = __NV_THREAD_SCOPE_SYSTEM) { \
+    static_assert(::cuda_emu::CHECK<T>, "__nv_atomic_" #NAME " takes " WHAT);            \
+    __nv_atomic_fetch_##NAME(p, v, order, scope);                                        \
+  }
+CUDA_EMU_NV_RMW(add, nv_arith, "unsigned int, int, unsigned long long, float or double", old + v)
+CUDA_EMU_NV_RMW(sub, nv_arith, "unsigned int, int, unsigned long long, float or double", old - v)
+CUDA_EMU_NV_RMW(min, nv_minmax, "unsigned int, int, unsigned long long or long long", v < old ? v : old)
+CUDA_EMU_NV_RMW(max, nv_minmax, "unsigned int, int, unsigned long long or long long", v > old ? v : old)
+CUDA_EMU_NV_RMW(and, nv_bits, "an integral type of 4 or 8 bytes", old & v)
+CUDA_EMU_NV_RMW(or, nv_bits, "an integral type of 4 or 8 bytes", old | v)
+CUDA_EMU_NV_RMW(xor, nv_bits, "an integral type of 4 or 8 bytes", old ^ v)
+#undef CUDA_EMU_NV_RMW
+template <class T>
+inline T __nv_atomic_exchange_n(T* p, T v, int, int = __NV_THREAD_SCOPE_SYSTEM) {
+  static_assert(::cuda_emu::nv_integral_n<T> && sizeof(T) >= 4,
+                "__nv_atomic_exchange_n takes an integral type of 4, 8 or 16 bytes");
+  return ::cuda_emu::nv_rmw(p, [v](T) { return v; });
+}
+template <class T>
+inline void __nv_atomic_exchange(T* p, T* v, T* ret, int, int = __NV_THREAD_SCOPE_SYSTEM) {
+  static_assert(sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16,
+                "__nv_atomic_exchange takes a type of 4, 8 or 16 bytes");
+  T value = *v;
+  T old = ::cuda_emu::nv_rmw(p, [value](T) { return value; });
+  *ret = old;
+}
+namespace cuda_emu {
+template <class T>
+CUDA_EMU_ATOMIC_ATTRS bool nv_cas(T* p, T* expected, const T* desired) {
+  CUDA_EMU_ATOMIC_MEET(p);
+  if (std::memcmp(p, expected, sizeof(T)) == 0) {
+    std::memcpy(static_cast<void*>(p), desired, sizeof(T));
+    return true;
+  }
+  std::memcpy(static_cast<void*>(expected), p, sizeof(T));
+  return false;
+}
+}  // namespace cuda_emu
+template <class T>
+inline bool __nv_atomic_compare_exchange_n(T* p, T* expected, T desired, bool, int, int,
+                                           int = __NV_THREAD_SCOPE_SYSTEM) {
+  static_assert(::cuda_emu::nv_integral_n<T> && sizeof(T) >= 2,
+                "__nv_atomic_compare_exchange_n takes an integral type of 2, 4, 8 or 16 bytes");
+  return ::cuda_emu::nv_cas(p, expected, &desired);
+}
+template <class T>
+inline bool __nv_atomic_compare_exchange(T* p, T* expected, T* desired, bool, int, int,
+                                         int = __NV_THREAD_SCOPE_SYSTEM) {
+  static_assert(sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16,
+                "__nv_atomic_compare_exchange takes a type of 2, 4, 8 or 16 bytes");
+  return ::cuda_emu::nv_cas(p, expected, desired);
+}
+template <class T>
+inline T __nv_atomic_load_n(T* p, int, int = __NV_THREAD_SCOPE_SYSTEM) {
+  static_assert(::cuda_emu::nv_integral_n<typename std::remove_cv<T>::type>,
+                "__nv_atomic_load_n takes an integral type of 1, 2, 4, 8 or 16 bytes");
+  return *p;
+}
+template <class T>
+inline void __nv_atomic_load(T* p, typename std::remove_cv<T>::type* ret, int,
+                             int = __NV_THREAD_SCOPE_SYSTEM) {
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 ||
+                    sizeof(T) == 16,
+                "__nv_atomic_load takes a type of 1, 2, 4, 8 or 16 bytes");
+  std::memcpy(static_cast<void*>(ret), const_cast<const void*>(static_cast<const volatile void*>(p)), sizeof(T));
+}
+template <class T>
+inline void __nv_atomic_store_n(T* p, T v, int, int = __NV_THREAD_SCOPE_SYSTEM) {
+  static_assert(::cuda_emu::nv_integral_n<T>,
+                "__nv_atomic_store_n takes an integral type of 1, 2, 4, 8 or 16 bytes");
+  *p = v;
+}
+template <class T>
+inline void __nv_atomic_store(T* p, T* v, int, int = __NV_THREAD_SCOPE_SYSTEM) {
+  static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 ||
+                    sizeof(T) == 16,
+                "__nv_atomic_store takes a type of 1, 2, 4, 8 or 16 bytes");
+  std::memcpy(static_cast<void*>(p), v, sizeof(T));
+}
+inline void __nv_atomic_thread_fence(int, int = __NV_THREAD_SCOPE_SYSTEM) {}
 
 // ---- Math and intrinsics ---------------------------------------------------------
 // CUDA's global min/max overloads (host and device).

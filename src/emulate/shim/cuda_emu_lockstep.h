@@ -1,0 +1,422 @@
+// cuda_emu_lockstep.h: part of cuda_emu.cpp, included there (inside its anonymous
+// namespace, after the block state) and nowhere else. Two things the warp lock step
+// needs besides the meeting itself (cuda_emu.cpp, "Warp lock step"):
+//
+// 1. Source lines of access sites. A site is the return address of an instrumented
+//    access. When the lanes of a divergent warp wait at different sites, the one
+//    earliest in the source goes first (the then-part of an if before the code after
+//    it, a loop's body before the code after the loop: where a GPU that reconverges
+//    after the branch has its lanes wait). g++ lays blocks out in an order of its own,
+//    so the order comes from the program's line table (it is built with -g1), read by
+//    addr2line once for each batch of new sites; without it, the lowest address first.
+//
+// 2. Hazard warnings: where the emulator's order of two accesses to a shared-memory
+//    word cannot be known to be the GPU's, it says so once for each pair of source
+//    lines. Threads of different warps that access a word between two barriers (one
+//    of them writing), and lanes of one warp on different paths of a divergent branch
+//    (neither path's lanes included the other's lane when they met) that do so with no
+//    warp synchronization between. The shadow state is per block (Block::lockstep);
+//    only shared memory (static `__shared__` and `extern __shared__`) is watched, at
+//    the cost of a range test and a word of shadow per access. With CUDA_EMU_SANITIZE
+//    set, the first hazard is an error (status 1).
+//
+// Included in: cuda_emu.cpp. Needs: Block, Warp, Fiber, g_cur, B, g_launch,
+// g_dynamic_shared_ptr, kernel_name, die, flush_device_printf.
+
+extern void* g_dynamic_shared_ptr;  // defined in cuda_emu.cpp, further down
+
+// ---- Source lines of sites --------------------------------------------------------
+struct SiteLine {
+  std::string file;
+  int line = 0;  // 0: not known
+};
+
+std::map<const void*, SiteLine> g_site_lines;
+pthread_mutex_t g_site_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+int exe_base_callback(dl_phdr_info* info, size_t, void* data) {
+  *static_cast<uintptr_t*>(data) = info->dlpi_addr;
+  return 1;  // the first object is the program itself
+}
+
+uintptr_t exe_base() {
+  static uintptr_t base = [] {
+    uintptr_t b = 0;
+    dl_iterate_phdr(exe_base_callback, &b);
+    return b;
+  }();
+  return base;
+}
+
+// Looks up the lines of those `sites` not known yet, with one addr2line.
+void lookup_site_lines(const void* const* sites, int n) {
+  std::vector<const void*> todo;
+  for (int i = 0; i < n; ++i)
+    if (!g_site_lines.count(sites[i]) &&
+        std::find(todo.begin(), todo.end(), sites[i]) == todo.end())
+      todo.push_back(sites[i]);
+  if (todo.empty()) return;
+  char exe[4096];
+  ssize_t len = readlink("/proc/self/exe", exe, sizeof exe - 1);
+  std::string cmd;
+  if (len > 0 && !getenv("CUDA_EMU_NO_ADDR2LINE")) {
+    exe[len] = 0;
+    cmd = "addr2line -e '";
+    cmd += exe;
+    cmd += "'";
+    for (const void* s : todo) {
+      char hex[32];
+      // The return address is past the call: the call's own line is one byte back.
+      snprintf(hex, sizeof hex, " 0x%lx",
+               static_cast<unsigned long>(reinterpret_cast<uintptr_t>(s) - 1 - exe_base()));
+      cmd += hex;
+    }
+    cmd += " 2>/dev/null";
+  }
+  FILE* p = cmd.empty() ? nullptr : popen(cmd.c_str(), "r");
+  for (const void* s : todo) {
+    SiteLine l;
+    char buf[4096];
+    if (p && fgets(buf, sizeof buf, p)) {
+      std::string text(buf);
+      while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+      size_t d = text.find(" (discriminator");
+      if (d != std::string::npos) text.erase(d);
+      size_t colon = text.rfind(':');
+      if (colon != std::string::npos && text.compare(0, 2, "??") != 0) {
+        l.file = text.substr(0, colon);
+        l.line = atoi(text.c_str() + colon + 1);
+      }
+    }
+    g_site_lines[s] = l;
+  }
+  if (p) pclose(p);
+}
+
+const SiteLine& site_line(const void* site) {
+  auto it = g_site_lines.find(site);
+  if (it != g_site_lines.end()) return it->second;
+  lookup_site_lines(&site, 1);
+  return g_site_lines[site];
+}
+
+// Whether the lanes at site a go before those at site b: the earlier source line of
+// the same file, else the lower address.
+bool site_before(const void* a, const void* b) {
+  pthread_mutex_lock(&g_site_mutex);
+  const SiteLine& la = site_line(a);
+  const SiteLine& lb = site_line(b);
+  bool r = (la.line && lb.line && la.line != lb.line && la.file == lb.file) ? la.line < lb.line
+                                                                            : a < b;
+  pthread_mutex_unlock(&g_site_mutex);
+  return r;
+}
+
+// "FILE:LINE" of a site (FILE as the program was named, relative to the working
+// directory when below it), or its address in the program.
+std::string site_text(const void* site) {
+  pthread_mutex_lock(&g_site_mutex);
+  SiteLine l = site_line(site);
+  pthread_mutex_unlock(&g_site_mutex);
+  char buf[64];
+  if (l.line == 0) {
+    snprintf(buf, sizeof buf, "(program address 0x%lx)",
+             static_cast<unsigned long>(reinterpret_cast<uintptr_t>(site) - exe_base()));
+    return buf;
+  }
+  std::string file = l.file;
+  char cwd[4096];
+  if (getcwd(cwd, sizeof cwd)) {
+    std::string prefix = std::string(cwd) + "/";
+    if (file.compare(0, prefix.size(), prefix) == 0) file.erase(0, prefix.size());
+  }
+  snprintf(buf, sizeof buf, ":%d", l.line);
+  return file + buf;
+}
+
+// The lines of a source file, read once (empty when it cannot be read).
+const std::vector<std::string>& source_lines(const std::string& file) {
+  static std::map<std::string, std::vector<std::string>> files;
+  auto it = files.find(file);
+  if (it != files.end()) return it->second;
+  std::vector<std::string>& lines = files[file];
+  if (FILE* f = fopen(file.c_str(), "r")) {
+    std::string line;
+    for (int c; (c = fgetc(f)) != EOF;) {
+      if (c == '\n') {
+        lines.push_back(line);
+        line.clear();
+      } else {
+        line += static_cast<char>(c);
+      }
+    }
+    lines.push_back(line);
+    fclose(f);
+  }
+  return lines;
+}
+
+bool has_word(const std::string& text, const char* word) {
+  size_t n = strlen(word);
+  for (size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+    bool left = at == 0 || !(isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_');
+    bool right = at + n >= text.size() ||
+                 !(isalnum(static_cast<unsigned char>(text[at + n])) || text[at + n] == '_');
+    if (left && right) return true;
+  }
+  return false;
+}
+
+// Whether two sites reached by disjoint groups of a warp's lanes can be the two paths
+// of one branch (an if and its else, two cases of a switch), whose order a GPU leaves
+// to the compiler; else they are in sequence (two ifs one after the other: the warp
+// reconverges between them, as the emulator's earliest-line-first order does). Read
+// from the source between the two lines; when the lines or the file are not known,
+// assume the worst.
+bool alternative_paths(const void* a, const void* b) {
+  pthread_mutex_lock(&g_site_mutex);
+  SiteLine la = site_line(a), lb = site_line(b);
+  pthread_mutex_unlock(&g_site_mutex);
+  if (la.line == 0 || lb.line == 0 || la.file != lb.file) return true;
+  const std::vector<std::string>& lines = source_lines(la.file);
+  int lo = std::min(la.line, lb.line), hi = std::max(la.line, lb.line);
+  if (lines.size() < static_cast<size_t>(hi)) return true;
+  for (int i = lo == hi ? lo : lo + 1; i <= hi; ++i) {
+    const std::string& t = lines[i - 1];
+    if (has_word(t, "else") || has_word(t, "case") || has_word(t, "default")) return true;
+  }
+  return false;
+}
+
+// ---- Hazards in shared memory -----------------------------------------------------
+// Per 4-byte word of shared memory: the last write and the last read since.
+struct ShadowWord {
+  unsigned w_epoch = 0;  // Lockstep::epoch of the write (0: none)
+  unsigned w_sync = 0;   // the writing warp's sync count then
+  unsigned w_group = 0;  // the lanes that met with the writer
+  const void* w_site = nullptr;
+  unsigned short w_warp = 0, w_lane = 0;
+  unsigned r_epoch = 0;  // epoch of the reads below
+  unsigned r_warps = 0;  // warps (mod 32) that read it in r_epoch
+  unsigned r_sync = 0;
+  unsigned r_group = 0;
+  const void* r_site = nullptr;
+  unsigned short r_warp = 0, r_lane = 0;
+  bool w_plain = false;  // the last write was a plain store (not volatile)
+  bool r_plain = false;  // the last read was a plain load
+  unsigned w_step = 0, r_step = 0;  // the writer's and reader's Warp::step then
+};
+
+// The hazards already reported: once for each kind and source line where one is found.
+std::vector<std::pair<int, std::string>> g_reported;
+pthread_mutex_t g_report_mutex = PTHREAD_MUTEX_INITIALIZER;
+
+bool settings_sanitize() {
+  static bool on = [] {
+    const char* v = getenv("CUDA_EMU_SANITIZE");
+    return v && v[0] && strcmp(v, "0") != 0;
+  }();
+  return on;
+}
+
+// kind: 0 different warps, 1 a divergent warp's two paths, 2 a converged warp's
+// lanes through plain memory where a compiler may keep the value in a register.
+void report_hazard(int kind, const void* first, bool first_write, int first_warp,
+                   int first_lane, const void* second, bool second_write, int second_warp,
+                   int second_lane) {
+  if (kind == 1 && !alternative_paths(first, second)) return;
+  std::string a = site_text(first), b = site_text(second);
+  pthread_mutex_lock(&g_report_mutex);
+  std::pair<int, std::string> key(kind, b);
+  bool seen = std::find(g_reported.begin(), g_reported.end(), key) != g_reported.end();
+  if (!seen) g_reported.push_back(key);
+  pthread_mutex_unlock(&g_report_mutex);
+  if (seen) return;
+  const char* level = settings_sanitize() ? "error" : "warning";
+  fflush(stdout);
+  if (kind == 2) {
+    fprintf(stderr,
+            "%s: %s: lanes of warp %d communicate through plain (not volatile) shared memory "
+            "with no __syncwarp(): lane %d %s at %s, lane %d %s at %s; nvcc may keep such a "
+            "value in a register or move the access (the H200 did both in "
+            "tests/cuda/warp_plain_shared.cu and warp_plain_scan.cu), so the GPU's answer "
+            "depends on nvcc's code; the emulator runs the warp in lock step, which may "
+            "differ; declare the memory volatile or put __syncwarp() between the accesses\n",
+            b.c_str(), level, first_warp, first_lane, first_write ? "writes" : "reads",
+            a.c_str(), second_lane, second_write ? "writes" : "reads", b.c_str());
+  } else if (kind == 3) {
+    fprintf(stderr,
+            "%s: %s: lanes of warp %d communicate through shared memory with no __syncwarp(): "
+            "lane %d %s at %s, lane %d %s at %s; the emulator ran this block's lanes one after "
+            "another (the launch's first block showed no such communication), so its order "
+            "here may differ from the GPU's lock step; the launch's later blocks run in lock "
+            "step\n",
+            b.c_str(), level, first_warp, first_lane, first_write ? "writes" : "reads",
+            a.c_str(), second_lane, second_write ? "writes" : "reads", b.c_str());
+  } else if (kind == 1) {
+    fprintf(stderr,
+            "%s: %s: lanes of a divergent warp communicate through shared memory: lane %d of "
+            "warp %d %s at %s, lane %d %s at %s, on the other path of the branch, with no "
+            "__syncwarp() between; the GPU runs the two paths in an order of the compiler's "
+            "choosing, and the emulator's may differ\n",
+            b.c_str(), level, first_lane, first_warp, first_write ? "writes" : "reads",
+            a.c_str(), second_lane, second_write ? "writes" : "reads", b.c_str());
+  } else {
+    fprintf(stderr,
+            "%s: %s: threads of different warps communicate through shared memory with no "
+            "barrier between: thread %d (warp %d) %s at %s, thread %d (warp %d) %s at %s; "
+            "their order on a GPU is not defined, and the emulator's may differ\n",
+            b.c_str(), level, first_warp * 32 + first_lane, first_warp,
+            first_write ? "writes" : "reads", a.c_str(), second_warp * 32 + second_lane,
+            second_warp, second_write ? "writes" : "reads", b.c_str());
+  }
+  if (g_launch)
+    fprintf(stderr, "  in block (%u,%u,%u) of kernel %s launched at %s:%d\n", blockIdx.x,
+            blockIdx.y, blockIdx.z, kernel_name(), g_launch->file, g_launch->line);
+  if (settings_sanitize()) die();
+}
+
+// The shadow word of addr, or null when addr is not shared memory.
+ShadowWord* shadow_of(const void* addr) {
+  Lockstep& L = B.lockstep;
+  uintptr_t a = reinterpret_cast<uintptr_t>(addr);
+  uintptr_t tp = reinterpret_cast<uintptr_t>(__builtin_thread_pointer());
+  if (a < tp && a >= tp - L.tls_bytes) {
+    size_t i = (a - (tp - L.tls_bytes)) >> 2;
+    if (L.tls_words <= i) {
+      delete[] L.tls_shadow;
+      L.tls_words = L.tls_bytes / 4 + 1;
+      L.tls_shadow = new ShadowWord[L.tls_words];
+    }
+    return &L.tls_shadow[i];
+  }
+  uintptr_t d = reinterpret_cast<uintptr_t>(g_dynamic_shared_ptr);
+  if (g_launch && a >= d && a < d + g_launch->shmem) {
+    size_t i = (a - d) >> 2;
+    if (L.dyn_words <= i) {
+      delete[] L.dyn_shadow;
+      L.dyn_words = g_launch->shmem / 4 + 1;
+      L.dyn_shadow = new ShadowWord[L.dyn_words];
+    }
+    return &L.dyn_shadow[i];
+  }
+  return nullptr;
+}
+
+// The size of the program's thread-local block (where static __shared__ live).
+size_t tls_block_bytes() {
+  static size_t bytes = [] {
+    struct Found {
+      size_t size = 0;
+    } found;
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, size_t, void* data) {
+          for (int i = 0; i < info->dlpi_phnum; ++i)
+            if (info->dlpi_phdr[i].p_type == PT_TLS) {
+              size_t align = info->dlpi_phdr[i].p_align ? info->dlpi_phdr[i].p_align : 1;
+              static_cast<Found*>(data)->size =
+                  (info->dlpi_phdr[i].p_memsz + align - 1) / align * align + align;
+            }
+          return 1;  // the program itself only
+        },
+        &found);
+    return found.size;
+  }();
+  return bytes;
+}
+
+// Notes an access of lane `lane` of warp `w` (just released from a meeting, so it makes
+// the access next) and reports a hazard with an earlier one.
+void note_shared_access(Warp& W, int w, int lane, const void* site, const void* addr,
+                        bool write, bool plain, bool atomic) {
+  ShadowWord* s = shadow_of(addr);
+  if (!s) return;
+  if (atomic) {
+    // Atomics are ordered among themselves (no hazard between warps, nothing a compiler
+    // may cache), but the two paths of a divergent warp taking them in turn give
+    // results in an order the GPU's compiler chooses.
+    Lockstep& L = B.lockstep;
+    unsigned group = W.group[lane];
+    if (s->w_epoch == L.epoch && s->w_warp == w && s->w_lane != lane &&
+        s->w_sync == W.sync_count && !(s->w_group & (1u << lane)) &&
+        !(group & (1u << s->w_lane)))
+      report_hazard(1, s->w_site, true, w, s->w_lane, site, true, w, lane);
+    s->w_plain = false;
+    s->w_epoch = L.epoch;
+    s->w_sync = W.sync_count;
+    s->w_group = group;
+    s->w_site = site;
+    s->w_warp = static_cast<unsigned short>(w);
+    s->w_lane = static_cast<unsigned short>(lane);
+    s->w_step = 0;
+    s->r_epoch = 0;
+    return;
+  }
+  Lockstep& L = B.lockstep;
+  unsigned e = L.epoch;
+  unsigned bit = 1u << lane;
+  unsigned group = W.group[lane];
+  unsigned sync = W.sync_count;
+  unsigned step = ++W.step[lane];
+  // Lanes of one warp talking through this word since the warp's last sync: lock step
+  // matters. Run one after another (L.meet false), the other lane's access came first
+  // in time; if it came later in the lanes' step count, lock step would have put this
+  // one first.
+  bool other_wrote = s->w_epoch == e && s->w_warp == w && s->w_lane != lane && s->w_sync == sync;
+  bool other_read = s->r_epoch == e && s->r_warp == w && s->r_lane != lane && s->r_sync == sync;
+  if (other_wrote || (write && other_read)) {
+    L.warp_comm = true;
+    bool violated = !L.meet && (other_wrote ? s->w_step > step : s->r_step > step);
+    if (violated) {
+      g_launch_meets = true;
+      report_hazard(3, other_wrote ? s->w_site : s->r_site, other_wrote, w,
+                    other_wrote ? s->w_lane : s->r_lane, site, write, w, lane);
+    } else if (plain || (other_wrote ? s->w_plain : s->r_plain)) {
+      report_hazard(2, other_wrote ? s->w_site : s->r_site, other_wrote, w,
+                    other_wrote ? s->w_lane : s->r_lane, site, write, w, lane);
+    }
+  }
+  // Against the last write.
+  if (s->w_epoch == e && !(s->w_warp == w && s->w_lane == lane)) {
+    if (s->w_warp != w) {
+      report_hazard(0, s->w_site, true, s->w_warp, s->w_lane, site, write, w, lane);
+    } else if (!plain && !s->w_plain && s->w_sync == sync && !(s->w_group & bit) &&
+               !(group & (1u << s->w_lane))) {
+      report_hazard(1, s->w_site, true, s->w_warp, s->w_lane, site, write, w, lane);
+    }
+  }
+  if (write) {
+    // Against the reads since.
+    if (s->r_epoch == e) {
+      if (s->r_warps & ~(1u << (w & 31))) {
+        report_hazard(0, s->r_site, false, s->r_warp, s->r_lane, site, true, w, lane);
+      } else if (!plain && !s->r_plain && s->r_warp == w && s->r_lane != lane &&
+                 s->r_sync == sync && !(s->r_group & bit) && !(group & (1u << s->r_lane))) {
+        report_hazard(1, s->r_site, false, s->r_warp, s->r_lane, site, true, w, lane);
+      }
+    }
+    s->w_plain = plain;
+    s->w_step = step;
+    s->w_epoch = e;
+    s->w_sync = sync;
+    s->w_group = group;
+    s->w_site = site;
+    s->w_warp = static_cast<unsigned short>(w);
+    s->w_lane = static_cast<unsigned short>(lane);
+    s->r_epoch = 0;
+    s->r_warps = 0;
+  } else {
+    if (s->r_epoch != e) {
+      s->r_epoch = e;
+      s->r_warps = 0;
+    }
+    s->r_warps |= 1u << (w & 31);
+    s->r_sync = sync;
+    s->r_step = step;
+    s->r_plain = plain;
+    s->r_group = group;
+    s->r_site = site;
+    s->r_warp = static_cast<unsigned short>(w);
+    s->r_lane = static_cast<unsigned short>(lane);
+  }
+}
