@@ -1467,15 +1467,52 @@ pub(crate) fn compare_suites(student: &Report, lesson: &Report) -> String {
 
 #[cfg(test)]
 mod guard_tests {
+    use super::*;
+
     #[test]
-    fn print_guarded() {
-        let s = std::fs::read_to_string("kernels/testing.cu").unwrap();
-        let g = super::guard_shared_indices(&s);
-        assert_eq!(s.lines().count(), g.lines().count());
-        for (a, b) in s.lines().zip(g.lines()) {
-            if a != b {
-                println!("{b}");
-            }
-        }
+    fn static_shared_indices_are_checked_and_lines_stay_where_they_were() {
+        let source = "// k\n__global__ void k(float* y) {\n  __shared__ float t[4][8];\n  \
+                      t[threadIdx.x][0] = 1.0f;\n  y[0] = t[1][threadIdx.x];\n}\n\
+                      __global__ void d(float* y) {\n  extern __shared__ float s[];\n  s[0] = 1;\n}\n";
+        let guarded = guard_shared_indices(source);
+        assert_eq!(guarded.lines().count(), source.lines().count());
+        let lines: Vec<&str> = guarded.lines().collect();
+        assert!(
+            lines[1]
+                .starts_with("__device__ static inline long long mdbook_evidence_mutants_index_(")
+                && lines[1].ends_with("__global__ void k(float* y) {"),
+            "{}",
+            lines[1]
+        );
+        assert_eq!(
+            lines[3],
+            "  t[mdbook_evidence_mutants_index_((threadIdx.x), sizeof(t) / sizeof(t[0]), 4)]\
+             [mdbook_evidence_mutants_index_((0), sizeof(t[0]) / sizeof(t[0][0]), 4)] = 1.0f;"
+        );
+        // Global memory (the emulator's bounds check covers it) and dynamic
+        // shared memory (likewise) are left alone.
+        assert!(lines[4].starts_with("  y[0] = t[mdbook_evidence_mutants_index_((1)"));
+        assert_eq!(lines[8], "  s[0] = 1;");
+        // Nothing to check: the source as it was.
+        assert_eq!(guard_shared_indices("int main() {}\n"), "int main() {}\n");
+    }
+
+    #[test]
+    fn an_emulated_report_of_an_access_out_of_bounds_is_recognised() {
+        assert_eq!(
+            out_of_bounds("========= Invalid __global__ read of size 4 bytes\n"),
+            Some("reads")
+        );
+        assert_eq!(
+            out_of_bounds("x\n========= Invalid __global__ write of size 4 bytes\n"),
+            Some("writes")
+        );
+        assert_eq!(
+            out_of_bounds(&format!(
+                "{SHARED_INDEX_REPORT} (index 256 of 256) at line 60\n"
+            )),
+            Some("reads or writes a __shared__ array")
+        );
+        assert_eq!(out_of_bounds("GATE: the supplied suite failed\n"), None);
     }
 }
