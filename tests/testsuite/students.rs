@@ -180,6 +180,7 @@ fn the_chapter_shows_the_recorded_mutant_table_per_suite() {
         "| P1 | supplied suite vs sumDropTail | **21** of 28 | 7 |",
         "| P3 | hardened suite vs sumGuarded | **22** of 28 | 6 |",
         "| P4 | golden snapshot vs sumGuarded | can kill nothing: golden snapshot, n=611 already fails unmutated | – |",
+        "| P5 | supplied suite vs sumGuarded | **18** of 28 | 10 |",
     ] {
         assert!(shown.contains(row), "{row}\n{shown}");
     }
@@ -189,7 +190,10 @@ fn the_chapter_shows_the_recorded_mutant_table_per_suite() {
         let end = shown[start..].find("</details>").unwrap() + start;
         shown[start..end].to_string()
     };
-    assert!(survivors("P1").contains("Mutant 19 (grid-round-down, line 195)"));
+    // On the same fixed kernel, the supplied suite (P5) lets it through and
+    // the hardened suite (P3) does not.
+    assert!(survivors("P1").contains("Mutant 19 (grid-round-down, line 197)"));
+    assert!(survivors("P5").contains("Mutant 19 (grid-round-down, line 197)"));
     assert!(!survivors("P3").contains("Mutant 19 "));
 }
 
