@@ -846,9 +846,9 @@ pub(crate) fn guard_shared_indices(source: &str) -> String {
              i, n, line); __builtin_abort(); }} return i; }} "
         ),
     ));
-    // Later offsets first, so that earlier ones stay valid; at one offset
-    // the closing text goes before the opening one.
-    inserts.sort_by(|a, b| b.0.cmp(&a.0));
+    // Later offsets first, so that earlier ones stay valid (no two
+    // insertions share an offset).
+    inserts.sort_by_key(|insert| std::cmp::Reverse(insert.0));
     let mut out = source.to_string();
     for (at, text) in inserts {
         out.insert_str(at, &text);

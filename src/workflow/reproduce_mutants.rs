@@ -25,8 +25,7 @@ use anyhow::Result;
 use std::time::Duration;
 
 /// Why a mutant without a barrier is not compared under emulation.
-const RACE: &str =
-    "removes a barrier, a race: outcome not reproducible on the CPU (it depends on the GPU's timing)";
+const RACE: &str = "removes a barrier, a race: outcome not reproducible on the CPU (it depends on the GPU's timing)";
 
 /// What a reproduction of mutant evidence found, for the chapter.
 #[derive(Debug, Clone, PartialEq, Eq)]
