@@ -155,7 +155,9 @@ fn a_mutant_that_reads_out_of_bounds_is_not_reproducible_never_a_mismatch() {
     assert!(out.status.success(), "{stderr}");
     assert!(
         stderr.contains("mutants of kernels/addone.cu: reproduced by CPU emulation")
-            && stderr.contains("4 identical, 9 not reproducible on the CPU"),
+            // Out of bounds: 9 of the 13; and the one without its barrier
+            // races (compared nowhere under emulation either).
+            && stderr.contains("3 identical, 10 not reproducible on the CPU"),
         "{stderr}"
     );
     let html = std::fs::read_to_string(book.path().join("out/chapter.html")).unwrap();
