@@ -8,7 +8,9 @@
 // launch rounds up and lets the kernel's bounds guard handle the last block.
 // A supplied suite of four tests passes the buggy launch; a hardened suite
 // exposes it and passes the fix. The program checks that split itself and
-// exits 1 when any side of it does not happen (2 on a CUDA error).
+// exits 1 when any side of it does not happen (2 on a CUDA error). A fifth
+// phase, with no gate, runs the supplied suite against the fix as well, for
+// measuring both suites with mutants.
 //
 // Every input value is a multiple of 0.5 and every sum stays far below 2^24,
 // so all float arithmetic here is exact: a mismatch can only be an indexing
@@ -288,6 +290,15 @@ int main() {
                  "passed\n");
     ++broken;
   }
+
+  // Not a gate, and no claim of the lesson: the supplied suite against the
+  // fix too, so that a mutant of sumGuarded (its grid rounded down, say)
+  // meets both suites and `mdbook-evidence mutants` can count what each one
+  // catches. The golden snapshot fails here as it does above.
+  std::printf("\nsupplied suite vs sumGuarded (expected: the golden snapshot fails, the other "
+              "three pass; not a gate)\n");
+  Outcome suppliedOnFix;
+  suppliedSuite(sumGuarded, suppliedOnFix);
 
   if (broken != 0) return 1;
   std::printf("\nall four gates hold: the supplied suite certifies the bug, the hardened suite "

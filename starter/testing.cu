@@ -195,7 +195,8 @@ void suppliedSuite(SumFn sum, Outcome& outcome) {
 //   2. a scaled tolerance for a sum of K terms: max(1e-5, 4 * eps * sqrt(K));
 //   3. a hardened suite: the oracle at n = 611, 1024 and 16483 with the scaled
 //      tolerance, the swap-ends permutation at 16483, and the linearity test;
-// then extend main with the lesson's phases 2 to 4 and their gates.
+// then extend main with the lesson's phases 2 to 4 and their gates, and its
+// fifth phase (the supplied suite against sumGuarded, with no gate).
 //
 // ---- YOUR WORK ENDS HERE ----------------------------------------------------
 // exercise: end
@@ -217,7 +218,7 @@ int main() {
     return 1;
   }
 
-  // TODO(student): phases 2 to 4 go here, each with its gate.
+  // TODO(student): phases 2 to 4 go here, each with its gate, then phase 5.
 
   std::printf("\nphase 1 holds: the supplied suite passes sumDropTail; now make it fail\n");
   return 0;

@@ -94,6 +94,7 @@ pub struct Expander<'a> {
     course: &'a Course,
     templates: Templates,
     reproduced: HashMap<String, Reproduction>,
+    mutants_reproduced: HashMap<String, crate::workflow::reproduce_mutants::MutantsNote>,
     snippets: HashMap<String, Result<SnippetSet, Cause>>,
     /// Programs read, and their evidence with its staleness: a chapter
     /// embeds one program in several directives, and reading, hashing and
@@ -111,6 +112,7 @@ impl<'a> Expander<'a> {
             course,
             templates,
             reproduced: HashMap::new(),
+            mutants_reproduced: HashMap::new(),
             snippets: HashMap::new(),
             programs: HashMap::new(),
             tracked: HashMap::new(),
@@ -121,6 +123,15 @@ impl<'a> Expander<'a> {
     /// Notes that this build reproduced `program`'s evidence.
     pub fn reproduced(&mut self, program: &str, how: Reproduction) {
         self.reproduced.insert(program.to_string(), how);
+    }
+
+    /// Notes that this build reproduced `program`'s mutant evidence.
+    pub(crate) fn mutants_reproduced(
+        &mut self,
+        program: &str,
+        note: crate::workflow::reproduce_mutants::MutantsNote,
+    ) {
+        self.mutants_reproduced.insert(program.to_string(), note);
     }
 
     /// Expands every directive in `content`. `chapter` names the chapter's
@@ -200,8 +211,13 @@ impl<'a> Expander<'a> {
             Directive::Tolerance(ToleranceSubject::Program(path)) => self.lesson_tolerance(path),
             Directive::Mutants { path } => {
                 let program = self.program(path)?;
-                crate::render::mutants::mutants(&self.templates, self.course, &program)
-                    .map_err(Cause::failed)
+                crate::render::mutants::mutants(
+                    &self.templates,
+                    self.course,
+                    &program,
+                    self.mutants_reproduced.get(path),
+                )
+                .map_err(Cause::failed)
             }
         }
     }

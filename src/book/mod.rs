@@ -4,3 +4,34 @@
 pub(crate) mod directive;
 pub(crate) mod expand;
 pub(crate) mod preprocessor;
+
+/// The programs whose mutants a chapter of the book at `root` shows with
+/// `{{#mutants FILE}}`, in order of first use (for `record --mutants`).
+pub(crate) fn shown_mutants(root: &std::path::Path) -> anyhow::Result<Vec<String>> {
+    let config = crate::config::load(root)?;
+    let mut found = Vec::new();
+    let mut folders = vec![root.join(&config.book.src)];
+    while let Some(folder) = folders.pop() {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        let mut entries: Vec<_> = entries.filter_map(Result::ok).map(|e| e.path()).collect();
+        entries.sort();
+        for path in entries {
+            if path.is_dir() {
+                folders.push(path);
+            } else if path.extension().is_some_and(|e| e == "md")
+                && let Ok(text) = crate::sources::files::read_to_string(&path)
+            {
+                for directive in directive::find_all(&text) {
+                    if let Ok(directive::Directive::Mutants { path }) = directive.parsed
+                        && !found.contains(&path)
+                    {
+                        found.push(path);
+                    }
+                }
+            }
+        }
+    }
+    Ok(found)
+}

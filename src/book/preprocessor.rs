@@ -18,6 +18,7 @@ use crate::report::progress::Progress;
 use crate::workflow::CheckFailed;
 use crate::workflow::parallel;
 use crate::workflow::reproduce;
+use crate::workflow::reproduce_mutants::{MutantRun, MutantsVerdict, reproduce_mutants};
 use crate::workflow::reuse::ReuseStore;
 use anyhow::{Context, Result, bail};
 use mdbook_preprocessor::book::Book;
@@ -95,16 +96,18 @@ impl Preprocessor for EvidencePreprocessor {
 }
 
 impl EvidencePreprocessor {
-    /// Checks drift and reproduces the evidence the book embeds: what to
-    /// say about each program's reproduction in the chapters.
-    fn check_and_reproduce(&self, course: &Course, book: &Book) -> Result<Notes> {
+    /// Checks drift and reproduces the evidence (and the mutant outcomes)
+    /// the book embeds: what to say about each program in the chapters.
+    fn check_and_reproduce(&self, course: &Course, book: &Book) -> Result<Reproduced> {
         check_drift(course)?;
         let embedded = embedded_programs(book);
+        let shown_mutants = mutant_programs(book);
         // An evidence file that cannot be read is reported by the directive
         // that embeds it, with its chapter and line; reproducing would only
         // report it first, without them.
         let unreadable = embedded.iter().any(|p| course.evidence(p).is_err());
-        Ok(if embedded.is_empty() || unreadable {
+        let mut mutants_reproduced = Vec::new();
+        let notes = if (embedded.is_empty() && shown_mutants.is_empty()) || unreadable {
             Default::default()
         } else {
             let hint = "reproducing the evidence the book embeds (`reproduce = \"never\"` in \
@@ -119,9 +122,39 @@ impl EvidencePreprocessor {
                         fresh: self.fresh || fresh_from_env(),
                         progress: Some(&tick),
                     };
-                    let done = reproduce::reproduce(backend.as_ref(), course, &embedded, &options)?;
+                    let mut done =
+                        reproduce::reproduce(backend.as_ref(), course, &embedded, &options)?;
                     progress.finish();
-                    eprintln!("{}", done.summary);
+                    if !embedded.is_empty() {
+                        eprintln!("{}", done.summary);
+                    }
+                    let how = reproduce::describe(backend.as_ref());
+                    for path in &shown_mutants {
+                        // A program that cannot be read is the directive's to report.
+                        let Ok(program) = course.program(path) else {
+                            continue;
+                        };
+                        let run = MutantRun {
+                            how: &how,
+                            reuse: Some(&store),
+                            fresh: options.fresh,
+                            jobs: parallel::jobs(),
+                        };
+                        let verdict = reproduce_mutants(backend.as_ref(), course, &program, &run)
+                            .with_context(|| format!("reproducing the mutants of {path}"))?;
+                        eprintln!("mutants of {path}: {}", verdict.summary());
+                        match verdict {
+                            MutantsVerdict::Reproduced(note) | MutantsVerdict::Reused(note) => {
+                                mutants_reproduced.push((path.clone(), note));
+                            }
+                            MutantsVerdict::Mismatch { diff } => {
+                                done.failures.push(format!("{path} (its mutants): {diff}"));
+                            }
+                            // The chapter shows the stale banner, or the
+                            // directive reports the missing file.
+                            MutantsVerdict::Stale { .. } | MutantsVerdict::NoEvidence => {}
+                        }
+                    }
                     if !done.failures.is_empty() {
                         return Err(reproduce::failure(&done.failures).into());
                     }
@@ -136,12 +169,20 @@ impl EvidencePreprocessor {
                     Default::default()
                 }
             }
+        };
+        Ok(Reproduced {
+            notes,
+            mutants: mutants_reproduced,
         })
     }
 }
 
-/// What reproduction says about each program, for the chapters.
-type Notes = std::collections::BTreeMap<String, crate::evidence::Reproduction>;
+/// What reproduction says about each program and each program's mutants,
+/// for the chapters.
+struct Reproduced {
+    notes: std::collections::BTreeMap<String, crate::evidence::Reproduction>,
+    mutants: Vec<(String, crate::workflow::reproduce_mutants::MutantsNote)>,
+}
 
 /// Expands the directives of every chapter; every directive that fails is
 /// listed, with its chapter and line.
@@ -149,13 +190,16 @@ fn expand_chapters(
     ctx: &PreprocessorContext,
     course: &Course,
     templates: Templates,
-    reproduced: Notes,
+    reproduced: Reproduced,
     book: &mut Book,
 ) -> Result<()> {
     let src = &ctx.config.book.src;
     let mut expander = Expander::new(course, templates);
-    for (program, note) in reproduced {
+    for (program, note) in reproduced.notes {
         expander.reproduced(&program, note);
+    }
+    for (program, note) in reproduced.mutants {
+        expander.mutants_reproduced(&program, note);
     }
     let mut errors = Vec::new();
     book.for_each_chapter_mut(|chapter| {
@@ -191,6 +235,22 @@ fn embedded_programs(book: &Book) -> Vec<String> {
                 _ => continue,
             };
             if !programs.contains(&path) {
+                programs.push(path);
+            }
+        }
+    }
+    programs
+}
+
+/// The programs whose mutants the book shows (`{{#mutants FILE}}`), in
+/// order of first use.
+fn mutant_programs(book: &Book) -> Vec<String> {
+    let mut programs = Vec::new();
+    for chapter in book.chapters() {
+        for found in directive::find_all(&chapter.content) {
+            if let Ok(Directive::Mutants { path }) = found.parsed
+                && !programs.contains(&path)
+            {
                 programs.push(path);
             }
         }

@@ -24,7 +24,9 @@ use std::time::{Duration, Instant};
 /// cached). A phase of the program kills a mutant when one of its checks
 /// that passes on the unmutated program fails on the mutant, or the mutant
 /// crashes or times out. A line marked `// mutants: skip (reason)` gets no
-/// mutants (for equivalent ones).
+/// mutants (for equivalent ones). Under emulation every access is checked:
+/// a mutant that reads or writes out of bounds is marked `?` and counted
+/// nowhere, since a GPU would read whatever lies there.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// The program, e.g. `kernels/testing.cu`.

@@ -5,7 +5,7 @@ use crate::backend::gpu::GpuBackend;
 use crate::backend::{self, Backend, BackendChoice};
 use crate::cmd::Status;
 use crate::course::Course;
-use crate::workflow::record::{self, Recorded};
+use crate::workflow::record::{self, Recorded, RecordedMutants};
 use std::path::Path;
 
 /// Record evidence: compile with nvcc, run on the GPU, write evidence/.
@@ -18,6 +18,13 @@ use std::path::Path;
 /// evidence is marked provisional ("not yet recorded on a GPU"), builds and
 /// verifies like any other, and is replaced by the next recording on a GPU.
 /// It never replaces evidence recorded on a GPU unless --force is given.
+///
+/// With --mutants it also records each program's mutant outcomes
+/// (`evidence/<program>.mutants.toml`, which `{{#mutants PROGRAM}}` shows):
+/// every mutant of its device code, built and run on the same GPU, judged
+/// phase by phase. The same rules hold: written atomically, only after the
+/// program itself was recorded, never from emulation over a GPU recording
+/// unless --force.
 #[derive(Debug, clap::Args)]
 pub struct Args {
     /// Programs to record, relative to the book root (default: every lesson
@@ -34,6 +41,12 @@ pub struct Args {
     /// by CPU emulation, or `auto` (the GPU when there is one).
     #[arg(long, value_enum, default_value_t = BackendChoice::Gpu)]
     pub backend: BackendChoice,
+
+    /// Also record the mutant outcomes of each program given (without
+    /// PROGRAM: of every program whose mutants a chapter shows or the book
+    /// already holds). Each mutant is a build, so this takes a while.
+    #[arg(long)]
+    pub mutants: bool,
 }
 
 pub(crate) fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
@@ -53,7 +66,87 @@ pub(crate) fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
         Some(&tick),
     )?;
     progress.finish();
-    report(outcomes, root)
+    // The programs whose evidence was just written, with their compilers.
+    let written: Vec<(String, String)> = outcomes
+        .iter()
+        .filter_map(|o| match o {
+            Recorded::Written {
+                program, evidence, ..
+            } => Some((program.clone(), evidence.build.compiler_version.clone())),
+            Recorded::Refused { .. } => None,
+        })
+        .collect();
+    let mut status = report(outcomes, root)?;
+    if args.mutants {
+        let wanted = mutant_programs(&course, &args.programs, &programs)?;
+        for program in programs.iter().filter(|p| wanted.contains(&p.path)) {
+            let Some((_, toolkit)) = written.iter().find(|(p, _)| p == &program.path) else {
+                eprintln!(
+                    "not recorded: the mutants of {}: the program itself was not recorded, so neither are they",
+                    program.path
+                );
+                status = Status::VerificationFailed;
+                continue;
+            };
+            eprintln!(
+                "mdbook-evidence: recording the mutants of {} (each one a build and a run)",
+                program.path
+            );
+            match record::record_mutants(backend.as_ref(), &course, program, args.force, toolkit)? {
+                RecordedMutants::Written {
+                    program,
+                    path,
+                    report,
+                    device,
+                } => {
+                    let counts = crate::workflow::mutants::tally(&report);
+                    let lines: Vec<String> = report
+                        .phases
+                        .iter()
+                        .zip(counts)
+                        .filter(|(phase, _)| !phase.passing.is_empty())
+                        .map(|(phase, (killed, of))| {
+                            let title = phase.header.split(" (expected").next().unwrap_or("");
+                            format!("  {title}: killed {killed} of {of}")
+                        })
+                        .collect();
+                    println!(
+                        "recorded the {} mutants of {program} on {device} -> {}\n{}",
+                        report.mutants.len(),
+                        crate::sources::files::display_relative(root, &path),
+                        lines.join("\n")
+                    );
+                }
+                RecordedMutants::Refused { program, reason } => {
+                    eprintln!("not recorded: the mutants of {program}: {reason}");
+                    status = Status::VerificationFailed;
+                }
+            }
+        }
+    }
+    Ok(status)
+}
+
+/// The programs whose mutants `record --mutants` records: those named, or
+/// (none named) every program whose mutants a chapter shows or whose mutant
+/// evidence exists.
+fn mutant_programs(
+    course: &Course,
+    named: &[String],
+    programs: &[crate::sources::lesson::Program],
+) -> anyhow::Result<Vec<String>> {
+    if !named.is_empty() {
+        return Ok(programs.iter().map(|p| p.path.clone()).collect());
+    }
+    let shown = crate::book::shown_mutants(course.root())?;
+    Ok(programs
+        .iter()
+        .filter(|p| {
+            shown.contains(&p.path)
+                || crate::workflow::mutants::evidence_path(course, &p.path).exists()
+        })
+        .map(|p| p.path.clone())
+        .collect())
 }
 
 fn report(outcomes: Vec<Recorded>, root: &Path) -> anyhow::Result<Status> {

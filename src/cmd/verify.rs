@@ -7,6 +7,7 @@ use crate::cmd::Status;
 use crate::course::Course;
 use crate::report::progress::Progress;
 use crate::report::{self, Format, Outcome, Record};
+use crate::workflow::reproduce_mutants::{MutantRun, MutantsVerdict, reproduce_mutants};
 use crate::workflow::reuse::ReuseStore;
 use crate::workflow::verify::{RunOptions, Verification, verify_programs_with};
 use std::path::Path;
@@ -97,6 +98,59 @@ pub(crate) fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
             None => record(Outcome::Failed, verdict.to_string()),
         });
     }
+    // Mutant evidence, like any evidence: stale fails; a run compares every
+    // mutant's fate with the recorded one.
+    let how = chosen
+        .as_deref()
+        .map(crate::workflow::reproduce::describe)
+        .unwrap_or_default();
+    for program in &programs {
+        if !crate::workflow::mutants::evidence_path(&course, &program.path).exists() {
+            continue;
+        }
+        let verdict = match chosen.as_deref() {
+            Some(backend) => {
+                let run = MutantRun {
+                    how: &how,
+                    reuse: Some(&store),
+                    fresh: args.fresh,
+                    jobs: crate::workflow::parallel::jobs(),
+                };
+                reproduce_mutants(backend, &course, program, &run)?
+            }
+            None => match mutants_staleness(&course, program)? {
+                Some(stale) => stale,
+                None => {
+                    records.push(Record {
+                        check: "mutants".into(),
+                        name: program.path.clone(),
+                        outcome: Outcome::Passed,
+                        verdict: "not-rerun".into(),
+                        message: format!("has current mutants (re-run skipped: {why_not})"),
+                    });
+                    continue;
+                }
+            },
+        };
+        let verdict_word = match &verdict {
+            MutantsVerdict::Reproduced(_) => "reproduced",
+            MutantsVerdict::Reused(_) => "reused",
+            MutantsVerdict::NoEvidence => "no-evidence",
+            MutantsVerdict::Stale { .. } => "stale",
+            MutantsVerdict::Mismatch { .. } => "mismatch",
+        };
+        records.push(Record {
+            check: "mutants".into(),
+            name: program.path.clone(),
+            outcome: if verdict.passed() {
+                Outcome::Passed
+            } else {
+                Outcome::Failed
+            },
+            verdict: verdict_word.into(),
+            message: verdict.to_string(),
+        });
+    }
     if args.programs.is_empty() {
         for lesson in course.lessons()? {
             if lesson.starter.is_none() {
@@ -158,6 +212,22 @@ fn print_text(records: &[Record]) {
     }
     let (passed, failed, _) = report::counts(records);
     println!("{passed} passed, {failed} failed");
+}
+
+/// The stale verdict on `program`'s mutant evidence, or `None` when it is
+/// current (for a verify that runs nothing).
+fn mutants_staleness(
+    course: &Course,
+    program: &crate::sources::lesson::Program,
+) -> anyhow::Result<Option<MutantsVerdict>> {
+    let path = crate::workflow::mutants::evidence_path(course, &program.path);
+    let Some(evidence) = crate::workflow::mutants::record::MutantsEvidence::load(&path)? else {
+        return Ok(None);
+    };
+    Ok(
+        crate::workflow::reproduce_mutants::staleness(&evidence, program)
+            .map(|why| MutantsVerdict::Stale { why }),
+    )
 }
 
 /// A stable word for a verdict, for scripts.

@@ -9,6 +9,7 @@ use crate::course::Course;
 use crate::sources::lesson::Program;
 use crate::workflow::mutants::record::MutantsEvidence;
 use crate::workflow::mutants::{Fate, evidence_path, tally};
+use crate::workflow::reproduce_mutants::{MutantsNote, rerecord};
 use anyhow::Result;
 use serde::Serialize;
 
@@ -29,6 +30,16 @@ struct View {
     phases: Vec<PhaseView>,
     columns: Vec<String>,
     rows: Vec<Row>,
+    /// What this build's reproduction of the mutants found, if it ran.
+    reproduction: Option<ReproductionView>,
+}
+
+#[derive(Serialize)]
+struct ReproductionView {
+    how: String,
+    day: String,
+    identical: usize,
+    not_reproducible: usize,
 }
 
 #[derive(Serialize)]
@@ -58,16 +69,21 @@ struct Row {
     line: usize,
     change: String,
     cells: Vec<String>,
+    /// How this build's reproduction judged it (empty when none ran).
+    reproduced: String,
 }
 
 /// Renders the mutant evidence of `program`; an error naming the command
 /// that records it when there is none.
-pub(crate) fn mutants(templates: &Templates, course: &Course, program: &Program) -> Result<String> {
+/// `note` is what this build's reproduction of them found, if it ran.
+pub(crate) fn mutants(
+    templates: &Templates,
+    course: &Course,
+    program: &Program,
+    note: Option<&MutantsNote>,
+) -> Result<String> {
     let path = evidence_path(course, &program.path);
-    let rerecord = format!(
-        "mdbook-evidence mutants {} --backend gpu --save",
-        program.path
-    );
+    let rerecord = rerecord(&program.path);
     let Some(evidence) = MutantsEvidence::load(&path)? else {
         anyhow::bail!(
             "{} has no recorded mutants ({} is missing); record them with `{rerecord}`",
@@ -121,8 +137,17 @@ pub(crate) fn mutants(templates: &Templates, course: &Course, program: &Program)
             operator: m.operator.to_string(),
             line: m.line,
             change: code_cell(m.after.trim()),
+            reproduced: match note {
+                None => String::new(),
+                Some(note) => match note.not_reproducible.iter().find(|(id, _)| *id == m.id) {
+                    Some((_, why)) => cell(why),
+                    None if *fate == Fate::Stillborn => "did not compile".into(),
+                    None => "identical".into(),
+                },
+            },
             cells: match fate {
                 Fate::Stillborn => vec!["did not compile".into(); report.phases.len()],
+                Fate::NotReproducible(why) => vec![cell(why); report.phases.len()],
                 Fate::Ran(kills) => kills
                     .iter()
                     .zip(&report.phases)
@@ -157,6 +182,12 @@ pub(crate) fn mutants(templates: &Templates, course: &Course, program: &Program)
         phases,
         columns: (1..=report.phases.len()).map(|p| format!("P{p}")).collect(),
         rows,
+        reproduction: note.map(|note| ReproductionView {
+            how: cell(&note.how),
+            day: note.when.get(..10).unwrap_or(&note.when).to_string(),
+            identical: note.identical,
+            not_reproducible: note.not_reproducible.len(),
+        }),
     };
     templates.render("mutants", &view)
 }

@@ -13,6 +13,7 @@ pub(crate) mod mutants;
 pub(crate) mod parallel;
 pub(crate) mod record;
 pub(crate) mod reproduce;
+pub(crate) mod reproduce_mutants;
 pub(crate) mod reuse;
 pub(crate) mod verify;
 

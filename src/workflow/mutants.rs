@@ -21,7 +21,6 @@ use crate::evidence::decode;
 use crate::evidence::transcript::{Transcript, Verdict};
 use crate::sources::lesson::Program;
 use std::path::Path;
-use std::sync::Mutex;
 use std::time::Duration;
 
 /// One mutant: a replacement of one byte range of the source.
@@ -483,7 +482,15 @@ pub(crate) enum Fate {
     /// It ran; for each phase of the unmutated run, whether that phase
     /// killed it (and which check, or `crash`/`timeout`).
     Ran(Vec<Option<String>>),
+    /// Its outcome here says nothing about a GPU's, with the reason: under
+    /// emulation it read or wrote out of bounds (a GPU reads whatever lies
+    /// there, which the CPU does not reproduce), or the emulator refused it.
+    /// Counted nowhere, like a mutant that did not compile.
+    NotReproducible(String),
 }
+
+/// The reason a mutant's emulated outcome is not a GPU's.
+pub(crate) const NOT_REPRODUCIBLE: &str = "outcome not reproducible on the CPU";
 
 /// One phase of the unmutated run and what it can kill with.
 #[derive(Debug, Clone, PartialEq)]
@@ -554,75 +561,299 @@ pub(crate) fn kills(
         .collect()
 }
 
-/// Builds and runs every mutant of `program` with `backend`, `jobs` at a
-/// time; `original` is the unmutated run's transcript.
-pub(crate) fn run_mutants(
+/// A mutant as built for its run.
+pub(crate) enum Built {
+    Ready(crate::backend::Compiled),
+    /// It did not compile.
+    Stillborn,
+    /// The emulator refused it (the refusal's message).
+    Refused(String),
+}
+
+/// What a mutant's run is compiled from: under emulation the static
+/// `__shared__` arrays' indices are checked ([`guard_shared_indices`]).
+fn source_for(backend: &dyn Backend, source: &str) -> String {
+    if backend.name() == "emulate" {
+        guard_shared_indices(source)
+    } else {
+        source.to_string()
+    }
+}
+
+/// A run under emulation checks every global-memory access against the
+/// program's allocations (`CUDA_EMU_BOUNDS_CHECK=1`): a mutant that reads
+/// past a buffer reads, on a GPU, whatever lies there.
+fn bounds_checked(
+    backend: &dyn Backend,
+    mut compiled: crate::backend::Compiled,
+) -> crate::backend::Compiled {
+    if backend.name() == "emulate" {
+        compiled
+            .env
+            .retain(|(name, _)| name != "CUDA_EMU_BOUNDS_CHECK");
+        compiled
+            .env
+            .push(("CUDA_EMU_BOUNDS_CHECK".into(), "1".into()));
+    }
+    compiled
+}
+
+/// Builds `program` (as `source`, written under `scratch`) for a mutant run.
+fn build_one(
     backend: &dyn Backend,
     program: &Program,
-    original: &Transcript,
-    mutants: Vec<Mutant>,
-    jobs: usize,
-    timeout: Duration,
+    source: &str,
+    sub: &str,
     scratch: &Path,
-) -> anyhow::Result<Report> {
-    let phases = phases_of(original);
+) -> anyhow::Result<Built> {
     let name = Path::new(&program.path)
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_else(|| "program.cu".into());
-    let queue = Mutex::new(mutants.iter().enumerate());
-    let results: Mutex<Vec<Option<anyhow::Result<Fate>>>> =
-        Mutex::new((0..mutants.len()).map(|_| None).collect());
-    std::thread::scope(|scope| {
-        for _ in 0..jobs.max(1) {
-            scope.spawn(|| {
-                loop {
-                    let Some((index, mutant)) = queue.lock().unwrap().next() else {
-                        break;
-                    };
-                    let fate = (|| -> anyhow::Result<Fate> {
-                        let dir = scratch.join(format!("mutant-{}", mutant.id));
-                        std::fs::create_dir_all(&dir)?;
-                        let path = dir.join(&name);
-                        std::fs::write(&path, mutant.apply(&program.source))?;
-                        let mut mutated = Program::from_file(&path)?;
-                        mutated.build_override = program.build_override.clone();
-                        let compiled = match backend.compile(&mutated) {
-                            Ok(c) => c,
-                            Err(crate::backend::BackendError::CompileFailed { .. }) => {
-                                return Ok(Fate::Stillborn);
-                            }
-                            Err(crate::backend::BackendError::Emulate(e)) => {
-                                // A refusal of the emulator: the mutant is not
-                                // something it can judge honestly.
-                                tracing::info!("mutant {} refused: {e}", mutant.id);
-                                return Ok(Fate::Stillborn);
-                            }
-                            Err(other) => return Err(other.into()),
-                        };
-                        let run = backend.run(&compiled, timeout)?;
-                        let (stdout, _) = decode(&run.stdout);
-                        let (stderr, _) = decode(&run.stderr);
-                        Ok(Fate::Ran(kills(
-                            &phases,
-                            &Transcript::parse(&stdout, &stderr),
-                            run.termination,
-                        )))
-                    })();
-                    results.lock().unwrap()[index] = Some(fate);
-                }
-            });
+    let dir = scratch.join(sub);
+    std::fs::create_dir_all(&dir)?;
+    let path = dir.join(&name);
+    std::fs::write(&path, source_for(backend, source))?;
+    let mut mutated = Program::from_file(&path)?;
+    // Named after the program, not the scratch folder, so that an emulated
+    // build is the same (and cached) from one run to the next; `sub` keeps
+    // the GPU's build folders apart.
+    mutated.path = format!("{}#{sub}", program.path);
+    mutated.build_override = program.build_override.clone();
+    match backend.compile(&mutated) {
+        Ok(compiled) => Ok(Built::Ready(bounds_checked(backend, compiled))),
+        Err(crate::backend::BackendError::CompileFailed { .. }) => Ok(Built::Stillborn),
+        Err(crate::backend::BackendError::Emulate(e)) => {
+            Ok(Built::Refused(format!("the emulator refuses it: {e}")))
         }
-    });
-    let mut out = Vec::new();
-    for (mutant, fate) in mutants.into_iter().zip(results.into_inner().unwrap()) {
-        out.push((mutant, fate.expect("every mutant ran")?));
+        Err(other) => Err(other.into()),
     }
-    Ok(Report {
-        program: program.path.clone(),
-        phases,
-        mutants: out,
-    })
+}
+
+/// Builds the unmutated program and every mutant, `jobs` at a time, the way
+/// their runs need them.
+pub(crate) fn build_all(
+    backend: &dyn Backend,
+    program: &Program,
+    mutants: Vec<Mutant>,
+    jobs: usize,
+    scratch: &Path,
+) -> anyhow::Result<(crate::backend::Compiled, Vec<(Mutant, Built)>)> {
+    let original = match build_one(backend, program, &program.source, "original", scratch)? {
+        Built::Ready(compiled) => compiled,
+        Built::Stillborn => anyhow::bail!("{} does not compile", program.path),
+        Built::Refused(why) => anyhow::bail!("{}: {why}", program.path),
+    };
+    let built = super::parallel::map_ordered(
+        &mutants,
+        jobs.max(1),
+        |mutant| {
+            build_one(
+                backend,
+                program,
+                &mutant.apply(&program.source),
+                &format!("mutant-{}", mutant.id),
+                scratch,
+            )
+        },
+        &|| {},
+    );
+    let mut out = Vec::new();
+    for (mutant, built) in mutants.into_iter().zip(built) {
+        out.push((mutant, built?));
+    }
+    Ok((original, out))
+}
+
+/// Whether an emulated run stopped at an access out of bounds, and which
+/// kind: the emulator's memcheck-like report, or the index check of a static
+/// `__shared__` array.
+pub(crate) fn out_of_bounds(stderr: &str) -> Option<&'static str> {
+    if stderr.contains(SHARED_INDEX_REPORT) {
+        Some("reads or writes a __shared__ array")
+    } else if stderr.contains("========= Invalid __global__ read")
+        || stderr.contains("========= Invalid __shared__ read")
+    {
+        Some("reads")
+    } else if stderr.contains("========= Invalid __global__ write")
+        || stderr.contains("========= Invalid __shared__ write")
+    {
+        Some("writes")
+    } else if stderr.contains("========= Invalid __global__ access")
+        || stderr.contains("========= Invalid __shared__ access")
+    {
+        Some("reads or writes")
+    } else {
+        None
+    }
+}
+
+/// Runs every built mutant, `jobs` at a time where the backend runs
+/// programs side by side (one at a time on a GPU), and judges each against
+/// `phases`.
+pub(crate) fn run_all(
+    backend: &dyn Backend,
+    phases: &[PhaseInfo],
+    built: Vec<(Mutant, Built)>,
+    jobs: usize,
+    timeout: Duration,
+) -> anyhow::Result<Vec<(Mutant, Fate)>> {
+    let jobs = if backend.runs_in_parallel() {
+        jobs.max(1)
+    } else {
+        1
+    };
+    let fates = super::parallel::map_ordered(
+        &built,
+        jobs,
+        |(_, built)| -> anyhow::Result<Fate> {
+            let compiled = match built {
+                Built::Ready(compiled) => compiled,
+                Built::Stillborn => return Ok(Fate::Stillborn),
+                Built::Refused(why) => return Ok(Fate::NotReproducible(why.clone())),
+            };
+            let run = backend.run(compiled, timeout)?;
+            let (stdout, _) = decode(&run.stdout);
+            let (stderr, _) = decode(&run.stderr);
+            if backend.name() == "emulate"
+                && let Some(what) = out_of_bounds(&stderr)
+            {
+                return Ok(Fate::NotReproducible(format!(
+                    "{what} out of bounds: {NOT_REPRODUCIBLE}"
+                )));
+            }
+            Ok(Fate::Ran(kills(
+                phases,
+                &Transcript::parse(&stdout, &stderr),
+                run.termination,
+            )))
+        },
+        &|| {},
+    );
+    let mut out = Vec::new();
+    for ((mutant, _), fate) in built.into_iter().zip(fates) {
+        out.push((mutant, fate?));
+    }
+    Ok(out)
+}
+
+/// The line the index check of a static `__shared__` array prints.
+const SHARED_INDEX_REPORT: &str = "mdbook-evidence mutants: __shared__ array indexed out of bounds";
+
+/// `source` with every index of a static `__shared__` array in device code
+/// checked against the array's extent: an index out of bounds prints one
+/// line on stderr and aborts. The emulator keeps such arrays in ordinary
+/// thread-local memory, where an index past the end reads a neighbour
+/// without a fault; on a GPU it reads whatever shared memory holds there.
+/// Only for emulated mutant runs: the lines stay where they were (the check
+/// function is defined on the line of the first function that needs it).
+pub(crate) fn guard_shared_indices(source: &str) -> String {
+    let cx = context(source);
+    let n = cx.tokens.len();
+    // (byte offset, text) insertions.
+    let mut inserts: Vec<(usize, String)> = Vec::new();
+    let mut first_function: Option<usize> = None;
+    for i in 0..n {
+        if !(cx.tokens[i].device && cx.is(i, "__shared__")) || (i > 0 && cx.is(i - 1, "extern")) {
+            continue;
+        }
+        // `__shared__ T name[A][B];`: the name is the identifier before the
+        // first `[` of the declaration.
+        let mut j = i + 1;
+        while j < n && !cx.is(j, "[") && !cx.is(j, ";") && !cx.is(j, "=") {
+            j += 1;
+        }
+        if !(j < n && cx.is(j, "[") && j > i + 1 && cx.tokens[j - 1].kind == TokenKind::Ident) {
+            continue;
+        }
+        if (i + 1..j).any(|k| cx.is(k, "extern")) {
+            continue;
+        }
+        let name = cx.text(j - 1).to_string();
+        let mut dims = 0;
+        let mut k = j;
+        while cx.is(k, "[") {
+            let Some(close) = cx.closing(k) else { break };
+            dims += 1;
+            k = close + 1;
+        }
+        if dims == 0 || !cx.is(k, ";") {
+            continue;
+        }
+        // The block the declaration lives in ends at its closing brace.
+        let mut depth = 0i32;
+        let mut open = None;
+        for b in (0..i).rev() {
+            if cx.is(b, "}") {
+                depth += 1;
+            } else if cx.is(b, "{") {
+                if depth == 0 {
+                    open = Some(b);
+                    break;
+                }
+                depth -= 1;
+            }
+        }
+        let Some(open) = open else { continue };
+        let Some(scope_end) = cx.closing(open) else {
+            continue;
+        };
+        // The function the block belongs to: where the check is defined.
+        let mut f = open;
+        while f > 0 && !matches!(cx.text(f), "__global__" | "__device__") {
+            f -= 1;
+        }
+        let mut start = f;
+        while start > 0 && matches!(cx.text(start - 1), "template" | "static" | "inline" | ">") {
+            start -= 1;
+        }
+        first_function = Some(first_function.map_or(start, |s: usize| s.min(start)));
+        for u in k + 1..scope_end {
+            let member = u > 0 && matches!(cx.text(u - 1), "." | "->" | "::");
+            if !(cx.text(u) == name && cx.is(u + 1, "[") && !member) {
+                continue;
+            }
+            let line = source[..cx.tokens[u].start].matches('\n').count() + 1;
+            let mut at = u + 1;
+            for level in 0..dims {
+                if !cx.is(at, "[") {
+                    break;
+                }
+                let Some(close) = cx.closing(at) else { break };
+                let zeros = |count: usize| "[0]".repeat(count);
+                inserts.push((cx.tokens[at].end, "mdbook_evidence_mutants_index_((".into()));
+                inserts.push((
+                    cx.tokens[close].start,
+                    format!(
+                        "), sizeof({name}{}) / sizeof({name}{}), {line})",
+                        zeros(level),
+                        zeros(level + 1)
+                    ),
+                ));
+                at = close + 1;
+            }
+        }
+    }
+    let Some(first) = first_function else {
+        return source.to_string();
+    };
+    inserts.push((
+        cx.tokens[first].start,
+        format!(
+            "__device__ static inline long long mdbook_evidence_mutants_index_(long long i, \
+             unsigned long long n, int line) {{ if (i < 0 || static_cast<unsigned long long>(i) >= n) \
+             {{ __builtin_fprintf(stderr, \"{SHARED_INDEX_REPORT} (index %lld of %llu) at line %d\\n\", \
+             i, n, line); __builtin_abort(); }} return i; }} "
+        ),
+    ));
+    // Later offsets first, so that earlier ones stay valid (no two
+    // insertions share an offset).
+    inserts.sort_by_key(|insert| std::cmp::Reverse(insert.0));
+    let mut out = source.to_string();
+    for (at, text) in inserts {
+        out.insert_str(at, &text);
+    }
+    out
 }
 
 /// Per phase: (killed, of how many mutants that ran).
@@ -632,7 +863,7 @@ pub(crate) fn tally(report: &Report) -> Vec<(usize, usize)> {
         .iter()
         .filter_map(|(_, f)| match f {
             Fate::Ran(k) => Some(k),
-            Fate::Stillborn => None,
+            Fate::Stillborn | Fate::NotReproducible(_) => None,
         })
         .collect();
     (0..report.phases.len())
@@ -658,6 +889,7 @@ pub(crate) fn render(report: &Report) -> String {
     for (mutant, fate) in &report.mutants {
         let cells = match fate {
             Fate::Stillborn => "did not compile".to_string(),
+            Fate::NotReproducible(_) => vec!["? "; report.phases.len()].join(" "),
             Fate::Ran(kills) => kills
                 .iter()
                 .map(|k| if k.is_some() { "K " } else { ". " })
@@ -673,7 +905,26 @@ pub(crate) fn render(report: &Report) -> String {
             mutant.after.trim()
         ));
     }
-    out.push_str("\n(K: killed by that phase, .: survived it)\n\nsurvivors of every phase:\n");
+    out.push_str("\n(K: killed by that phase, .: survived it, ?: not reproducible here, below)\n");
+    let aside: Vec<String> = report
+        .mutants
+        .iter()
+        .filter_map(|(m, f)| match f {
+            Fate::NotReproducible(why) => Some(format!(
+                "#{} ({}, line {}): {why}\n",
+                m.id, m.operator, m.line
+            )),
+            _ => None,
+        })
+        .collect();
+    if !aside.is_empty() {
+        out.push_str(&format!(
+            "\nnot reproducible here, counted nowhere ({}):\n{}",
+            aside.len(),
+            aside.concat()
+        ));
+    }
+    out.push_str("\nsurvivors of every phase:\n");
     for (mutant, fate) in &report.mutants {
         if let Fate::Ran(kills) = fate
             && kills.iter().all(Option::is_none)
@@ -896,7 +1147,15 @@ pub(crate) mod record {
         /// Per phase, in order: the check (or `crash`, `timeout`) that killed
         /// it, or an empty string when it survived that phase.
         pub killed_by: Vec<String>,
+        /// Why its outcome where it ran is not a GPU's (recorded by
+        /// emulation: it read out of bounds, say); empty otherwise.
+        #[serde(default, skip_serializing_if = "String::is_empty")]
+        pub not_reproducible: String,
     }
+
+    /// The comment at the top of a mutant evidence file.
+    const HEADER: &str = "# Mutant outcomes recorded by `mdbook-evidence record --mutants` from real runs of\n\
+        # every mutant of the program named below. Do not edit by hand: record them again.\n";
 
     impl MutantsEvidence {
         pub(crate) fn of(
@@ -933,13 +1192,17 @@ pub(crate) mod record {
                         line: m.line,
                         before: m.before.clone(),
                         after: m.after.clone(),
-                        compiled: matches!(fate, Fate::Ran(_)),
+                        compiled: !matches!(fate, Fate::Stillborn),
                         killed_by: match fate {
-                            Fate::Stillborn => Vec::new(),
+                            Fate::Stillborn | Fate::NotReproducible(_) => Vec::new(),
                             Fate::Ran(kills) => kills
                                 .iter()
                                 .map(|k| k.clone().unwrap_or_default())
                                 .collect(),
+                        },
+                        not_reproducible: match fate {
+                            Fate::NotReproducible(why) => why.clone(),
+                            _ => String::new(),
                         },
                     })
                     .collect(),
@@ -979,7 +1242,9 @@ pub(crate) mod record {
                             before: m.before.clone(),
                             after: m.after.clone(),
                         };
-                        let fate = if m.compiled {
+                        let fate = if !m.not_reproducible.is_empty() {
+                            Fate::NotReproducible(m.not_reproducible.clone())
+                        } else if m.compiled {
                             Fate::Ran(
                                 m.killed_by
                                     .iter()
@@ -1007,12 +1272,17 @@ pub(crate) mod record {
             }
         }
 
+        /// Writes the file atomically (a temporary file renamed over it).
         pub(crate) fn save(&self, path: &std::path::Path) -> anyhow::Result<()> {
-            if let Some(dir) = path.parent() {
-                std::fs::create_dir_all(dir)?;
-            }
-            std::fs::write(path, toml::to_string(self)?)?;
-            Ok(())
+            crate::sources::files::write_atomically(
+                path,
+                format!("{HEADER}{}", toml::to_string(self)?).as_bytes(),
+            )
+        }
+
+        /// The day the mutants were recorded (`2026-12-01`).
+        pub(crate) fn recorded_day(&self) -> &str {
+            self.recorded_at.get(..10).unwrap_or(&self.recorded_at)
         }
     }
 }
@@ -1095,8 +1365,27 @@ pub(crate) fn measure(
         .into_iter()
         .filter(|m| operators.is_empty() || operators.iter().any(|o| o == m.operator))
         .collect();
-    let compiled = backend.compile(program)?;
-    let run = backend.run(&compiled, limit)?;
+    let scratch = tempfile::tempdir()?;
+    let (original, built) = build_all(backend, program, mutants, jobs, scratch.path())?;
+    let (phases, timeout) = run_original(backend, program, &original, limit)?;
+    Ok(Report {
+        program: program.path.clone(),
+        mutants: run_all(backend, &phases, built, jobs, timeout)?,
+        phases,
+    })
+}
+
+/// Runs the unmutated program: its phases, and the time limit of each
+/// mutant's run (ten times this run's time plus five seconds, at most
+/// `limit`). An error when it did not run to its end, or (under emulation)
+/// read or wrote out of bounds.
+pub(crate) fn run_original(
+    backend: &dyn Backend,
+    program: &Program,
+    compiled: &crate::backend::Compiled,
+    limit: Duration,
+) -> anyhow::Result<(Vec<PhaseInfo>, Duration)> {
+    let run = backend.run(compiled, limit)?;
     if !run.termination.completed() {
         anyhow::bail!(
             "{} itself ended with {}: mutants need a program that runs",
@@ -1106,18 +1395,17 @@ pub(crate) fn measure(
     }
     let (stdout, _) = decode(&run.stdout);
     let (stderr, _) = decode(&run.stderr);
+    if backend.name() == "emulate"
+        && let Some(what) = out_of_bounds(&stderr)
+    {
+        anyhow::bail!(
+            "{} itself {what} out of bounds under emulation (`run --bounds-check` shows where); mutants need a program that does not",
+            program.path
+        );
+    }
     let original = Transcript::parse(&stdout, &stderr);
     let timeout = (run.elapsed * 10 + Duration::from_secs(5)).min(limit);
-    let scratch = tempfile::tempdir()?;
-    run_mutants(
-        backend,
-        program,
-        &original,
-        mutants,
-        jobs,
-        timeout,
-        scratch.path(),
-    )
+    Ok((phases_of(&original), timeout))
 }
 
 /// The student's kills next to the lesson's, per phase the two share: one
@@ -1175,4 +1463,56 @@ pub(crate) fn compare_suites(student: &Report, lesson: &Report) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod guard_tests {
+    use super::*;
+
+    #[test]
+    fn static_shared_indices_are_checked_and_lines_stay_where_they_were() {
+        let source = "// k\n__global__ void k(float* y) {\n  __shared__ float t[4][8];\n  \
+                      t[threadIdx.x][0] = 1.0f;\n  y[0] = t[1][threadIdx.x];\n}\n\
+                      __global__ void d(float* y) {\n  extern __shared__ float s[];\n  s[0] = 1;\n}\n";
+        let guarded = guard_shared_indices(source);
+        assert_eq!(guarded.lines().count(), source.lines().count());
+        let lines: Vec<&str> = guarded.lines().collect();
+        assert!(
+            lines[1]
+                .starts_with("__device__ static inline long long mdbook_evidence_mutants_index_(")
+                && lines[1].ends_with("__global__ void k(float* y) {"),
+            "{}",
+            lines[1]
+        );
+        assert_eq!(
+            lines[3],
+            "  t[mdbook_evidence_mutants_index_((threadIdx.x), sizeof(t) / sizeof(t[0]), 4)]\
+             [mdbook_evidence_mutants_index_((0), sizeof(t[0]) / sizeof(t[0][0]), 4)] = 1.0f;"
+        );
+        // Global memory (the emulator's bounds check covers it) and dynamic
+        // shared memory (likewise) are left alone.
+        assert!(lines[4].starts_with("  y[0] = t[mdbook_evidence_mutants_index_((1)"));
+        assert_eq!(lines[8], "  s[0] = 1;");
+        // Nothing to check: the source as it was.
+        assert_eq!(guard_shared_indices("int main() {}\n"), "int main() {}\n");
+    }
+
+    #[test]
+    fn an_emulated_report_of_an_access_out_of_bounds_is_recognised() {
+        assert_eq!(
+            out_of_bounds("========= Invalid __global__ read of size 4 bytes\n"),
+            Some("reads")
+        );
+        assert_eq!(
+            out_of_bounds("x\n========= Invalid __global__ write of size 4 bytes\n"),
+            Some("writes")
+        );
+        assert_eq!(
+            out_of_bounds(&format!(
+                "{SHARED_INDEX_REPORT} (index 256 of 256) at line 60\n"
+            )),
+            Some("reads or writes a __shared__ array")
+        );
+        assert_eq!(out_of_bounds("GATE: the supplied suite failed\n"), None);
+    }
 }

@@ -171,6 +171,76 @@ pub(crate) fn record_with(
     .collect()
 }
 
+/// What happened to one program's mutants.
+#[derive(Debug)]
+pub(crate) enum RecordedMutants {
+    /// New mutant evidence was written.
+    Written {
+        program: String,
+        path: PathBuf,
+        report: crate::workflow::mutants::Report,
+        device: String,
+    },
+    /// Nothing was written; the old mutant evidence, if any, is untouched.
+    Refused { program: String, reason: String },
+}
+
+/// Records the mutant outcomes of `program` with `backend`: every mutant
+/// of its device code built and run where the program itself runs (the
+/// mutants workflow's [`measure`](crate::workflow::mutants::measure)), then
+/// written atomically as `evidence/<program>.mutants.toml`. As with
+/// evidence, emulation never replaces mutants recorded on a GPU unless
+/// `force`, and a program that does not run to its end records nothing.
+/// `toolkit` names the compiler (nvcc's version line on a GPU).
+pub(crate) fn record_mutants(
+    backend: &dyn Backend,
+    course: &Course,
+    program: &Program,
+    force: bool,
+    toolkit: &str,
+) -> Result<RecordedMutants> {
+    use crate::workflow::mutants::{evidence_path, measure, record::MutantsEvidence};
+    let path = evidence_path(course, &program.path);
+    let machine = backend.machine_for(program)?;
+    if backend.name() != "gpu"
+        && !force
+        && let Some(existing) = MutantsEvidence::load(&path)?
+        && existing.backend == "gpu"
+    {
+        return Ok(RecordedMutants::Refused {
+            program: program.path.clone(),
+            reason: format!(
+                "its mutants were recorded on a GPU ({}, {}); CPU emulation never replaces them. \
+                 Record them on a GPU, or pass --force to replace them anyway",
+                existing.device,
+                existing.recorded_day()
+            ),
+        });
+    }
+    let limit = Duration::from_secs(course.settings().timeout);
+    let report = match measure(backend, program, &[], super::parallel::jobs(), limit) {
+        Ok(report) => report,
+        Err(why) => {
+            return Ok(RecordedMutants::Refused {
+                program: program.path.clone(),
+                reason: format!("{why:#}; the recorded mutants are kept"),
+            });
+        }
+    };
+    let device = if machine.emulator.is_empty() {
+        machine.device.clone()
+    } else {
+        format!("{} (CPU emulation)", machine.device)
+    };
+    MutantsEvidence::of(&report, &program.source, &device, backend.name(), toolkit).save(&path)?;
+    Ok(RecordedMutants::Written {
+        program: program.path.clone(),
+        path,
+        report,
+        device,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -163,7 +163,7 @@ pub(crate) fn failure(failures: &[String]) -> crate::workflow::CheckFailed {
 }
 
 /// "CPU emulation (g++ 12.2.0)" or "NVIDIA H200 (nvcc ...)".
-fn describe(backend: &dyn Backend) -> String {
+pub(crate) fn describe(backend: &dyn Backend) -> String {
     match backend.machine() {
         Ok(machine) if backend.name() == "gpu" => format!("a run on {}", machine.device),
         Ok(machine) => format!("{} ({})", backend_label(backend.name()), machine.device),

@@ -83,11 +83,26 @@ impl ReuseStore {
         })
     }
 
+    /// The remembered match for `key` and what was kept with it
+    /// ([`ReuseStore::remember_detail`]).
+    pub(crate) fn lookup_detail(&self, key: &str) -> Option<(Reused, String)> {
+        let reused = self.lookup(key)?;
+        let detail = std::fs::read_to_string(self.dir.join(key).join("detail")).ok()?;
+        Some((reused, detail))
+    }
+
     /// Remembers that the run keyed `key` matched at `when`. Failing to
     /// write is not an error: the next build just runs the program again.
     pub(crate) fn remember(&self, key: &str, when: &str) {
+        self.remember_detail(key, when, "");
+    }
+
+    /// [`ReuseStore::remember`], keeping `detail` (what the match found
+    /// besides matching) with it.
+    pub(crate) fn remember_detail(&self, key: &str, when: &str, detail: &str) {
         let written = install_entry(&self.dir.join(key), |dir| {
-            std::fs::write(dir.join("when"), format!("{when}\n"))
+            std::fs::write(dir.join("when"), format!("{when}\n"))?;
+            std::fs::write(dir.join("detail"), detail)
         });
         if let Err(error) = written {
             let why = match error {

@@ -118,7 +118,7 @@ fn the_committed_pair_has_no_drift() {
         .unwrap();
     assert_eq!(
         (block_sum.kind, block_sum.line),
-        (DefinitionKind::Kernel, 52)
+        (DefinitionKind::Kernel, 54)
     );
     assert_eq!(report.lesson, "testing");
 }
@@ -133,14 +133,14 @@ fn a_changed_launch_expression_in_the_starter_is_drift_in_sum_drop_tail() {
     let report = run(lesson_text(), &starter);
     assert_eq!(drifted(&report), [("sumDropTail", DriftKind::Changed)]);
     let d = &report.drifts[0];
-    assert_eq!((d.lesson_line, d.starter_line), (Some(97), Some(95)));
+    assert_eq!((d.lesson_line, d.starter_line), (Some(99), Some(95)));
     assert_eq!(d.definition, DefinitionKind::Function);
     assert!(
         d.diff
             .starts_with("--- kernels/testing.cu\n+++ starter/testing.cu\n")
     );
     // Hunk headers carry the files' own line numbers.
-    assert!(d.diff.contains("@@ -95,7 +93,7 @@\n"), "{}", d.diff);
+    assert!(d.diff.contains("@@ -97,7 +93,7 @@\n"), "{}", d.diff);
     assert!(
         d.diff
             .contains("\n-  const long long blocks = static_cast<long long>(x.size()) / kBlock;\n")
@@ -187,8 +187,8 @@ fn a_supplied_test_deleted_from_the_starter_is_missing() {
         [("testLooseOracle", DriftKind::MissingFromStarter)]
     );
     let d = &report.drifts[0];
-    assert_eq!((d.lesson_line, d.starter_line), (Some(172), None));
-    assert!(d.diff.contains("@@ -170,6 +0,0 @@\n"), "{}", d.diff);
+    assert_eq!((d.lesson_line, d.starter_line), (Some(174), None));
+    assert!(d.diff.contains("@@ -172,6 +0,0 @@\n"), "{}", d.diff);
     assert!(
         d.diff.lines().skip(3).all(|l| l.starts_with('-')),
         "{}",
@@ -343,7 +343,7 @@ fn the_exercise_main_and_header_may_differ() {
     assert!(run(lesson_text(), &starter).is_clean());
     let starter = mutate(
         starter_text(),
-        "  // TODO(student): phases 2 to 4 go here, each with its gate.\n",
+        "  // TODO(student): phases 2 to 4 go here, each with its gate, then phase 5.\n",
         "",
     );
     assert!(run(lesson_text(), &starter).is_clean());
@@ -371,9 +371,9 @@ fn region_errors_name_the_file_and_line() {
     )
     .unwrap_err();
     assert_eq!(err.file, "kernels/testing.cu");
-    assert_eq!(err.line, 190);
+    assert_eq!(err.line, 192);
     assert!(
-        err.to_string().starts_with("kernels/testing.cu:190: "),
+        err.to_string().starts_with("kernels/testing.cu:192: "),
         "{err}"
     );
 }

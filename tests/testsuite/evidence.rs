@@ -86,6 +86,9 @@ fn an_edited_source_makes_build_warn_and_the_chapter_show_a_banner() {
         "recorded 2026-",
         "on NVIDIA H200",
         "mdbook-evidence record kernels/testing.cu",
+        // Its mutants are stale with it, and say how to record them again.
+        "FAILED: kernels/testing.cu: stale mutants: kernels/testing.cu changed since its mutants were recorded",
+        "`mdbook-evidence record --mutants kernels/testing.cu`",
     ] {
         assert!(
             stdout.contains(expected),
@@ -94,7 +97,7 @@ fn an_edited_source_makes_build_warn_and_the_chapter_show_a_banner() {
     }
     assert_eq!(
         stdout.lines().last().unwrap(),
-        "2 passed, 2 failed",
+        "2 passed, 3 failed",
         "{stdout}"
     );
 }

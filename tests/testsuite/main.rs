@@ -11,6 +11,7 @@ mod drift_pair;
 mod emulation;
 mod evidence;
 mod mdbook_cli;
+mod mutants;
 mod preprocessor_protocol;
 mod programs;
 mod sanitize;

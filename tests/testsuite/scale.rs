@@ -125,6 +125,7 @@ fn verify_writes_json_and_junit_with_a_record_per_program_and_check() {
             ("evidence", "kernels/histogram.cu"),
             ("evidence", "kernels/testing.cu"),
             ("evidence", "starter/testing.cu"),
+            ("mutants", "kernels/testing.cu"),
             ("drift", "testing")
         ]
     );
@@ -148,7 +149,7 @@ fn verify_writes_json_and_junit_with_a_record_per_program_and_check() {
     assert_eq!(junit.status.code(), Some(1), "{}", stderr(&junit));
     let xml = String::from_utf8_lossy(&junit.stdout);
     assert!(xml.starts_with("<?xml"), "{xml}");
-    assert!(xml.contains("tests=\"4\" failures=\"1\""), "{xml}");
+    assert!(xml.contains("tests=\"5\" failures=\"1\""), "{xml}");
     assert!(
         xml.contains(
             "<testcase classname=\"evidence\" name=\"kernels/testing.cu\">\n      <failure"
