@@ -50,6 +50,12 @@ pub struct Args {
     #[arg(long)]
     pub bounds_check: bool,
 
+    /// Emulation: OS threads that run the blocks of a grid (default:
+    /// `CUDA_EMU_THREADS`, else every core this process may use). 1 gives the
+    /// deterministic mode that `build`, `verify` and `check` use.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub threads: Option<u64>,
+
     /// Seconds before the program is killed (at least 1).
     #[arg(long, default_value_t = 60, value_name = "SECONDS",
           value_parser = clap::value_parser!(u64).range(1..))]
@@ -74,6 +80,7 @@ pub(crate) fn execute(root: &Path, args: Args) -> anyhow::Result<Ended> {
     let options = Options {
         bounds_check: args.bounds_check,
         default_build_line: true,
+        threads: Some(args.threads.map_or_else(default_threads, |n| n as usize)),
     };
     let chosen = backend::select(args.backend, &options, course.as_ref())?;
     eprintln!(
@@ -109,6 +116,16 @@ pub(crate) fn execute(root: &Path, args: Args) -> anyhow::Result<Ended> {
             Ok(Ended::Code(124))
         }
     }
+}
+
+/// `run`'s threads without `--threads`: `CUDA_EMU_THREADS` when set, else
+/// every core this process may use.
+fn default_threads() -> usize {
+    std::env::var("CUDA_EMU_THREADS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
 }
 
 /// The program the words name: the first `.cu` source, built with the

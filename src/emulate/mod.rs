@@ -124,6 +124,11 @@ pub(crate) struct EmulatorOptions {
     pub bounds_check: bool,
     /// The C++ compiler to use; `None` means `$CXX`, else `g++`, else `c++`.
     pub compiler: Option<PathBuf>,
+    /// OS threads that run the blocks of a grid (`CUDA_EMU_THREADS`). 1, the
+    /// default, is the deterministic mode that `build`, `verify`, `record`
+    /// and `check` use: nothing a program prints then depends on the
+    /// machine's cores. Passed to the program at run time.
+    pub threads: usize,
 }
 
 impl Default for EmulatorOptions {
@@ -131,6 +136,7 @@ impl Default for EmulatorOptions {
         Self {
             bounds_check: true,
             compiler: None,
+            threads: 1,
         }
     }
 }
@@ -470,7 +476,14 @@ impl Emulator {
     /// The environment to run a compiled program with, so that it reports
     /// `device` and checks what the options ask.
     pub(crate) fn environment(&self, device: &DeviceProfile) -> Vec<(String, String)> {
-        profile::environment(device, self.options.bounds_check)
+        profile::environment(device, self.options.bounds_check, self.options.threads)
+    }
+
+    /// The same emulator, running the blocks of a grid on `threads` OS
+    /// threads (at least one).
+    pub(crate) fn with_threads(mut self, threads: usize) -> Self {
+        self.options.threads = threads.max(1);
+        self
     }
 
     /// Where the runtime's objects are (or will be) and the commands that

@@ -5,8 +5,10 @@
 //! `CUDA_EMU_DEVICE_NAME` (`cudaDeviceProp::name`), `CUDA_EMU_CC`
 //! (`"major.minor"`), `CUDA_EMU_RUNTIME_VERSION` (as
 //! `cudaRuntimeGetVersion` returns it; it also picks the error codes of bad
-//! launches) and `CUDA_EMU_BOUNDS_CHECK` (`1` checks every global-memory
-//! access against the program's allocations). This module writes them; it
+//! launches), `CUDA_EMU_BOUNDS_CHECK` (`1` checks every global-memory
+//! access against the program's allocations) and `CUDA_EMU_THREADS` (how
+//! many OS threads run the blocks of a grid; `1` is the deterministic mode).
+//! This module writes them; it
 //! does not run the program (the caller does, with these variables set) nor
 //! decide which device a program was recorded on (the emulation backend
 //! reads that from its evidence).
@@ -39,8 +41,13 @@ impl DeviceProfile {
 pub(super) const EMULATION_SUFFIX: &str = " (CPU emulation)";
 
 /// The environment a program built for the emulator runs with, so that it
-/// reports `device` and checks bounds when `bounds_check` is set.
-pub(super) fn environment(device: &DeviceProfile, bounds_check: bool) -> Vec<(String, String)> {
+/// reports `device`, checks bounds when `bounds_check` is set and runs the
+/// blocks of a grid on `threads` OS threads.
+pub(super) fn environment(
+    device: &DeviceProfile,
+    bounds_check: bool,
+    threads: usize,
+) -> Vec<(String, String)> {
     let (major, minor) = device.compute_capability;
     vec![
         (
@@ -56,6 +63,7 @@ pub(super) fn environment(device: &DeviceProfile, bounds_check: bool) -> Vec<(St
             "CUDA_EMU_BOUNDS_CHECK".to_string(),
             if bounds_check { "1" } else { "0" }.to_string(),
         ),
+        ("CUDA_EMU_THREADS".to_string(), threads.to_string()),
     ]
 }
 
@@ -75,6 +83,7 @@ mod tests {
                 ("CUDA_EMU_CC", "9.0"),
                 ("CUDA_EMU_RUNTIME_VERSION", "13000"),
                 ("CUDA_EMU_BOUNDS_CHECK", "1"),
+                ("CUDA_EMU_THREADS", "1"),
             ]
             .map(|(k, v)| (k.to_string(), v.to_string()))
         );

@@ -128,8 +128,9 @@
 #define __constant__
 #define __managed__
 #define __grid_constant__
-// One OS thread runs every block in turn: a static (here thread_local, which
-// also accepts `static __shared__`) is one copy per block, as on the GPU.
+// Each OS thread that runs blocks runs them one at a time: a static (here
+// thread_local, which also accepts `static __shared__`) is one copy per block
+// running at once, as on the GPU.
 #define __shared__ thread_local
 #define __forceinline__ inline __attribute__((always_inline))
 // __noinline__ is not a macro: libstdc++'s headers write
@@ -191,9 +192,11 @@ struct dim3 {
 };
 
 // ---- Built-in variables ----------------------------------------------------------
-// Plain globals, rewritten by the runtime at every switch between threads.
-extern uint3 threadIdx;
-extern uint3 blockIdx;
+// threadIdx is rewritten by the runtime at every switch between threads,
+// blockIdx at every block; both are per OS thread (blocks run on several), the
+// grid's shape is one for all.
+extern __thread uint3 threadIdx;
+extern __thread uint3 blockIdx;
 extern dim3 blockDim;
 extern dim3 gridDim;
 static constexpr int warpSize = 32;
@@ -1557,25 +1560,63 @@ inline unsigned sreg_lanemask_gt() { return ~sreg_lanemask_le(); }
 // process CPU time, which also grows.
 
 // ---- Atomics ---------------------------------------------------------------------
-// The threads of a block never run at the same time, and an atomic never
-// switches, so a plain read-modify-write is atomic. Overloads are those CUDA
-// declares, so code using one it lacks fails to compile as with nvcc.
-#define CUDA_EMU_RMW(NAME, T, EXPR)          \
-  inline T NAME(T* address, T val) {         \
-    T old = *address;                        \
-    *address = (EXPR);                       \
-    return old;                              \
+// Blocks of a grid run on several OS threads at once (cuda_emu.cpp, "Blocks on
+// several cores"), so every atomic is a real atomic operation of the CPU: integer
+// add, sub, exchange, and, or, xor are single instructions; min, max, inc, dec and
+// the floating-point forms are compare-and-swap loops on the value's bits. An
+// integer result does not depend on the order in which blocks get there; a float
+// or double sum does (it rounds after each add, as on a GPU), so float atomics
+// from several blocks can differ from run to run unless CUDA_EMU_THREADS=1.
+// Overloads are those CUDA declares, so code using one it lacks fails to compile
+// as with nvcc.
+namespace cuda_emu {
+template <size_t N>
+struct AtomicBits;
+template <>
+struct AtomicBits<2> {
+  using type = unsigned short;
+};
+template <>
+struct AtomicBits<4> {
+  using type = unsigned int;
+};
+template <>
+struct AtomicBits<8> {
+  using type = unsigned long long;
+};
+// *address = f(*address), atomically; returns the old value.
+template <class T, class F>
+inline T atomic_update(T* address, F f) {
+  using U = typename AtomicBits<sizeof(T)>::type;
+  U* p = reinterpret_cast<U*>(address);
+  U seen = __atomic_load_n(p, __ATOMIC_RELAXED);
+  for (;;) {
+    T old;
+    memcpy(static_cast<void*>(&old), &seen, sizeof old);
+    T next = f(old);
+    U want;
+    memcpy(&want, static_cast<const void*>(&next), sizeof want);
+    if (__atomic_compare_exchange_n(p, &seen, want, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+      return old;
   }
-CUDA_EMU_RMW(atomicAdd, int, static_cast<int>(static_cast<unsigned>(old) + static_cast<unsigned>(val)))
-CUDA_EMU_RMW(atomicAdd, unsigned int, old + val)
-CUDA_EMU_RMW(atomicAdd, unsigned long long, old + val)
+}
+}  // namespace cuda_emu
+#define CUDA_EMU_RMW(NAME, T, EXPR)                                                      \
+  inline T NAME(T* address, T val) {                                                     \
+    return ::cuda_emu::atomic_update(address, [val](T old) { return static_cast<T>(EXPR); }); \
+  }
+#define CUDA_EMU_FETCH(NAME, T, BUILTIN) \
+  inline T NAME(T* address, T val) { return BUILTIN(address, val, __ATOMIC_SEQ_CST); }
+CUDA_EMU_FETCH(atomicAdd, int, __atomic_fetch_add)
+CUDA_EMU_FETCH(atomicAdd, unsigned int, __atomic_fetch_add)
+CUDA_EMU_FETCH(atomicAdd, unsigned long long, __atomic_fetch_add)
 CUDA_EMU_RMW(atomicAdd, float, old + val)
 CUDA_EMU_RMW(atomicAdd, double, old + val)
-CUDA_EMU_RMW(atomicSub, int, static_cast<int>(static_cast<unsigned>(old) - static_cast<unsigned>(val)))
-CUDA_EMU_RMW(atomicSub, unsigned int, old - val)
-CUDA_EMU_RMW(atomicExch, int, val)
-CUDA_EMU_RMW(atomicExch, unsigned int, val)
-CUDA_EMU_RMW(atomicExch, unsigned long long, val)
+CUDA_EMU_FETCH(atomicSub, int, __atomic_fetch_sub)
+CUDA_EMU_FETCH(atomicSub, unsigned int, __atomic_fetch_sub)
+CUDA_EMU_FETCH(atomicExch, int, __atomic_exchange_n)
+CUDA_EMU_FETCH(atomicExch, unsigned int, __atomic_exchange_n)
+CUDA_EMU_FETCH(atomicExch, unsigned long long, __atomic_exchange_n)
 CUDA_EMU_RMW(atomicExch, float, val)
 CUDA_EMU_RMW(atomicMin, int, val < old ? val : old)
 CUDA_EMU_RMW(atomicMin, unsigned int, val < old ? val : old)
@@ -1587,31 +1628,30 @@ CUDA_EMU_RMW(atomicMax, unsigned long long, val > old ? val : old)
 CUDA_EMU_RMW(atomicMax, long long, val > old ? val : old)
 CUDA_EMU_RMW(atomicInc, unsigned int, old >= val ? 0u : old + 1u)
 CUDA_EMU_RMW(atomicDec, unsigned int, (old == 0u || old > val) ? val : old - 1u)
-CUDA_EMU_RMW(atomicAnd, int, old & val)
-CUDA_EMU_RMW(atomicAnd, unsigned int, old & val)
-CUDA_EMU_RMW(atomicAnd, unsigned long long, old & val)
-CUDA_EMU_RMW(atomicOr, int, old | val)
-CUDA_EMU_RMW(atomicOr, unsigned int, old | val)
-CUDA_EMU_RMW(atomicOr, unsigned long long, old | val)
-CUDA_EMU_RMW(atomicXor, int, old ^ val)
-CUDA_EMU_RMW(atomicXor, unsigned int, old ^ val)
-CUDA_EMU_RMW(atomicXor, unsigned long long, old ^ val)
+CUDA_EMU_FETCH(atomicAnd, int, __atomic_fetch_and)
+CUDA_EMU_FETCH(atomicAnd, unsigned int, __atomic_fetch_and)
+CUDA_EMU_FETCH(atomicAnd, unsigned long long, __atomic_fetch_and)
+CUDA_EMU_FETCH(atomicOr, int, __atomic_fetch_or)
+CUDA_EMU_FETCH(atomicOr, unsigned int, __atomic_fetch_or)
+CUDA_EMU_FETCH(atomicOr, unsigned long long, __atomic_fetch_or)
+CUDA_EMU_FETCH(atomicXor, int, __atomic_fetch_xor)
+CUDA_EMU_FETCH(atomicXor, unsigned int, __atomic_fetch_xor)
+CUDA_EMU_FETCH(atomicXor, unsigned long long, __atomic_fetch_xor)
 #undef CUDA_EMU_RMW
+#undef CUDA_EMU_FETCH
+// Each element is atomic on its own, not the vector as a whole (as CUDA documents).
 inline float2 atomicAdd(float2* address, float2 val) {
-  float2 old = *address;
-  *address = float2{old.x + val.x, old.y + val.y};
-  return old;
+  return float2{atomicAdd(&address->x, val.x), atomicAdd(&address->y, val.y)};
 }
 inline float4 atomicAdd(float4* address, float4 val) {
-  float4 old = *address;
-  *address = float4{old.x + val.x, old.y + val.y, old.z + val.z, old.w + val.w};
-  return old;
+  return float4{atomicAdd(&address->x, val.x), atomicAdd(&address->y, val.y),
+                atomicAdd(&address->z, val.z), atomicAdd(&address->w, val.w)};
 }
-#define CUDA_EMU_CAS(T)                                  \
-  inline T atomicCAS(T* address, T compare, T val) {     \
-    T old = *address;                                    \
-    if (old == compare) *address = val;                  \
-    return old;                                          \
+#define CUDA_EMU_CAS(T)                                                                   \
+  inline T atomicCAS(T* address, T compare, T val) {                                      \
+    __atomic_compare_exchange_n(address, &compare, val, false, __ATOMIC_SEQ_CST,          \
+                                __ATOMIC_SEQ_CST);                                        \
+    return compare;                                                                       \
   }
 CUDA_EMU_CAS(int)
 CUDA_EMU_CAS(unsigned int)
