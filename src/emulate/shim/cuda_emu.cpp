@@ -3164,7 +3164,8 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
 // A program that writes `volatile` is compiled with -fsanitize=thread (but linked without
 // the sanitizer's library): these are the functions its instrumentation calls. Volatile
 // accesses meet in lock step (cuda_emu::volatile_access); plain accesses do nothing; the
-// atomic operations are performed as asked (one OS thread runs at a time).
+// atomic operations are performed as asked, as real atomics (blocks run on several OS
+// threads at once).
 extern "C" {
 void __tsan_init() {}
 void __tsan_func_entry(void*) {}

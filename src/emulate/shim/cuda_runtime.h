@@ -1,8 +1,9 @@
 // cuda_runtime.h: the CPU emulation shim of mdbook-evidence.
 //
 // Lets a whole CUDA program (.cu, host main included) compile with g++ and run
-// on the CPU. The threads of a block run as fibers on one OS thread (blocks one
-// after another); barriers and warp intrinsics switch between them. The
+// on the CPU. The threads of a block run as fibers on one OS thread; barriers
+// and warp intrinsics switch between them. The blocks of a grid run on several
+// OS threads at once (CUDA_EMU_THREADS), each block on one. The
 // runtime half lives in cuda_emu.cpp, compiled once into cuda_emu.o.
 //
 // Files of the shim (all in this directory, a fixed list):
@@ -60,7 +61,12 @@
 // grid/block launches give error 9 instead of 1), CUDA_EMU_BOUNDS_CHECK (0; 1
 // puts every cudaMalloc buffer against a PROT_NONE guard page, reports a
 // kernel's access past it as memcheck does, and faults host code that
-// dereferences device memory).
+// dereferences device memory), CUDA_EMU_THREADS (OS threads that run the blocks
+// of an ordinary launch; by default the cores the process may use; 1 runs them
+// one after another on the calling thread, the deterministic mode that
+// mdbook-evidence's build, verify, record and check use), CUDA_EMU_SPREAD_AFTER_US
+// (200: how long a grid runs on the calling thread alone before the other
+// threads join it; 0 from the first block).
 //
 // Faults the emulator stops on (stderr, exit status 1): a __syncthreads or a
 // warp operation that not every thread it waits for reaches, a kernel memory
@@ -69,16 +75,31 @@
 // the kernel stops, every later call returns the sticky error.
 //
 // Known differences from a GPU: threads of a block run one after another
-// between synchronisation points, so races never show (volatile accesses are
-// the exception: a warp's lanes make them in lock step, see cuda_emu.cpp); __shared__ contents carry over from block to block; float atomics add
-// in a fixed order; math functions come from glibc (an ulp apart at times);
+// between synchronisation points, so races within a block never show (volatile
+// accesses are the exception: a warp's lanes make them in lock step, see
+// cuda_emu.cpp); __shared__ contents carry over from block to block (of those one
+// OS thread runs); on one OS thread float atomics add in a fixed order; math
+// functions come from glibc (an ulp apart at times);
 // float-to-int casts behave as on x86 (the __float2int_* intrinsics as on the
 // GPU); a thread spinning on a flag another thread sets never ends unless it
-// calls __nanosleep (which lets the others run); blocks never run at the same
-// time, so inter-block waits hang (except grid.sync() in a cooperative launch,
-// which keeps every block alive); __activemask() (and coalesced_threads())
+// calls __nanosleep (which lets the others run); on one OS thread blocks never
+// run at the same time, so inter-block waits hang (except grid.sync() in a
+// cooperative launch, which keeps every block alive; a cooperative launch always
+// runs its blocks one at a time); __activemask() (and coalesced_threads())
 // inside divergent branches reports the lanes that reach the same call before
 // the warp blocks, which can differ.
+// What the number of OS threads can change (with CUDA_EMU_THREADS=1 nothing
+// depends on the machine): nothing in a race-free program but the rounding of
+// float and double atomics that several blocks make on one address (their order
+// differs from run to run, as on a GPU; integer atomics give the same result in
+// any order); in a program with races between blocks (one reads what another
+// writes without a barrier between them), what it reads; a block spinning on a
+// flag that a later block sets can finish; after an assert or __trap stops the
+// kernel, blocks after it that had started on another thread run to their end
+// (their device printf output is dropped, as on one thread where they never
+// start). Device printf output, error reports and exit statuses stay the same:
+// each block prints into a buffer of its own, joined in block order, and a block
+// reports an error only once every block before it has finished.
 #ifndef CUDA_EMU_CUDA_RUNTIME_H
 #define CUDA_EMU_CUDA_RUNTIME_H
 // Warnings belong to the program, not to the shim.
