@@ -862,6 +862,7 @@ chmod +x "$out"
             EmulatorOptions {
                 bounds_check: false,
                 compiler: Some(fixture.compiler.clone()),
+                ..EmulatorOptions::default()
             },
         )
         .unwrap();

@@ -70,6 +70,7 @@ pub(super) fn environment(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::emulate::Emulator;
     use crate::emulate::tests::Fixture;
 
     #[cfg(unix)]
@@ -86,6 +87,28 @@ mod tests {
                 ("CUDA_EMU_THREADS", "1"),
             ]
             .map(|(k, v)| (k.to_string(), v.to_string()))
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn one_thread_is_the_default_and_more_must_be_asked_for() {
+        let fixture = Fixture::new();
+        let threads = |emulator: Emulator| {
+            emulator
+                .environment(&DeviceProfile::h200())
+                .into_iter()
+                .find(|(k, _)| k == "CUDA_EMU_THREADS")
+                .map(|(_, v)| v)
+        };
+        assert_eq!(threads(fixture.emulator()).as_deref(), Some("1"));
+        assert_eq!(
+            threads(fixture.emulator().with_threads(4)).as_deref(),
+            Some("4")
+        );
+        assert_eq!(
+            threads(fixture.emulator().with_threads(0)).as_deref(),
+            Some("1")
         );
     }
 }

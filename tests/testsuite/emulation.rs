@@ -546,6 +546,34 @@ fn the_run_command_passes_the_exit_status_through() {
 }
 
 #[test]
+fn run_spreads_blocks_over_the_threads_it_is_given_with_the_same_output() {
+    let Some(_) = emulator(false) else { return };
+    let run = |threads: &str| {
+        crate::tool(
+            &repo_root(),
+            &[
+                "run",
+                "--backend",
+                "emulate",
+                "--threads",
+                threads,
+                "tests/cuda/multicore_errors.cu",
+                "--",
+                "4",
+            ],
+        )
+    };
+    let (one, two) = (run("1"), run("2"));
+    assert_eq!(one.status.code(), Some(0));
+    assert_eq!(one.status.code(), two.status.code());
+    assert_eq!(one.stdout, two.stdout);
+    assert_eq!(one.stderr, two.stderr);
+    assert!(String::from_utf8_lossy(&one.stderr).contains("__trap() in thread (1,0,0)"));
+    let zero = run("0");
+    assert_eq!(zero.status.code(), Some(2), "--threads 0 is refused");
+}
+
+#[test]
 fn build_reproduces_the_evidence_it_embeds_and_says_so() {
     let Some(_) = emulator(false) else { return };
     let book = crate::course_copy();

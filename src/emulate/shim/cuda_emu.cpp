@@ -581,11 +581,13 @@ inline void switch_to(Fiber* from, Fiber* to) {
 [[noreturn]] void fiber_start();
 void start_frame(Fiber* f);
 
-// The first 1024 stacks of the process (all an ordinary launch on one core ever
-// needs) each have a guard page, a mapping of their own. A cooperative launch keeps every thread of the grid alive
-// (up to 132 x 2048), more than the kernel's limit on mappings (65530) allows that
-// way: the stacks past the first 1024 come 64 to a mapping, without guard pages.
+// The first 1024 stacks of each OS thread (all an ordinary launch ever needs on one)
+// each have a guard page, a mapping of their own, up to 16384 in the process. A
+// cooperative launch keeps every thread of the grid alive (up to 132 x 2048), more
+// than the kernel's limit on mappings (65530) allows that way: the stacks past those
+// come 64 to a mapping, without guard pages.
 const size_t kGuardedFibers = 1024;
+const size_t kGuardedInProcess = 16384;
 const size_t kSlabFibers = 64;
 
 Fiber* new_fiber() {
@@ -594,7 +596,7 @@ Fiber* new_fiber() {
   Pool& p = pool();
   char*& slab = p.slab;
   size_t& slab_left = p.slab_left;
-  if (g_guarded.fetch_add(1) < kGuardedFibers) {
+  if (p.all.size() < kGuardedFibers && g_guarded.fetch_add(1) < kGuardedInProcess) {
     void* m = mmap(nullptr, len, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (m == MAP_FAILED) {
