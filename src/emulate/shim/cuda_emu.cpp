@@ -2092,11 +2092,15 @@ void* helper_main(void* p) {
   return nullptr;
 }
 
+// A child made by fork() has none of its parent's helpers (only the forking thread).
+void forget_helpers_in_child() { g_helpers.clear(); }
+
 // Wakes n helpers (starting those not yet there); how many woke.
 int wake_helpers(int n) {
   static bool ready = false;
   if (!ready) {
     sem_init(&g_helpers_done, 0, 0);
+    pthread_atfork(nullptr, nullptr, forget_helpers_in_child);
     ready = true;
   }
   while (static_cast<int>(g_helpers.size()) < n) {
