@@ -1407,6 +1407,11 @@ long long clock64() {
 // a flag set by another thread need it: the emulator never preempts).
 void nanosleep(unsigned) {
   if (!g_in_kernel) return;
+  // A block after the one that stopped the kernel, started on another thread,
+  // would never have run on one: one that waits for something is left there.
+  if (g_grid != nullptr && t_block != ~0ull &&
+      g_grid->stopped.load(std::memory_order_relaxed) < t_block)
+    abandon_block();
   Fiber* cur = g_cur;
   Fiber* next;
   if (!rq_empty()) {
@@ -2006,7 +2011,8 @@ void grid_sync(const char* file, int line) {
 // atomic sums across blocks (rounded in another order, as on a GPU) and the outcome of
 // programs with races between blocks; a block that spins on a flag another block sets
 // can finish where one thread hangs; after a kernel stops (assert, __trap), blocks after
-// it that another thread had started run to their end (their output is dropped).
+// it that another thread had started run to their end or to their next __nanosleep
+// (their output is dropped).
 namespace {
 struct Helper {
   pthread_t thread;

@@ -96,8 +96,8 @@
 // writes without a barrier between them), what it reads; a block spinning on a
 // flag that a later block sets can finish; after an assert or __trap stops the
 // kernel, blocks after it that had started on another thread run to their end
-// (their device printf output is dropped, as on one thread where they never
-// start). Device printf output, error reports and exit statuses stay the same:
+// or to their next __nanosleep (their device printf output is dropped: on one
+// thread they never start). Device printf output, error reports and exit statuses stay the same:
 // each block prints into a buffer of its own, joined in block order, and a block
 // reports an error only once every block before it has finished.
 #ifndef CUDA_EMU_CUDA_RUNTIME_H
