@@ -2006,7 +2006,7 @@ void grid_sync(const char* file, int line) {
 // program waits for its turn first (kernel_error_turn), so reports are the same too.
 // The calling thread starts alone; the helpers join once the grid has run
 // settings().spread_after_us microseconds (a short grid never pays for waking them).
-// What can differ with more than one thread (README, "Blocks on several cores"): the
+// What can differ with more than one thread (cuda_runtime.h lists it too): the
 // order in which blocks make their atomics and other accesses to memory, hence float
 // atomic sums across blocks (rounded in another order, as on a GPU) and the outcome of
 // programs with races between blocks; a block that spins on a flag another block sets
