@@ -47,6 +47,14 @@ impl EmulateBackend {
         })
     }
 
+    /// Runs the blocks of each grid on `threads` OS threads. The default, 1,
+    /// is the deterministic mode (see `EmulatorOptions::threads`); more is
+    /// for `run`, where only speed matters.
+    pub fn with_threads(mut self, threads: usize) -> Self {
+        self.emulator = self.emulator.with_threads(threads);
+        self
+    }
+
     /// Makes each program of the book pretend to be the device its evidence
     /// was recorded on.
     pub fn with_recorded_devices(mut self, course: &Course) -> anyhow::Result<Self> {

@@ -174,6 +174,10 @@ pub(crate) struct Options {
     /// GPU only: build a program with no `// Build:` line with a default
     /// nvcc command (for `run`; recording always needs the program's own).
     pub default_build_line: bool,
+    /// Emulation only: OS threads that run the blocks of a grid. `None`, one
+    /// thread, is the deterministic mode of `build`, `verify`, `record` and
+    /// `check`: what a program prints never depends on the machine's cores.
+    pub threads: Option<usize>,
 }
 
 fn gpu(options: &Options) -> Result<gpu::GpuBackend, BackendError> {
@@ -199,7 +203,8 @@ pub(crate) fn select(
             sanitize: options.sanitize.clone(),
             schedule: options.schedule.clone(),
             ..crate::emulate::EmulatorOptions::default()
-        })?;
+        })?
+        .with_threads(options.threads.unwrap_or(1));
         Ok(Box::new(match course {
             Some(course) => backend
                 .with_recorded_devices(course)

@@ -140,8 +140,9 @@ impl EvidencePreprocessor {
                             fresh: options.fresh,
                             jobs: parallel::jobs(),
                         };
-                        let verdict = reproduce_mutants(backend.as_ref(), course, &program, &run)
-                            .with_context(|| format!("reproducing the mutants of {path}"))?;
+                        let verdict =
+                            reproduce_mutants(backend.as_ref(), course, &program, &run)
+                                .with_context(|| format!("reproducing the mutants of {path}"))?;
                         eprintln!("mutants of {path}: {}", verdict.summary());
                         match verdict {
                             MutantsVerdict::Reproduced(note) | MutantsVerdict::Reused(note) => {

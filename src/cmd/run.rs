@@ -74,6 +74,11 @@ pub struct Args {
     /// first order's output is the one shown.
     #[arg(long, value_name = "ORDER[,ORDER...]")]
     pub schedule: Option<String>,
+    /// Emulation: OS threads that run the blocks of a grid (default:
+    /// `CUDA_EMU_THREADS`, else every core this process may use). 1 gives the
+    /// deterministic mode that `build`, `verify` and `check` use.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub threads: Option<u64>,
 
     /// Seconds before the program is killed (at least 1).
     #[arg(long, default_value_t = 60, value_name = "SECONDS",
@@ -98,6 +103,7 @@ pub(crate) fn execute(root: &Path, args: Args) -> anyhow::Result<Ended> {
     let course = Course::open(root).ok();
     let sanitize = sanitize_of(&args)?;
     let schedules = schedules_of(args.schedule.as_deref())?;
+    let sanitize_or_schedule = sanitize.is_some() || !schedules.is_empty();
     let options = Options {
         // memcheck checks every access (and knows freed memory): the guard
         // pages of --bounds-check would only hide allocations from it.
@@ -105,6 +111,13 @@ pub(crate) fn execute(root: &Path, args: Args) -> anyhow::Result<Ended> {
         sanitize,
         schedule: schedules.first().cloned(),
         default_build_line: true,
+        // A sanitized or scheduled run keeps one OS thread (the shim's
+        // shadow state and thread order are the whole program's).
+        threads: Some(if sanitize_or_schedule {
+            1
+        } else {
+            args.threads.map_or_else(default_threads, |n| n as usize)
+        }),
     };
     let chosen = backend::select(args.backend, &options, course.as_ref())?;
     eprintln!(
@@ -240,6 +253,16 @@ fn run_in_orders(
         Termination::Signaled(signal) => Ended::Code(128u8.saturating_add(signal as u8)),
         Termination::TimedOut => Ended::Code(124),
     })
+}
+
+/// `run`'s threads without `--threads`: `CUDA_EMU_THREADS` when set, else
+/// every core this process may use.
+fn default_threads() -> usize {
+    std::env::var("CUDA_EMU_THREADS")
+        .ok()
+        .and_then(|v| v.trim().parse::<usize>().ok())
+        .filter(|&n| n > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, usize::from))
 }
 
 /// The program the words name: the first `.cu` source, built with the

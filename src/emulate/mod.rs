@@ -132,6 +132,11 @@ pub(crate) struct EmulatorOptions {
     /// `run --schedule`: the order a block's threads run in between
     /// barriers (`in-order`, `reverse`, `random:SEED`); `None` is in order.
     pub schedule: Option<String>,
+    /// OS threads that run the blocks of a grid (`CUDA_EMU_THREADS`). 1, the
+    /// default, is the deterministic mode that `build`, `verify`, `record`
+    /// and `check` use: nothing a program prints then depends on the
+    /// machine's cores. Passed to the program at run time.
+    pub threads: usize,
 }
 
 impl Default for EmulatorOptions {
@@ -141,6 +146,7 @@ impl Default for EmulatorOptions {
             compiler: None,
             sanitize: None,
             schedule: None,
+            threads: 1,
         }
     }
 }
@@ -517,12 +523,20 @@ impl Emulator {
     /// The environment to run a compiled program with, so that it reports
     /// `device` and checks what the options ask.
     pub(crate) fn environment(&self, device: &DeviceProfile) -> Vec<(String, String)> {
-        let mut environment = profile::environment(device, self.options.bounds_check);
+        let mut environment =
+            profile::environment(device, self.options.bounds_check, self.options.threads);
         environment.extend(profile::sanitize_environment(
             self.options.sanitize.as_ref(),
             self.options.schedule.as_deref(),
         ));
         environment
+    }
+
+    /// The same emulator, running the blocks of a grid on `threads` OS
+    /// threads (at least one).
+    pub(crate) fn with_threads(mut self, threads: usize) -> Self {
+        self.options.threads = threads.max(1);
+        self
     }
 
     /// Where the runtime's objects are (or will be) and the commands that

@@ -5,10 +5,11 @@
 //! `CUDA_EMU_DEVICE_NAME` (`cudaDeviceProp::name`), `CUDA_EMU_CC`
 //! (`"major.minor"`), `CUDA_EMU_RUNTIME_VERSION` (as
 //! `cudaRuntimeGetVersion` returns it; it also picks the error codes of bad
-//! launches) and `CUDA_EMU_BOUNDS_CHECK` (`1` checks every global-memory
-//! access against the program's allocations), and for `run --sanitize` and
-//! `--schedule` `CUDA_EMU_SANITIZE`, `CUDA_EMU_LEAK_CHECK`,
-//! `CUDA_EMU_ERROR_EXITCODE` and `CUDA_EMU_SCHEDULE`
+//! launches), `CUDA_EMU_BOUNDS_CHECK` (`1` checks every global-memory
+//! access against the program's allocations) and `CUDA_EMU_THREADS` (how
+//! many OS threads run the blocks of a grid; `1` is the deterministic mode),
+//! and for `run --sanitize` and `--schedule` `CUDA_EMU_SANITIZE`,
+//! `CUDA_EMU_LEAK_CHECK`, `CUDA_EMU_ERROR_EXITCODE` and `CUDA_EMU_SCHEDULE`
 //! ([`sanitize_environment`]). This module writes them; it
 //! does not run the program (the caller does, with these variables set) nor
 //! decide which device a program was recorded on (the emulation backend
@@ -42,8 +43,13 @@ impl DeviceProfile {
 pub(super) const EMULATION_SUFFIX: &str = " (CPU emulation)";
 
 /// The environment a program built for the emulator runs with, so that it
-/// reports `device` and checks bounds when `bounds_check` is set.
-pub(super) fn environment(device: &DeviceProfile, bounds_check: bool) -> Vec<(String, String)> {
+/// reports `device`, checks bounds when `bounds_check` is set and runs the
+/// blocks of a grid on `threads` OS threads.
+pub(super) fn environment(
+    device: &DeviceProfile,
+    bounds_check: bool,
+    threads: usize,
+) -> Vec<(String, String)> {
     let (major, minor) = device.compute_capability;
     vec![
         (
@@ -59,6 +65,7 @@ pub(super) fn environment(device: &DeviceProfile, bounds_check: bool) -> Vec<(St
             "CUDA_EMU_BOUNDS_CHECK".to_string(),
             if bounds_check { "1" } else { "0" }.to_string(),
         ),
+        ("CUDA_EMU_THREADS".to_string(), threads.to_string()),
     ]
 }
 
@@ -89,6 +96,7 @@ pub(super) fn sanitize_environment(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::emulate::Emulator;
     use crate::emulate::tests::Fixture;
 
     #[cfg(unix)]
@@ -102,6 +110,7 @@ mod tests {
                 ("CUDA_EMU_CC", "9.0"),
                 ("CUDA_EMU_RUNTIME_VERSION", "13000"),
                 ("CUDA_EMU_BOUNDS_CHECK", "1"),
+                ("CUDA_EMU_THREADS", "1"),
             ]
             .map(|(k, v)| (k.to_string(), v.to_string()))
         );
@@ -124,6 +133,28 @@ mod tests {
                 ("CUDA_EMU_SCHEDULE", "random:7"),
             ]
             .map(|(k, v)| (k.to_string(), v.to_string()))
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn one_thread_is_the_default_and_more_must_be_asked_for() {
+        let fixture = Fixture::new();
+        let threads = |emulator: Emulator| {
+            emulator
+                .environment(&DeviceProfile::h200())
+                .into_iter()
+                .find(|(k, _)| k == "CUDA_EMU_THREADS")
+                .map(|(_, v)| v)
+        };
+        assert_eq!(threads(fixture.emulator()).as_deref(), Some("1"));
+        assert_eq!(
+            threads(fixture.emulator().with_threads(4)).as_deref(),
+            Some("4")
+        );
+        assert_eq!(
+            threads(fixture.emulator().with_threads(0)).as_deref(),
+            Some("1")
         );
     }
 }

@@ -33,6 +33,54 @@ fn run(backend: &EmulateBackend, name: &str, timeout: Duration) -> Captured {
     backend.run(&compiled, timeout).unwrap()
 }
 
+/// Runs probe `name` with `args`, its grids' blocks on `threads` OS threads
+/// that join from a grid's first block on (a probe's grids are too short to
+/// spread over several cores otherwise).
+fn run_on_threads(
+    backend: &EmulateBackend,
+    name: &str,
+    threads: usize,
+    args: &[&str],
+    timeout: Duration,
+) -> Captured {
+    let compiled = backend
+        .compile(&probe(name))
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let mut command = backend.command(&compiled);
+    command
+        .args(args)
+        .env("CUDA_EMU_THREADS", threads.to_string())
+        .env("CUDA_EMU_SPREAD_AFTER_US", "0");
+    mdbook_evidence::run_captured(&mut command, timeout).unwrap()
+}
+
+/// The differences between two runs of a probe (stdout, stderr, ending).
+fn differences_between(name: &str, one: &Captured, two: &Captured) -> Vec<String> {
+    let mut found = Vec::new();
+    for (stream, a, b) in [
+        ("stdout", &one.stdout, &two.stdout),
+        ("stderr", &one.stderr, &two.stderr),
+    ] {
+        if a != b {
+            let (a, b) = (String::from_utf8_lossy(a), String::from_utf8_lossy(b));
+            let diff = similar::TextDiff::from_lines(&*a, &*b)
+                .unified_diff()
+                .header("1 thread", "2 threads")
+                .to_string();
+            found.push(format!(
+                "{name}: {stream} differs between 1 and 2 threads\n{diff}"
+            ));
+        }
+    }
+    if one.termination != two.termination {
+        found.push(format!(
+            "{name}: ended {} on 1 thread, {} on 2",
+            one.termination, two.termination
+        ));
+    }
+    found
+}
+
 fn expected(name: &str, stream: &str) -> String {
     std::fs::read_to_string(repo_root().join(format!("tests/cuda/expected/{name}.{stream}")))
         .unwrap()
@@ -87,6 +135,8 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "math_constants",
     "math_intrinsics",
     "memcpy_errors",
+    "multicore_atomics",
+    "multicore_matmul",
     "out_of_bounds",
     "ptx_sregs",
     "runtime_devprops_full",
@@ -136,38 +186,114 @@ fn probes_print_what_they_printed_on_the_h200() {
     let mut differences = Vec::new();
     for name in SAME_AS_THE_GPU {
         let done = run(&backend, name, Duration::from_secs(60));
-        let mut stdout = String::from_utf8_lossy(&done.stdout).into_owned();
-        let want = expected(name, "stdout");
-        if let Some(line) = DEVICE_NAME_LINE.iter().find(|(probe, _)| probe == name) {
-            // The emulator names itself in the device name on purpose
-            // (`NVIDIA H200 (CPU emulation)`); that one line is compared
-            // without its suffix, and everything else byte for byte.
-            let emulated = format!("{} (CPU emulation)\n", line.1);
-            assert!(stdout.contains(&emulated), "{name}: {stdout}");
-            stdout = stdout.replacen(&emulated, &format!("{}\n", line.1), 1);
+        differences.extend(differences_from_the_gpu(name, &done));
+    }
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
+}
+
+/// How `done`, a run of probe `name`, differs from the H200's run.
+fn differences_from_the_gpu(name: &str, done: &Captured) -> Vec<String> {
+    let mut differences = Vec::new();
+    let mut stdout = String::from_utf8_lossy(&done.stdout).into_owned();
+    let want = expected(name, "stdout");
+    if let Some(line) = DEVICE_NAME_LINE.iter().find(|(probe, _)| *probe == name) {
+        // The emulator names itself in the device name on purpose
+        // (`NVIDIA H200 (CPU emulation)`); that one line is compared
+        // without its suffix, and everything else byte for byte.
+        let emulated = format!("{} (CPU emulation)\n", line.1);
+        assert!(stdout.contains(&emulated), "{name}: {stdout}");
+        stdout = stdout.replacen(&emulated, &format!("{}\n", line.1), 1);
+    }
+    // Read as bytes: a probe may be in Latin-1 (source_latin1).
+    let source = std::fs::read(repo_root().join(format!("tests/cuda/{name}.cu"))).unwrap();
+    let multiset = String::from_utf8_lossy(&source).contains("// compare: multiset");
+    let same = if multiset {
+        lines_as_multiset(&stdout) == lines_as_multiset(&want)
+    } else {
+        stdout == want
+    };
+    if !same {
+        let diff = similar::TextDiff::from_lines(&want, &stdout)
+            .unified_diff()
+            .header("h200", "emulated")
+            .to_string();
+        differences.push(format!("{name}: stdout differs\n{diff}"));
+    }
+    if done.termination != expected_termination(name) {
+        differences.push(format!(
+            "{name}: ended {} on the emulator, {} on the GPU",
+            done.termination,
+            expected_termination(name)
+        ));
+    }
+    differences
+}
+
+/// Probes the emulator deliberately runs differently from the GPU (they
+/// stop with a report); their reports must not depend on the cores either.
+const REPORTED_NOT_RUN: &[&str] = &[
+    "cg_grid_divergent",
+    "divergent_barrier",
+    "half_contraction_variable",
+    "tex3d_linear",
+    "tex_char_linear",
+    "warp_exited_lanes",
+];
+
+#[test]
+fn probes_print_the_same_on_one_and_two_threads() {
+    // The default (and `build`, `verify`, `check`) is one thread; `run`
+    // spreads a grid's blocks over every core. Every probe gives the same
+    // bytes both ways, and still what the H200 gave; `multicore_atomics`
+    // has integer atomics and device printf in every one of 96 blocks.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let mut differences = Vec::new();
+    for name in SAME_AS_THE_GPU.iter().chain(REPORTED_NOT_RUN) {
+        let timeout = Duration::from_secs(60);
+        let one = run_on_threads(&backend, name, 1, &[], timeout);
+        let two = run_on_threads(&backend, name, 2, &[], timeout);
+        differences.extend(differences_between(name, &one, &two));
+        if SAME_AS_THE_GPU.contains(name) {
+            differences.extend(differences_from_the_gpu(name, &two));
         }
-        // Read as bytes: a probe may be in Latin-1 (source_latin1).
-        let source = std::fs::read(repo_root().join(format!("tests/cuda/{name}.cu"))).unwrap();
-        let multiset = String::from_utf8_lossy(&source).contains("// compare: multiset");
-        let same = if multiset {
-            lines_as_multiset(&stdout) == lines_as_multiset(&want)
-        } else {
-            stdout == want
+    }
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
+}
+
+#[test]
+fn an_error_in_one_block_of_many_is_reported_as_on_one_thread() {
+    // multicore_errors: a block that hits an assert, a trap, a fault or a
+    // divergent barrier early on one core waits for the blocks before it;
+    // one of them stopping the kernel first silences it.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let mut differences = Vec::new();
+    let timeout = Duration::from_secs(60);
+    for mode in ["1", "2", "3", "4"] {
+        let one = run_on_threads(&backend, "multicore_errors", 1, &[mode], timeout);
+        let two = run_on_threads(&backend, "multicore_errors", 2, &[mode], timeout);
+        differences.extend(differences_between(
+            &format!("multicore_errors {mode}"),
+            &one,
+            &two,
+        ));
+        let stderr = String::from_utf8_lossy(&one.stderr);
+        let (line, block) = match mode {
+            "1" => (
+                "multicore_errors.cu:",
+                "block: [5,0,0], thread: [3,0,0] Assertion",
+            ),
+            "2" => ("by thread (2,0,0) in block (9,0,0)", "block: [5,0,0]"),
+            "3" => ("divergent __syncthreads at", "block (7,0,0)"),
+            _ => ("__trap() in thread (1,0,0)", "block (3,0,0)"),
         };
-        if !same {
-            let diff = similar::TextDiff::from_lines(&want, &stdout)
-                .unified_diff()
-                .header("h200", "emulated")
-                .to_string();
-            differences.push(format!("{name}: stdout differs\n{diff}"));
-        }
-        if done.termination != expected_termination(name) {
-            differences.push(format!(
-                "{name}: ended {} on the emulator, {} on the GPU",
-                done.termination,
-                expected_termination(name)
-            ));
-        }
+        assert!(
+            stderr.contains(line) && stderr.contains(block),
+            "mode {mode}: {stderr}"
+        );
     }
     assert!(differences.is_empty(), "{}", differences.join("\n"));
 }
@@ -434,6 +560,34 @@ fn the_run_command_passes_the_exit_status_through() {
     );
     assert_eq!(output.status.code(), Some(139));
     assert!(String::from_utf8_lossy(&output.stderr).contains("killed by signal 11"));
+}
+
+#[test]
+fn run_spreads_blocks_over_the_threads_it_is_given_with_the_same_output() {
+    let Some(_) = emulator(false) else { return };
+    let run = |threads: &str| {
+        crate::tool(
+            &repo_root(),
+            &[
+                "run",
+                "--backend",
+                "emulate",
+                "--threads",
+                threads,
+                "tests/cuda/multicore_errors.cu",
+                "--",
+                "4",
+            ],
+        )
+    };
+    let (one, two) = (run("1"), run("2"));
+    assert_eq!(one.status.code(), Some(0));
+    assert_eq!(one.status.code(), two.status.code());
+    assert_eq!(one.stdout, two.stdout);
+    assert_eq!(one.stderr, two.stderr);
+    assert!(String::from_utf8_lossy(&one.stderr).contains("__trap() in thread (1,0,0)"));
+    let zero = run("0");
+    assert_eq!(zero.status.code(), Some(2), "--threads 0 is refused");
 }
 
 #[test]

@@ -437,18 +437,14 @@ inline bool operator<=(const __nv_bfloat162& a, const __nv_bfloat162& b) { retur
 inline bool operator>(const __nv_bfloat162& a, const __nv_bfloat162& b) { return __hbgt2(a, b); }
 inline bool operator>=(const __nv_bfloat162& a, const __nv_bfloat162& b) { return __hbge2(a, b); }
 
-// ---- atomics (a block's threads never run at once: a plain update is atomic) ----------------
+// ---- atomics (compare-and-swap loops: blocks run on several OS threads at once) ----------
 CUDA_EMU_ATOMIC_ATTRS __nv_bfloat16 atomicAdd(__nv_bfloat16* address, __nv_bfloat16 val) {
   CUDA_EMU_ATOMIC_MEET(address);
-  __nv_bfloat16 old = *address;
-  *address = __hadd(old, val);
-  return old;
+  return ::cuda_emu::atomic_update(address, [val](__nv_bfloat16 old) { return __hadd(old, val); });
 }
 CUDA_EMU_ATOMIC_ATTRS __nv_bfloat162 atomicAdd(__nv_bfloat162* address, __nv_bfloat162 val) {
   CUDA_EMU_ATOMIC_MEET(address);
-  __nv_bfloat162 old = *address;
-  *address = __hadd2(old, val);
-  return old;
+  return ::cuda_emu::atomic_update(address, [val](__nv_bfloat162 old) { return __hadd2(old, val); });
 }
 
 #endif  // CUDA_EMU_CUDA_BF16_H

@@ -8,9 +8,11 @@
 // fiber runs thread 0, 1, 2, ... to completion, one after another. Only when a
 // thread stops at a barrier or a warp operation does the next thread get a
 // fiber of its own; a thread that arrives at a barrier switches straight to the
-// next runnable thread, with no scheduler in between. Blocks run in order on
-// the calling OS thread. Programs built for warp lock step meet at memory
-// accesses too (see "Warp lock step").
+// next runnable thread, with no scheduler in between. Blocks of an ordinary
+// launch run on several OS threads at once, each with its own fibers and block
+// state (see "Blocks on several cores"); a cooperative launch runs its blocks
+// one at a time. Programs built for warp lock step meet at memory accesses too
+// (see "Warp lock step").
 #include "cuda_runtime.h"
 #include "cuda_emu_sanitize.h"
 
@@ -19,12 +21,15 @@
 #include <cstdarg>
 #include <ctime>
 #include <algorithm>
+#include <atomic>
 #include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include <link.h>
 #include <pthread.h>
+#include <sched.h>
 #include <semaphore.h>
 #include <sys/mman.h>
 #include <ucontext.h>
@@ -34,8 +39,8 @@
 #define CUDA_EMU_UCONTEXT 1
 #endif
 
-uint3 threadIdx = {0, 0, 0};
-uint3 blockIdx = {0, 0, 0};
+__thread uint3 threadIdx = {0, 0, 0};
+__thread uint3 blockIdx = {0, 0, 0};
 dim3 blockDim = dim3(1, 1, 1);
 dim3 gridDim = dim3(1, 1, 1);
 
@@ -49,6 +54,11 @@ struct Settings {
   int minor = 0;
   int runtime_version = 13000;
   bool bounds_check = false;
+  // OS threads that run the blocks of an ordinary launch (CUDA_EMU_THREADS; by
+  // default the cores this process may use), and how long a grid runs on the
+  // calling thread alone before the others join it (CUDA_EMU_SPREAD_AFTER_US).
+  int threads = 1;
+  long spread_after_us = 200;
 };
 
 Settings& settings() {
@@ -64,6 +74,12 @@ Settings& settings() {
     }
     if (const char* v = getenv("CUDA_EMU_RUNTIME_VERSION")) r.runtime_version = atoi(v);
     if (const char* v = getenv("CUDA_EMU_BOUNDS_CHECK")) r.bounds_check = v[0] != 0 && strcmp(v, "0") != 0;
+    cpu_set_t cpus;
+    if (sched_getaffinity(0, sizeof cpus, &cpus) == 0) r.threads = CPU_COUNT(&cpus);
+    if (const char* v = getenv("CUDA_EMU_THREADS"); v && *v) r.threads = atoi(v);
+    if (r.threads < 1) r.threads = 1;
+    if (r.threads > 256) r.threads = 256;
+    if (const char* v = getenv("CUDA_EMU_SPREAD_AFTER_US"); v && *v) r.spread_after_us = atol(v);
     return r;
   }();
   return s;
@@ -271,8 +287,13 @@ const ErrorText* find_error(int code) {
 // the CUDA runtime writes it: a launch, a synchronize, a blocking copy, a
 // reset. Never at exit: a program that does not synchronize loses it, as on
 // the GPU.
+// In an ordinary launch each block prints into a buffer of its own (t_out), and
+// the buffers join g_device_out in block order as blocks finish, so the output
+// is the same on any number of cores (see "Blocks on several cores").
 bool g_in_kernel = false;
 std::string g_device_out;
+thread_local std::string* t_out = nullptr;
+inline std::string& device_out() { return t_out ? *t_out : g_device_out; }
 
 void flush_device_printf() {
   if (g_device_out.empty()) return;
@@ -288,11 +309,11 @@ int device_vprintf(const char* fmt, va_list ap) {
   va_end(copy);
   if (n < 0) return n;
   if (static_cast<size_t>(n) < sizeof small) {
-    g_device_out.append(small, static_cast<size_t>(n));
+    device_out().append(small, static_cast<size_t>(n));
   } else {
     std::string big(static_cast<size_t>(n) + 1, '\0');
     vsnprintf(&big[0], big.size(), fmt, ap);
-    g_device_out.append(big.data(), static_cast<size_t>(n));
+    device_out().append(big.data(), static_cast<size_t>(n));
   }
   return n;
 }
@@ -501,14 +522,34 @@ struct Fiber {
   int sync_kind = 0;
 };
 
-Fiber g_main;          // the host's own stack
-Fiber* g_cur = &g_main;
+Fiber g_main;  // the host's own stack
+// The fiber running on this OS thread. Fibers never move between OS threads (the
+// compiler may keep the address of a thread_local across a switch).
+thread_local Fiber* g_cur = &g_main;
 // Where a block's threads return to when the block is done (or, in a cooperative
 // launch, waits in grid.sync): the host's stack, or that of the OS thread that runs
 // the block.
-Fiber* g_home = &g_main;
-std::vector<Fiber*> g_free;  // fibers with no thread
-std::vector<Fiber*> g_all;
+thread_local Fiber* g_home = &g_main;
+// The fibers of one OS thread: every one made (the fault handler looks for a stack's
+// guard page among them) and those with no thread.
+struct Pool {
+  std::vector<Fiber*> free;
+  std::vector<Fiber*> all;
+  char* slab = nullptr;
+  size_t slab_left = 0;
+};
+std::mutex g_pools_lock;
+std::vector<Pool*> g_pools;  // every OS thread's, for the reset after a kernel stops
+thread_local Pool* t_pool = nullptr;
+Pool& pool() {
+  if (t_pool == nullptr) {
+    t_pool = new Pool;
+    std::lock_guard<std::mutex> hold(g_pools_lock);
+    g_pools.push_back(t_pool);
+  }
+  return *t_pool;
+}
+std::atomic<size_t> g_guarded{0};  // stacks with a guard page of their own, all threads
 
 extern "C" void cuda_emu_switch(void** save_sp, void* load_sp);
 #ifndef CUDA_EMU_UCONTEXT
@@ -553,19 +594,22 @@ inline void switch_to(Fiber* from, Fiber* to) {
 [[noreturn]] void fiber_start();
 void start_frame(Fiber* f);
 
-// The first 1024 stacks (all an ordinary launch ever needs) each have a guard page,
-// a mapping of their own. A cooperative launch keeps every thread of the grid alive
-// (up to 132 x 2048), more than the kernel's limit on mappings (65530) allows that
-// way: the stacks past the first 1024 come 64 to a mapping, without guard pages.
+// The first 1024 stacks of each OS thread (all an ordinary launch ever needs on one)
+// each have a guard page, a mapping of their own, up to 16384 in the process. A
+// cooperative launch keeps every thread of the grid alive (up to 132 x 2048), more
+// than the kernel's limit on mappings (65530) allows that way: the stacks past those
+// come 64 to a mapping, without guard pages.
 const size_t kGuardedFibers = 1024;
+const size_t kGuardedInProcess = 16384;
 const size_t kSlabFibers = 64;
 
 Fiber* new_fiber() {
   Fiber* f = new Fiber;
   size_t len = kStackBytes + kPage;
-  static char* slab = nullptr;
-  static size_t slab_left = 0;
-  if (g_all.size() < kGuardedFibers) {
+  Pool& p = pool();
+  char*& slab = p.slab;
+  size_t& slab_left = p.slab_left;
+  if (p.all.size() < kGuardedFibers && g_guarded.fetch_add(1) < kGuardedInProcess) {
     void* m = mmap(nullptr, len, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (m == MAP_FAILED) {
@@ -579,7 +623,7 @@ Fiber* new_fiber() {
       void* m = mmap(nullptr, len * kSlabFibers, PROT_READ | PROT_WRITE,
                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
       if (m == MAP_FAILED) {
-        fprintf(stderr, "cuda_emu: cannot map thread stacks (%zu threads alive)\n", g_all.size());
+        fprintf(stderr, "cuda_emu: cannot map thread stacks (%zu threads alive)\n", p.all.size());
         _exit(1);
       }
       slab = static_cast<char*>(m);
@@ -592,9 +636,9 @@ Fiber* new_fiber() {
   // Stacks are 1 MiB apart, so their tops would all fall in the same cache sets, and
   // every switch (which touches the top of two stacks) would evict the others: each
   // fiber starts at a different 64-byte line of the first 16 KiB below its top.
-  f->color = (g_all.size() * 64 * 37) % 16384;
+  f->color = (p.all.size() * 64 * 37) % 16384;
   start_frame(f);
-  g_all.push_back(f);
+  p.all.push_back(f);
   return f;
 }
 
@@ -616,12 +660,26 @@ void start_frame(Fiber* f) {
 }
 
 Fiber* get_fiber() {
-  if (!g_free.empty()) {
-    Fiber* f = g_free.back();
-    g_free.pop_back();
+  std::vector<Fiber*>& free = pool().free;
+  if (!free.empty()) {
+    Fiber* f = free.back();
+    free.pop_back();
     return f;
   }
   return new_fiber();
+}
+
+// After a kernel stopped (device assert, __trap): every fiber of every OS thread is
+// abandoned where it stood and starts afresh next time. Only while no block runs.
+void reset_fibers() {
+  std::lock_guard<std::mutex> hold(g_pools_lock);
+  for (Pool* p : g_pools) {
+    p->free.clear();
+    for (Fiber* f : p->all) {
+      start_frame(f);
+      p->free.push_back(f);
+    }
+  }
 }
 
 // ---- Block state -------------------------------------------------------------------
@@ -676,21 +734,65 @@ struct Block {
   Fiber* grid[1024];
   Lockstep lockstep;
 };
-// The block that runs now. A cooperative launch keeps one per block alive at once.
+// The block that runs now on this OS thread. A cooperative launch keeps one per
+// block alive at once.
 Block g_block0;
-Block* g_blk = &g_block0;
+thread_local Block* g_blk = &g_block0;
 #define B (*g_blk)
 
 // A kernel that hit a device assert or __trap() stops, and the error sticks:
 // every later call that needs the device returns it, as on a GPU.
 cudaError_t g_sticky = cudaSuccess;
-bool g_abort = false;
+std::atomic<bool> g_abort{false};
+
+// ---- Errors of one block among many -------------------------------------------------
+// In an ordinary launch (g_grid set) blocks run on several OS threads; t_block is the
+// linear index of the block this one runs. A block that stops the kernel or the
+// program (assert, __trap, a fault, a divergent barrier...) first waits for its turn:
+// until every block before it has finished, as it would have on one core. If one of
+// them stopped the kernel meanwhile, this block would never have run: it is abandoned
+// without a word. So the report, and what was printed before it, is the same on any
+// number of cores.
+struct GridRun {
+  unsigned long long total = 0;
+  std::atomic<unsigned long long> next{0};     // the next block to start
+  std::atomic<unsigned long long> done{0};     // blocks [0, done) finished, output joined
+  std::atomic<unsigned long long> stopped{~0ull};  // the block that stopped the kernel
+  std::mutex lock;                              // held: finish() and `held`
+  std::map<unsigned long long, std::string> held;  // finished after `done`, their output
+};
+GridRun g_run;
+GridRun* g_grid = nullptr;  // during an ordinary launch
+thread_local unsigned long long t_block = ~0ull;
+thread_local bool t_abandoned = false;  // the block was left where it stood
+thread_local bool t_in_signal = false;  // ... from the fault handler (signals stay blocked)
+
+[[noreturn]] void abandon_block() {
+  t_abandoned = true;
+  Fiber* cur = g_cur;
+  switch_to(cur, g_home);
+  __builtin_unreachable();
+}
+
+// Waits until this block may report an error (see above); outside an ordinary
+// launch, at once.
+void kernel_error_turn() {
+  if (g_grid == nullptr || t_block == ~0ull) return;
+  for (;;) {
+    if (g_grid->stopped.load(std::memory_order_acquire) < t_block) abandon_block();
+    if (g_grid->done.load(std::memory_order_acquire) == t_block) return;
+    timespec ts = {0, 50000};
+    ::nanosleep(&ts, nullptr);
+  }
+}
 
 [[noreturn]] void abort_kernel(cudaError_t error) {
   // Like an asynchronous launch, the launch itself reports no error; the next
   // call that waits for the device does, and every call after it.
+  kernel_error_turn();
   g_sticky = error;
   g_abort = true;
+  if (g_grid != nullptr && t_block != ~0ull) g_grid->stopped.store(t_block, std::memory_order_release);
   Fiber* cur = g_cur;
   switch_to(cur, g_home);
   __builtin_unreachable();
@@ -744,6 +846,10 @@ void where(FILE* out) {
 }
 
 [[noreturn]] void die() {
+  kernel_error_turn();
+  // What this block printed before it stopped follows what the blocks before it printed.
+  if (t_out != nullptr) g_device_out += *t_out;
+  t_out = nullptr;
   flush_device_printf();
   san::finish();
   fflush(stdout);
@@ -788,6 +894,7 @@ bool resolve_activemask() {
 
 // Nothing can run: report why and stop.
 [[noreturn]] void deadlock() {
+  kernel_error_turn();
   fflush(stdout);
   int wait_bar = B.bar_count;
   int first_warp = -1;
@@ -851,7 +958,7 @@ bool resolve_activemask() {
 // Whether the blocks of the current launch meet at plain accesses (see "Warp lock
 // step"): the first block does, and so do the rest when it showed its warps' lanes
 // talking through shared memory.
-bool g_launch_meets = true;
+std::atomic<bool> g_launch_meets{true};  // blocks on several OS threads read it
 bool g_coop = false;  // a cooperative launch is running (its blocks always meet)
 
 #include "cuda_emu_lockstep.h"
@@ -1026,7 +1133,7 @@ void fiber_loop(Fiber* self) {
       if (!resolve_volatile() && !resolve_activemask()) deadlock();
       next = rq_pop();
     }
-    g_free.push_back(self);
+    t_pool->free.push_back(self);
     switch_to(self, next);
   }
 }
@@ -1059,7 +1166,7 @@ void run_block() {
   B.grid_count = 0;
   ++B.lockstep.epoch;
   B.lockstep.tls_bytes = tls_block_bytes();
-  B.lockstep.meet = g_launch_meets || g_coop;
+  B.lockstep.meet = g_launch_meets.load(std::memory_order_relaxed) || g_coop;
   B.lockstep.warp_comm = false;
   for (int w = 0; w < B.nwarps; ++w) {
     Warp& W = B.warps[w];
@@ -1074,16 +1181,16 @@ void run_block() {
   switch_to(g_home, f);
   // A block whose warps did not talk through shared memory in lock step: the next
   // blocks of the launch run their lanes one after another (see "Warp lock step").
-  if (B.lockstep.meet && !B.lockstep.warp_comm) g_launch_meets = false;
+  if (B.lockstep.meet && !B.lockstep.warp_comm) g_launch_meets.store(false, std::memory_order_relaxed);
 }
 
-// Shared memory of the launch (`extern __shared__`).
-std::vector<unsigned char> g_dynamic_shared;
-void* g_dynamic_shared_ptr = nullptr;
+// Shared memory of the launch (`extern __shared__`), one buffer per OS thread.
+thread_local std::vector<unsigned char> g_dynamic_shared;
+thread_local void* g_dynamic_shared_ptr = nullptr;
 // With bounds checking: the buffer ends against a guard page.
-char* g_shared_map = nullptr;
-size_t g_shared_maplen = 0;
-size_t g_shared_bytes = 0;
+thread_local char* g_shared_map = nullptr;
+thread_local size_t g_shared_maplen = 0;
+thread_local size_t g_shared_bytes = 0;
 
 void place_dynamic_shared(size_t bytes) {
   if (!settings().bounds_check) {
@@ -1231,6 +1338,11 @@ void on_fault(int sig, siginfo_t* si, void* ucv) {
     signal(sig, SIG_DFL);
     return;
   }
+  // A fault of one block among several running: the report waits for its turn; a
+  // block that is abandoned leaves the handler with its signal still blocked, which
+  // the thread's block loop undoes.
+  t_in_signal = true;
+  kernel_error_turn();
   uintptr_t a = reinterpret_cast<uintptr_t>(si->si_addr);
   const char* name = kernel_name();
   Fiber* f = g_cur;
@@ -1251,7 +1363,8 @@ void on_fault(int sig, siginfo_t* si, void* ucv) {
 #if defined(__x86_64__) && defined(REG_RSP)
   sp = static_cast<uintptr_t>(static_cast<ucontext_t*>(ucv)->uc_mcontext.gregs[REG_RSP]);
 #endif
-  for (Fiber* g : g_all) {
+  static const std::vector<Fiber*> none;
+  for (Fiber* g : t_pool ? t_pool->all : none) {
     uintptr_t lo = reinterpret_cast<uintptr_t>(g->map);
     // Only the faulting thread's own guard page: an access that lands in another
     // fiber's guard is a wild pointer, not a stack overflow.
@@ -1401,6 +1514,7 @@ Init g_init;
 void* dynamic_shared_memory() { return g_dynamic_shared_ptr; }
 
 void unsupported_asm(const char* file, int line) {
+  kernel_error_turn();
   fflush(stdout);
   fprintf(stderr, "%s:%d: inline PTX asm is not emulated; this program needs a GPU\n", file, line);
   where(stderr);
@@ -1408,6 +1522,7 @@ void unsupported_asm(const char* file, int line) {
 }
 
 void trap(const char* file, int line, const char* what) {
+  kernel_error_turn();
   Fiber* f = g_cur;
   fprintf(stderr, "%s:%d: %s in thread (%u,%u,%u) of block (%u,%u,%u) stops the kernel: "
           "\"unspecified launch failure\" from now on\n", file, line, what, f->tidx.x, f->tidx.y,
@@ -1426,6 +1541,11 @@ long long clock64() {
 // a flag set by another thread need it: the emulator never preempts).
 void nanosleep(unsigned) {
   if (!g_in_kernel) return;
+  // A block after the one that stopped the kernel, started on another thread,
+  // would never have run on one: one that waits for something is left there.
+  if (g_grid != nullptr && t_block != ~0ull &&
+      g_grid->stopped.load(std::memory_order_relaxed) < t_block)
+    abandon_block();
   Fiber* cur = g_cur;
   Fiber* next;
   if (!rq_empty()) {
@@ -1482,6 +1602,7 @@ int syncthreads(const char* file, int line, int kind, int predicate) {
 
 namespace {
 [[noreturn]] void warp_misuse(Fiber* f, const char* what) {
+  kernel_error_turn();
   fflush(stdout);
   fprintf(stderr, "%s:%d: %s (thread (%u,%u,%u) of block (%u,%u,%u))\n", f->file, f->line, what,
           f->tidx.x, f->tidx.y, f->tidx.z, blockIdx.x, blockIdx.y, blockIdx.z);
@@ -2051,6 +2172,7 @@ void untyped_cooperative_launch(const char* file, int line) {
 }
 
 void cg_unsupported(const char* file, int line, const char* what) {
+  kernel_error_turn();
   fflush(stdout);
   fprintf(stderr, "%s:%d: %s is not supported by the CPU emulator; run this program on a GPU\n",
           file, line, what);
@@ -2138,8 +2260,185 @@ void grid_sync(const char* file, int line) {
   }
 }
 
+// ---- Blocks on several cores ------------------------------------------------------------
+// The blocks of an ordinary launch are independent, so they run on several OS threads
+// at once: the calling thread and up to settings().threads - 1 helpers, each with its
+// own fibers (Pool), Block, blockIdx and threadIdx, dynamic shared memory and static
+// __shared__ variables (thread_local). Each thread takes the next block in order
+// (GridRun::next) and runs it to its end. What a block prints goes to a buffer of its
+// own; finish() joins the buffers to g_device_out in block order, so device printf
+// output is byte for byte what one thread prints. A block that stops the kernel or the
+// program waits for its turn first (kernel_error_turn), so reports are the same too.
+// The calling thread starts alone; the helpers join once the grid has run
+// settings().spread_after_us microseconds (a short grid never pays for waking them).
+// What can differ with more than one thread (cuda_runtime.h lists it too): the
+// order in which blocks make their atomics and other accesses to memory, hence float
+// atomic sums across blocks (rounded in another order, as on a GPU) and the outcome of
+// programs with races between blocks; a block that spins on a flag another block sets
+// can finish where one thread hangs; after a kernel stops (assert, __trap), blocks after
+// it that another thread had started run to their end or to their next __nanosleep
+// (their output is dropped).
+namespace {
+struct Helper {
+  pthread_t thread;
+  sem_t go;
+  Fiber home;
+  Block block;
+};
+std::vector<Helper*> g_helpers;
+sem_t g_helpers_done;
+
+uint3 block_index(unsigned long long k) {
+  unsigned gx = gridDim.x, gy = gridDim.y;
+  return uint3{static_cast<unsigned>(k % gx), static_cast<unsigned>(k / gx % gy),
+               static_cast<unsigned>(k / gx / gy)};
+}
+
+unsigned long long take(GridRun& g) {
+  if (g.stopped.load(std::memory_order_relaxed) != ~0ull) return g.total;
+  return g.next.fetch_add(1, std::memory_order_relaxed);
+}
+
+// Block k has ended: its output joins the grid's once every block before it has.
+void finish(GridRun& g, unsigned long long k, std::string& out) {
+  std::lock_guard<std::mutex> hold(g.lock);
+  const unsigned long long stop = g.stopped.load(std::memory_order_relaxed);
+  if (k > stop) return;  // after the block that stopped the kernel: never ran on one thread
+  unsigned long long d = g.done.load(std::memory_order_relaxed);
+  if (k != d) {
+    g.held[k] = std::move(out);
+    return;
+  }
+  g_device_out += out;
+  ++d;
+  for (auto it = g.held.begin(); it != g.held.end() && it->first == d && d <= stop;
+       it = g.held.erase(it), ++d)
+    g_device_out += it->second;
+  g.done.store(d, std::memory_order_release);
+}
+
+// Runs block k on this thread; `out` takes what it prints.
+void run_one(GridRun& g, unsigned long long k, std::string& out) {
+  out.clear();
+  t_block = k;
+  t_out = &out;
+  blockIdx = block_index(k);
+  san::on_block();
+  run_block();
+  if (san::block_failed()) {
+    // memcheck found an invalid access: the kernel stops, as on the GPU (a sanitized
+    // program runs on one OS thread).
+    g_sticky = cudaErrorLaunchFailure;
+    g_abort = true;
+    g.stopped.store(k, std::memory_order_release);
+  }
+  if (t_in_signal) {
+    // Abandoned from the fault handler, which never returned.
+    t_in_signal = false;
+    sigset_t faults;
+    sigemptyset(&faults);
+    sigaddset(&faults, SIGSEGV);
+    sigaddset(&faults, SIGBUS);
+    sigaddset(&faults, SIGFPE);
+    pthread_sigmask(SIG_UNBLOCK, &faults, nullptr);
+  }
+  t_abandoned = false;
+  t_out = nullptr;
+  t_block = ~0ull;
+  finish(g, k, out);
+}
+
+void* helper_main(void* p) {
+  Helper* h = static_cast<Helper*>(p);
+  // Each OS thread needs its own signal stack for the fault handler.
+  stack_t ss;
+  ss.ss_sp = malloc(64 * 1024);
+  ss.ss_size = 64 * 1024;
+  ss.ss_flags = 0;
+  sigaltstack(&ss, nullptr);
+  g_home = &h->home;
+  g_cur = &h->home;
+  g_blk = &h->block;
+  std::string out;
+  for (;;) {
+    sem_wait(&h->go);
+    GridRun& g = *g_grid;
+    place_dynamic_shared(g_launch->shmem);
+    shape_block(B);
+    for (unsigned long long k = take(g); k < g.total; k = take(g)) run_one(g, k, out);
+    sem_post(&g_helpers_done);
+  }
+  return nullptr;
+}
+
+// A child made by fork() has none of its parent's helpers (only the forking thread).
+void forget_helpers_in_child() { g_helpers.clear(); }
+
+// Wakes n helpers (starting those not yet there); how many woke.
+int wake_helpers(int n) {
+  static bool ready = false;
+  if (!ready) {
+    sem_init(&g_helpers_done, 0, 0);
+    pthread_atfork(nullptr, nullptr, forget_helpers_in_child);
+    ready = true;
+  }
+  while (static_cast<int>(g_helpers.size()) < n) {
+    Helper* h = new Helper;
+    sem_init(&h->go, 0, 0);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 1u << 20);
+    bool started = pthread_create(&h->thread, &attr, helper_main, h) == 0;
+    pthread_attr_destroy(&attr);
+    if (!started) {
+      delete h;
+      break;
+    }
+    g_helpers.push_back(h);
+  }
+  int woken = std::min(n, static_cast<int>(g_helpers.size()));
+  for (int i = 0; i < woken; ++i) sem_post(&g_helpers[i]->go);
+  return woken;
+}
+
+// Every block of an ordinary launch, on as many threads as pays.
+void run_grid(const LaunchConfig& c) {
+  GridRun& g = g_run;
+  g.total = static_cast<unsigned long long>(c.grid.x) * c.grid.y * c.grid.z;
+  g.next = 0;
+  g.done = 0;
+  g.stopped = ~0ull;
+  g.held.clear();
+  g_grid = &g;
+  const Settings& s = settings();
+  int want = s.threads;
+  // The sanitizers' shadow state and a --schedule's order are the whole program's: a
+  // sanitized or scheduled run keeps one OS thread.
+  if (san::g_on || san::g_schedule != 0) want = 1;
+  if (static_cast<unsigned long long>(want) > g.total) want = static_cast<int>(g.total);
+  int woken = 0;
+  bool spread = want <= 1;
+  if (!spread && s.spread_after_us <= 0) {
+    woken = wake_helpers(want - 1);
+    spread = true;
+  }
+  const double start = spread ? 0 : now_ms();
+  static std::string out;
+  for (unsigned long long k = take(g); k < g.total; k = take(g)) {
+    run_one(g, k, out);
+    if (!spread && (now_ms() - start) * 1000 >= s.spread_after_us) {
+      if (g.next.load(std::memory_order_relaxed) < g.total) woken = wake_helpers(want - 1);
+      spread = true;
+    }
+  }
+  for (int i = 0; i < woken; ++i) sem_wait(&g_helpers_done);
+  g_grid = nullptr;
+}
+}  // namespace
+
 void launch_run(const LaunchConfig& c, void (*body)(void*), void* context) {
   if (g_in_kernel) {
+    kernel_error_turn();
     fprintf(stderr, "%s:%d: a kernel launch from inside a kernel (dynamic parallelism) is not "
             "emulated\n", c.file, c.line);
     die();
@@ -2159,7 +2458,7 @@ void launch_run(const LaunchConfig& c, void (*body)(void*), void* context) {
   }
   protect_device(true);
   snapshot_for_ldg();
-  g_launch_meets = true;
+  g_launch_meets.store(true, std::memory_order_relaxed);
   g_in_kernel = true;
   if (settings().bounds_check) {
     san::on_launch(c.name, c.file, c.line, g_coop, g_dynamic_shared_ptr, c.shmem, nullptr, nullptr);
@@ -2170,18 +2469,7 @@ void launch_run(const LaunchConfig& c, void (*body)(void*), void* context) {
   if (g_coop) {
     run_cooperative_grid(c);
   } else {
-    for (unsigned z = 0; z < c.grid.z && !g_abort; ++z)
-      for (unsigned y = 0; y < c.grid.y && !g_abort; ++y)
-        for (unsigned x = 0; x < c.grid.x && !g_abort; ++x) {
-          blockIdx = uint3{x, y, z};
-          san::on_block();
-          run_block();
-          if (san::block_failed()) {
-            // memcheck found an invalid access: the kernel stops, as on the GPU.
-            g_sticky = cudaErrorLaunchFailure;
-            g_abort = true;
-          }
-        }
+    run_grid(c);
   }
   san::on_launch_end();
   g_coop = false;
@@ -2189,11 +2477,7 @@ void launch_run(const LaunchConfig& c, void (*body)(void*), void* context) {
     // A thread stopped the kernel (device assert, __trap): every fiber is
     // abandoned where it stood and starts afresh next time.
     g_abort = false;
-    g_free.clear();
-    for (Fiber* f : g_all) {
-      start_frame(f);
-      g_free.push_back(f);
-    }
+    reset_fibers();
   }
   g_in_kernel = false;
   g_ldg_ready = false;
@@ -2263,8 +2547,8 @@ int __printf_chk(int, const char* fmt, ...) {
 }
 int puts(const char* s) {
   if (cuda_emu::g_in_kernel) {
-    cuda_emu::g_device_out += s;
-    cuda_emu::g_device_out += '\n';
+    cuda_emu::device_out() += s;
+    cuda_emu::device_out() += '\n';
     return 1;
   }
   if (fputs(s, stdout) < 0) return EOF;
@@ -2272,7 +2556,7 @@ int puts(const char* s) {
 }
 int putchar(int c) {
   if (cuda_emu::g_in_kernel) {
-    cuda_emu::g_device_out += static_cast<char>(c);
+    cuda_emu::device_out() += static_cast<char>(c);
     return static_cast<unsigned char>(c);
   }
   return fputc(c, stdout);
@@ -2320,6 +2604,7 @@ extern "C" void __assert_fail(const char* assertion, const char* file, unsigned 
             file, line, function ? function : "", function ? ": " : "", assertion);
     abort();
   }
+  kernel_error_turn();
   Fiber* f = g_cur;
   std::string fn = function ? nvcc_signature(function) : std::string();
   fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n",
@@ -2684,6 +2969,9 @@ namespace cuda_emu {
 cudaError_t texture_record(cudaError_t e) { return record(e); }
 cudaError_t texture_sticky() { return g_sticky; }
 [[noreturn]] void texture_refuse(const char* file, int line, const char* what) {
+  kernel_error_turn();
+  if (t_out != nullptr) g_device_out += *t_out;
+  t_out = nullptr;
   flush_device_printf();
   fflush(stdout);
   fprintf(stderr, "%s:%d: %s is not emulated; run this program on a GPU with --backend gpu\n",
@@ -2695,6 +2983,7 @@ cudaError_t texture_sticky() { return g_sticky; }
 // and every later call returns 700, as the H200 does (tests/cuda/surface_trap.cu).
 [[noreturn]] void texture_fault(const char* file, int line, const char* what) {
   if (!g_in_kernel) texture_refuse(file, line, what);
+  kernel_error_turn();
   Fiber* f = g_cur;
   fprintf(stderr, "%s:%d: %s in thread (%u,%u,%u) of block (%u,%u,%u) stops the kernel: "
           "\"an illegal memory access was encountered\" from now on\n", file, line, what,
@@ -3173,9 +3462,9 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
 // ---- Thread-sanitizer entry points ------------------------------------------------------
 // A program that writes `volatile` or `__shared__`, and every sanitize build, is compiled
 // with -fsanitize=thread (but linked without the sanitizer's library): these are the
-// functions its instrumentation calls. Each access is handed to cuda_emu::memory_access (see "Warp lock step"); the
-// atomic operations are performed as asked (one OS thread runs at a time) after the
-// same meeting.
+// functions its instrumentation calls. Each access is handed to cuda_emu::memory_access
+// (see "Warp lock step"); the atomic operations are performed as asked, as real atomics
+// (blocks run on several OS threads at once), after the same meeting.
 extern "C" {
 void __tsan_init() {}
 void __tsan_func_entry(void*) {}

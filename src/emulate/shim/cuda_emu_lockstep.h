@@ -23,7 +23,7 @@
 // Included in: cuda_emu.cpp. Needs: Block, Warp, Fiber, g_cur, B, g_launch,
 // g_dynamic_shared_ptr, kernel_name, die, flush_device_printf.
 
-extern void* g_dynamic_shared_ptr;  // defined in cuda_emu.cpp, further down
+extern thread_local void* g_dynamic_shared_ptr;  // defined in cuda_emu.cpp, further down (one per OS thread)
 
 // ---- Source lines of sites --------------------------------------------------------
 struct SiteLine {

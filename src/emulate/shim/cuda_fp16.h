@@ -488,18 +488,14 @@ inline bool operator<=(const __half2& a, const __half2& b) { return __hble2(a, b
 inline bool operator>(const __half2& a, const __half2& b) { return __hbgt2(a, b); }
 inline bool operator>=(const __half2& a, const __half2& b) { return __hbge2(a, b); }
 
-// ---- atomics (a block's threads never run at once: a plain update is atomic) ----------------
+// ---- atomics (compare-and-swap loops: blocks run on several OS threads at once) ----------
 CUDA_EMU_ATOMIC_ATTRS __half atomicAdd(__half* address, __half val) {
   CUDA_EMU_ATOMIC_MEET(address);
-  __half old = *address;
-  *address = __hadd(old, val);
-  return old;
+  return ::cuda_emu::atomic_update(address, [val](__half old) { return __hadd(old, val); });
 }
 CUDA_EMU_ATOMIC_ATTRS __half2 atomicAdd(__half2* address, __half2 val) {
   CUDA_EMU_ATOMIC_MEET(address);
-  __half2 old = *address;
-  *address = __hadd2(old, val);
-  return old;
+  return ::cuda_emu::atomic_update(address, [val](__half2 old) { return __hadd2(old, val); });
 }
 
 #endif  // CUDA_EMU_CUDA_FP16_H

@@ -1,8 +1,9 @@
 // cuda_runtime.h: the CPU emulation shim of mdbook-evidence.
 //
 // Lets a whole CUDA program (.cu, host main included) compile with g++ and run
-// on the CPU. The threads of a block run as fibers on one OS thread (blocks one
-// after another); barriers and warp intrinsics switch between them. The
+// on the CPU. The threads of a block run as fibers on one OS thread; barriers
+// and warp intrinsics switch between them. The blocks of a grid run on several
+// OS threads at once (CUDA_EMU_THREADS), each block on one. The
 // runtime half lives in cuda_emu.cpp, compiled once into cuda_emu.o.
 //
 // Files of the shim (all in this directory, a fixed list):
@@ -60,7 +61,12 @@
 // grid/block launches give error 9 instead of 1), CUDA_EMU_BOUNDS_CHECK (0; 1
 // puts every cudaMalloc buffer against a PROT_NONE guard page, reports a
 // kernel's access past it as memcheck does, and faults host code that
-// dereferences device memory).
+// dereferences device memory), CUDA_EMU_THREADS (OS threads that run the blocks
+// of an ordinary launch; by default the cores the process may use; 1 runs them
+// one after another on the calling thread, the deterministic mode that
+// mdbook-evidence's build, verify, record and check use), CUDA_EMU_SPREAD_AFTER_US
+// (200: how long a grid runs on the calling thread alone before the other
+// threads join it; 0 from the first block).
 //
 // Faults the emulator stops on (stderr, exit status 1): a __syncthreads or a
 // warp operation that not every thread it waits for reaches, a kernel memory
@@ -69,18 +75,32 @@
 // the kernel stops, every later call returns the sticky error.
 //
 // Known differences from a GPU: threads of a block run one after another
-// between synchronisation points, so races never show (in a program that writes
-// volatile or __shared__, a warp's lanes make their memory accesses in lock step and
-// shared-memory hazards are reported, see "Warp lock step" in cuda_emu.cpp);
-// __shared__ contents carry over from block to block; float atomics add
-// in a fixed order; math functions come from glibc (an ulp apart at times);
+// between synchronisation points, so races within a block never show (in a program
+// that writes volatile or __shared__, a warp's lanes make their memory accesses in lock
+// step and shared-memory hazards are reported, see "Warp lock step" in cuda_emu.cpp);
+// __shared__ contents carry over from block to block (of those one OS thread runs); on
+// one OS thread float atomics add in a fixed order; math functions come from glibc (an
+// ulp apart at times);
 // float-to-int casts behave as on x86 (the __float2int_* intrinsics as on the
 // GPU); a thread spinning on a flag another thread sets never ends unless it
-// calls __nanosleep (which lets the others run); blocks never run at the same
-// time, so inter-block waits hang (except grid.sync() in a cooperative launch,
-// which keeps every block alive); __activemask() (and coalesced_threads())
+// calls __nanosleep (which lets the others run); on one OS thread blocks never
+// run at the same time, so inter-block waits hang (except grid.sync() in a
+// cooperative launch, which keeps every block alive; a cooperative launch always
+// runs its blocks one at a time); __activemask() (and coalesced_threads())
 // inside divergent branches reports the lanes that reach the same call before
 // the warp blocks, which can differ.
+// What the number of OS threads can change (with CUDA_EMU_THREADS=1 nothing
+// depends on the machine): nothing in a race-free program but the rounding of
+// float and double atomics that several blocks make on one address (their order
+// differs from run to run, as on a GPU; integer atomics give the same result in
+// any order); in a program with races between blocks (one reads what another
+// writes without a barrier between them), what it reads; a block spinning on a
+// flag that a later block sets can finish; after an assert or __trap stops the
+// kernel, blocks after it that had started on another thread run to their end
+// or to their next __nanosleep (their device printf output is dropped: on one
+// thread they never start). Device printf output, error reports and exit statuses stay the same:
+// each block prints into a buffer of its own, joined in block order, and a block
+// reports an error only once every block before it has finished.
 #ifndef CUDA_EMU_CUDA_RUNTIME_H
 #define CUDA_EMU_CUDA_RUNTIME_H
 // Warnings belong to the program, not to the shim.
@@ -130,8 +150,9 @@
 #define __constant__
 #define __managed__
 #define __grid_constant__
-// One OS thread runs every block in turn: a static (here thread_local, which
-// also accepts `static __shared__`) is one copy per block, as on the GPU.
+// Each OS thread that runs blocks runs them one at a time: a static (here
+// thread_local, which also accepts `static __shared__`) is one copy per block
+// running at once, as on the GPU.
 #define __shared__ thread_local
 #define __forceinline__ inline __attribute__((always_inline))
 // __noinline__ is not a macro: libstdc++'s headers write
@@ -193,9 +214,11 @@ struct dim3 {
 };
 
 // ---- Built-in variables ----------------------------------------------------------
-// Plain globals, rewritten by the runtime at every switch between threads.
-extern uint3 threadIdx;
-extern uint3 blockIdx;
+// threadIdx is rewritten by the runtime at every switch between threads,
+// blockIdx at every block; both are per OS thread (blocks run on several), the
+// grid's shape is one for all.
+extern __thread uint3 threadIdx;
+extern __thread uint3 blockIdx;
 extern dim3 blockDim;
 extern dim3 gridDim;
 static constexpr int warpSize = 32;
@@ -1562,9 +1585,15 @@ inline unsigned sreg_lanemask_gt() { return ~sreg_lanemask_le(); }
 // process CPU time, which also grows.
 
 // ---- Atomics ---------------------------------------------------------------------
-// The threads of a block never run at the same time, and an atomic never
-// switches, so a plain read-modify-write is atomic. Overloads are those CUDA
-// declares, so code using one it lacks fails to compile as with nvcc.
+// Blocks of a grid run on several OS threads at once (cuda_emu.cpp, "Blocks on
+// several cores"), so every atomic is a real atomic operation of the CPU: integer
+// add, sub, exchange, and, or, xor are single instructions; min, max, inc, dec and
+// the floating-point forms are compare-and-swap loops on the value's bits. An
+// integer result does not depend on the order in which blocks get there; a float
+// or double sum does (it rounds after each add, as on a GPU), so float atomics
+// from several blocks can differ from run to run unless CUDA_EMU_THREADS=1.
+// Overloads are those CUDA declares, so code using one it lacks fails to compile
+// as with nvcc.
 // In a program built for warp lock step (-fsanitize=thread, see cuda_emu.cpp), an
 // atomic is one step: the warp's lanes meet before it, then each makes its whole
 // read-modify-write in turn (uninstrumented, so its read and write are not two steps).
@@ -1572,32 +1601,73 @@ inline unsigned sreg_lanemask_gt() { return ~sreg_lanemask_le(); }
 #define CUDA_EMU_ATOMIC_ATTRS __attribute__((noinline, no_sanitize_thread))
 #define CUDA_EMU_ATOMIC_MEET(address) \
   ::cuda_emu::memory_access(__builtin_return_address(0), address, sizeof *(address), 2)
+#define CUDA_EMU_NO_TSAN __attribute__((no_sanitize_thread))
 #else
 #define CUDA_EMU_ATOMIC_ATTRS inline
 #define CUDA_EMU_ATOMIC_MEET(address) (void)0
+#define CUDA_EMU_NO_TSAN
 #endif
-// A sanitize build (run --sanitize) checks every access but the atomics' own (no_sanitize_thread above) (an atomic
+// A sanitize build (run --sanitize) checks every access but the atomics' own (an atomic
 // is never a race: racecheck must not see its read and write), and says it is one.
 #ifdef CUDA_EMU_SANITIZE_BUILD
 extern "C" __attribute__((weak)) const int cuda_emu_instrumented = 1;
 #endif
-#define CUDA_EMU_RMW(NAME, T, EXPR)          \
-  CUDA_EMU_ATOMIC_ATTRS T NAME(T* address, T val) { \
-    CUDA_EMU_ATOMIC_MEET(address);           \
-    T old = *address;                        \
-    *address = (EXPR);                       \
-    return old;                              \
+namespace cuda_emu {
+template <size_t N>
+struct AtomicBits;
+template <>
+struct AtomicBits<1> {
+  using type = unsigned char;
+};
+template <>
+struct AtomicBits<2> {
+  using type = unsigned short;
+};
+template <>
+struct AtomicBits<4> {
+  using type = unsigned int;
+};
+template <>
+struct AtomicBits<8> {
+  using type = unsigned long long;
+};
+// *address = f(*address), atomically; returns the old value.
+template <class T, class F>
+inline CUDA_EMU_NO_TSAN T atomic_update(T* address, F f) {
+  using U = typename AtomicBits<sizeof(T)>::type;
+  U* p = reinterpret_cast<U*>(address);
+  U seen = __atomic_load_n(p, __ATOMIC_RELAXED);
+  for (;;) {
+    T old;
+    memcpy(static_cast<void*>(&old), &seen, sizeof old);
+    T next = f(old);
+    U want;
+    memcpy(&want, static_cast<const void*>(&next), sizeof want);
+    if (__atomic_compare_exchange_n(p, &seen, want, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED))
+      return old;
   }
-CUDA_EMU_RMW(atomicAdd, int, static_cast<int>(static_cast<unsigned>(old) + static_cast<unsigned>(val)))
-CUDA_EMU_RMW(atomicAdd, unsigned int, old + val)
-CUDA_EMU_RMW(atomicAdd, unsigned long long, old + val)
+}
+}  // namespace cuda_emu
+#define CUDA_EMU_RMW(NAME, T, EXPR)                                                      \
+  CUDA_EMU_ATOMIC_ATTRS T NAME(T* address, T val) {                                      \
+    CUDA_EMU_ATOMIC_MEET(address);                                                       \
+    return ::cuda_emu::atomic_update(address, [val](T old) { return static_cast<T>(EXPR); }); \
+  }
+#define CUDA_EMU_FETCH(NAME, T, BUILTIN)            \
+  CUDA_EMU_ATOMIC_ATTRS T NAME(T* address, T val) { \
+    CUDA_EMU_ATOMIC_MEET(address);                  \
+    return BUILTIN(address, val, __ATOMIC_SEQ_CST); \
+  }
+CUDA_EMU_FETCH(atomicAdd, int, __atomic_fetch_add)
+CUDA_EMU_FETCH(atomicAdd, unsigned int, __atomic_fetch_add)
+CUDA_EMU_FETCH(atomicAdd, unsigned long long, __atomic_fetch_add)
 CUDA_EMU_RMW(atomicAdd, float, old + val)
 CUDA_EMU_RMW(atomicAdd, double, old + val)
-CUDA_EMU_RMW(atomicSub, int, static_cast<int>(static_cast<unsigned>(old) - static_cast<unsigned>(val)))
-CUDA_EMU_RMW(atomicSub, unsigned int, old - val)
-CUDA_EMU_RMW(atomicExch, int, val)
-CUDA_EMU_RMW(atomicExch, unsigned int, val)
-CUDA_EMU_RMW(atomicExch, unsigned long long, val)
+CUDA_EMU_FETCH(atomicSub, int, __atomic_fetch_sub)
+CUDA_EMU_FETCH(atomicSub, unsigned int, __atomic_fetch_sub)
+CUDA_EMU_FETCH(atomicExch, int, __atomic_exchange_n)
+CUDA_EMU_FETCH(atomicExch, unsigned int, __atomic_exchange_n)
+CUDA_EMU_FETCH(atomicExch, unsigned long long, __atomic_exchange_n)
 CUDA_EMU_RMW(atomicExch, float, val)
 CUDA_EMU_RMW(atomicMin, int, val < old ? val : old)
 CUDA_EMU_RMW(atomicMin, unsigned int, val < old ? val : old)
@@ -1609,34 +1679,38 @@ CUDA_EMU_RMW(atomicMax, unsigned long long, val > old ? val : old)
 CUDA_EMU_RMW(atomicMax, long long, val > old ? val : old)
 CUDA_EMU_RMW(atomicInc, unsigned int, old >= val ? 0u : old + 1u)
 CUDA_EMU_RMW(atomicDec, unsigned int, (old == 0u || old > val) ? val : old - 1u)
-CUDA_EMU_RMW(atomicAnd, int, old & val)
-CUDA_EMU_RMW(atomicAnd, unsigned int, old & val)
-CUDA_EMU_RMW(atomicAnd, unsigned long long, old & val)
-CUDA_EMU_RMW(atomicOr, int, old | val)
-CUDA_EMU_RMW(atomicOr, unsigned int, old | val)
-CUDA_EMU_RMW(atomicOr, unsigned long long, old | val)
-CUDA_EMU_RMW(atomicXor, int, old ^ val)
-CUDA_EMU_RMW(atomicXor, unsigned int, old ^ val)
-CUDA_EMU_RMW(atomicXor, unsigned long long, old ^ val)
+CUDA_EMU_FETCH(atomicAnd, int, __atomic_fetch_and)
+CUDA_EMU_FETCH(atomicAnd, unsigned int, __atomic_fetch_and)
+CUDA_EMU_FETCH(atomicAnd, unsigned long long, __atomic_fetch_and)
+CUDA_EMU_FETCH(atomicOr, int, __atomic_fetch_or)
+CUDA_EMU_FETCH(atomicOr, unsigned int, __atomic_fetch_or)
+CUDA_EMU_FETCH(atomicOr, unsigned long long, __atomic_fetch_or)
+CUDA_EMU_FETCH(atomicXor, int, __atomic_fetch_xor)
+CUDA_EMU_FETCH(atomicXor, unsigned int, __atomic_fetch_xor)
+CUDA_EMU_FETCH(atomicXor, unsigned long long, __atomic_fetch_xor)
 #undef CUDA_EMU_RMW
+#undef CUDA_EMU_FETCH
+// Each element is atomic on its own, not the vector as a whole (as CUDA documents).
 CUDA_EMU_ATOMIC_ATTRS float2 atomicAdd(float2* address, float2 val) {
   CUDA_EMU_ATOMIC_MEET(address);
-  float2 old = *address;
-  *address = float2{old.x + val.x, old.y + val.y};
-  return old;
+  auto add = [](float v) { return [v](float old) { return old + v; }; };
+  return float2{::cuda_emu::atomic_update(&address->x, add(val.x)),
+                ::cuda_emu::atomic_update(&address->y, add(val.y))};
 }
 CUDA_EMU_ATOMIC_ATTRS float4 atomicAdd(float4* address, float4 val) {
   CUDA_EMU_ATOMIC_MEET(address);
-  float4 old = *address;
-  *address = float4{old.x + val.x, old.y + val.y, old.z + val.z, old.w + val.w};
-  return old;
+  auto add = [](float v) { return [v](float old) { return old + v; }; };
+  return float4{::cuda_emu::atomic_update(&address->x, add(val.x)),
+                ::cuda_emu::atomic_update(&address->y, add(val.y)),
+                ::cuda_emu::atomic_update(&address->z, add(val.z)),
+                ::cuda_emu::atomic_update(&address->w, add(val.w))};
 }
-#define CUDA_EMU_CAS(T)                                  \
-  CUDA_EMU_ATOMIC_ATTRS T atomicCAS(T* address, T compare, T val) { \
-    CUDA_EMU_ATOMIC_MEET(address);                       \
-    T old = *address;                                    \
-    if (old == compare) *address = val;                  \
-    return old;                                          \
+#define CUDA_EMU_CAS(T)                                                                   \
+  CUDA_EMU_ATOMIC_ATTRS T atomicCAS(T* address, T compare, T val) {                       \
+    CUDA_EMU_ATOMIC_MEET(address);                                                        \
+    __atomic_compare_exchange_n(address, &compare, val, false, __ATOMIC_SEQ_CST,          \
+                                __ATOMIC_SEQ_CST);                                        \
+    return compare;                                                                       \
   }
 CUDA_EMU_CAS(int)
 CUDA_EMU_CAS(unsigned int)
@@ -1694,12 +1768,29 @@ template <class T>
 constexpr bool nv_integral_n =
     std::is_integral<T>::value &&
     (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16);
+// A 16-byte value has no atomic instruction here: its operations take one of a few
+// locks, chosen by address (blocks run on several OS threads at once).
+struct NvLock {
+  unsigned char* flag;
+  CUDA_EMU_NO_TSAN explicit NvLock(const void* p) {
+    static unsigned char locks[64];
+    flag = &locks[(reinterpret_cast<unsigned long long>(p) >> 4) & 63];
+    while (__atomic_test_and_set(flag, __ATOMIC_ACQUIRE)) {
+    }
+  }
+  CUDA_EMU_NO_TSAN ~NvLock() { __atomic_clear(flag, __ATOMIC_RELEASE); }
+};
 template <class T, class F>
 CUDA_EMU_ATOMIC_ATTRS T nv_rmw(T* p, F f) {
   CUDA_EMU_ATOMIC_MEET(p);
-  T old = *p;
-  *p = f(old);
-  return old;
+  if constexpr (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8) {
+    return atomic_update(p, f);
+  } else {
+    NvLock hold(p);
+    T old = *p;
+    *p = f(old);
+    return old;
+  }
 }
 }  // namespace cuda_emu
 #define CUDA_EMU_NV_RMW(NAME, CHECK, WHAT, EXPR)                                         \
@@ -1739,6 +1830,11 @@ namespace cuda_emu {
 template <class T>
 CUDA_EMU_ATOMIC_ATTRS bool nv_cas(T* p, T* expected, const T* desired) {
   CUDA_EMU_ATOMIC_MEET(p);
+  if constexpr (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8) {
+    return __atomic_compare_exchange(p, expected, const_cast<T*>(desired), false,
+                                     __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+  }
+  NvLock hold(p);
   if (std::memcmp(p, expected, sizeof(T)) == 0) {
     std::memcpy(static_cast<void*>(p), desired, sizeof(T));
     return true;
