@@ -72,7 +72,9 @@ pub(super) fn local_headers(
                 "not UTF-8 text",
             ))
         })?;
-        let rewritten = rewrite::rewrite(&path, &text)?;
+        // A byte-order mark would follow the rewritten file's `#line`.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        let rewritten = rewrite::rewrite(&path, text)?;
         let dir = relative_path
             .parent()
             .map(Path::to_path_buf)

@@ -264,6 +264,9 @@ impl Emulator {
         for (index, input) in inputs.sources.iter().enumerate() {
             let text = std::fs::read_to_string(&input.file)
                 .map_err(EmulateError::io("reading the program source", &input.file))?;
+            // A byte-order mark is dropped: g++ skips one only at the very
+            // start of a file, and ours would follow a `#line`.
+            let text = text.strip_prefix('\u{feff}').unwrap_or(&text).to_string();
             let mut uses_volatile = false;
             let cpp = if input.cuda {
                 let rewritten = rewrite::rewrite(&input.shown, &text)?;
