@@ -307,6 +307,22 @@ impl Source<'_> {
         }
     }
 
+    /// Where the line holding byte `at` starts.
+    fn line_start(&self, at: usize) -> usize {
+        self.lines.start_of(self.lines.line_of(at))
+    }
+
+    /// The blanks that open the line holding byte `at` (read from the
+    /// line's start, so a long line costs no more than its indentation).
+    fn indentation(&self, at: usize) -> &str {
+        let start = self.line_start(at);
+        let blanks = self.src.as_bytes()[start..]
+            .iter()
+            .take_while(|&&c| c == b' ' || c == b'\t')
+            .count();
+        &self.src[start..start + blanks]
+    }
+
     fn token_line(&self, i: usize) -> usize {
         self.lines.line_of(self.tokens[i].span.start)
     }
@@ -641,12 +657,15 @@ impl<'s, 'a> Cutter<'s, 'a> {
     /// Notes the `}` at token `close` closing the `{` at token `open` when
     /// their lines are indented differently (the first such pair only).
     fn note_indentation(&mut self, open: usize, close: usize) {
+        if self.misindented.is_some() {
+            return;
+        }
         let source = self.source;
         let close_at = source.tokens[close].span.start;
-        if self.misindented.is_none()
-            && first_on_its_line(source.src, close_at)
-            && indentation(source.src, source.tokens[open].span.start)
-                != indentation(source.src, close_at)
+        let close_indent = source.indentation(close_at);
+        // First on its line: nothing but its indentation before it.
+        if close_indent.len() == close_at - source.line_start(close_at)
+            && source.indentation(source.tokens[open].span.start) != close_indent
         {
             self.misindented = Some((open, close));
         }
@@ -924,13 +943,6 @@ fn marker_of(comment: &str) -> Result<Option<Marker>, String> {
         )),
         _ => Ok(None),
     }
-}
-
-/// The blanks that open the line holding byte `at`.
-fn indentation(src: &str, at: usize) -> &str {
-    let start = src[..at].rfind('\n').map_or(0, |n| n + 1);
-    let line = &src[start..];
-    &line[..line.len() - line.trim_start_matches([' ', '\t']).len()]
 }
 
 /// What the cut makes of the `#if` groups of a source (pass 0).
