@@ -30,7 +30,9 @@
 //!   source rewriter [`rewrite`];
 //! - the two analyses: drift ([`compare_drift`], [`SourceFile`],
 //!   [`LessonPair`], [`DriftReport`], [`DriftKind`], [`DefinitionRef`],
-//!   [`DefinitionKind`]) and tolerance ([`ToleranceRule`], [`oracle_size`]).
+//!   [`DefinitionKind`]) and tolerance ([`ToleranceRule`], [`oracle_size`],
+//!   [`defined_function`]; the last is public for the C++ reader's fuzz
+//!   target).
 
 mod backend;
 mod book;
@@ -69,5 +71,5 @@ pub use evidence::{Evidence, Termination};
 pub use render::Templates;
 pub use sources::lesson::Program;
 pub use sources::snippet::SnippetSet;
-pub use tolerance::{ToleranceRule, oracle_size};
+pub use tolerance::{ToleranceRule, defined_function, oracle_size};
 pub use workflow::verify::mismatch_under;

@@ -6,9 +6,31 @@
 //! direct child has ended (so a program that forks leaves nothing behind,
 //! and a grandchild holding our pipes open cannot make us wait), and when we
 //! are interrupted (SIGINT, SIGTERM, SIGHUP: a handler kills every group we
-//! started, then lets the signal end us as it would have). The direct child
-//! also gets `PR_SET_PDEATHSIG`, so that it dies with us even under
-//! `kill -9`; its own children then cannot be reached, and are orphans.
+//! started, then lets the signal end us as it would have).
+//!
+//! A `kill -9` of our own process cannot be caught, so on Linux two more
+//! things make what we started die with us:
+//! - the direct child gets `PR_SET_PDEATHSIG` (SIGKILL), set before it runs
+//!   anything of its own (and it gives up if we are already gone);
+//! - a watcher, a copy of our process forked at the first spawn, holds one
+//!   end of a socket pair whose other end only we hold (close-on-exec, so no
+//!   program inherits it). Each child sends its group's id before it
+//!   executes anything (so a group is known to the watcher before it can
+//!   fork), and we send the id again, negated, once the group is killed and
+//!   reaped. When we die, however we die, the kernel closes our end; the
+//!   watcher reads the end of the stream, kills every group still listed,
+//!   and exits. It runs in a process group of its own, so a
+//!   signal sent to ours does not reach it, and exits with us.
+//!
+//! The limits, honestly: a process that leaves its group (`setsid`,
+//! `setpgid`: a daemon does, g++ and a plain `fork` do not) escapes every
+//! kill but the direct child's; a watcher killed on its own (by hand, by the
+//! OOM killer) takes the `kill -9` guarantee with it; and a group id is only
+//! unlisted after its group is reaped, so a kill in that instant reaches an
+//! id whose group is gone (harmless unless the system reused that id for a
+//! new group within it, which takes a wrap-around of process ids). Where
+//! cgroups are available to us, a cgroup would close the first gap; we do
+//! not use one.
 //!
 //! When capturing, stdout and stderr are read on their own threads, so a
 //! program that fills one pipe while we wait on the other cannot deadlock,
@@ -154,12 +176,26 @@ fn spawn_in_own_group(command: &mut Command, shown: &str) -> Result<GroupChild, 
         install_interrupt_handler();
         command.process_group(0);
         #[cfg(target_os = "linux")]
-        // SAFETY: prctl is async-signal-safe and touches no memory of ours.
-        unsafe {
-            command.pre_exec(|| {
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                Ok(())
-            });
+        {
+            watcher::start();
+            // SAFETY: getpid is async-signal-safe.
+            let parent = unsafe { libc::getpid() };
+            // SAFETY: prctl, getppid, getpid and write (in `watcher::tell`)
+            // are async-signal-safe and touch no memory of ours but a stack
+            // buffer and an atomic.
+            unsafe {
+                command.pre_exec(move || {
+                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                    // We may have died before the prctl: no one would kill
+                    // this child then.
+                    if libc::getppid() != parent {
+                        return Err(io::Error::from_raw_os_error(libc::ESRCH));
+                    }
+                    // Our group's id (`process_group(0)` made it our pid).
+                    watcher::tell(libc::getpid());
+                    Ok(())
+                });
+            }
         }
     }
     let child = command.spawn().map_err(|source| ExecError::Start {
@@ -213,6 +249,130 @@ impl Drop for GroupChild {
             let _ = self.child.wait();
         }
         groups::unregister(self.slot);
+        #[cfg(target_os = "linux")]
+        if let Ok(id) = i32::try_from(self.child.id()) {
+            watcher::tell(-id);
+        }
+    }
+}
+
+/// The watcher that kills our groups when we die unannounced (the module
+/// doc says how, and its limits). Everything that runs in the forked
+/// watcher, or in a child between fork and exec, is async-signal-safe: no
+/// allocation, no lock, no panic path.
+#[cfg(target_os = "linux")]
+mod watcher {
+    use std::sync::atomic::{AtomicI32, Ordering};
+
+    /// Our end of the socket pair (close-on-exec); -1 when there is no
+    /// watcher.
+    static OURS: AtomicI32 = AtomicI32::new(-1);
+
+    /// How many groups the watcher lists at once; more are not listed
+    /// (they are still killed at their limit and on an interrupt).
+    const SLOTS: usize = 1024;
+
+    /// Forks the watcher, once. Without one (socket pair or fork failed)
+    /// the other protections still hold.
+    pub(super) fn start() {
+        static ONCE: std::sync::Once = std::sync::Once::new();
+        ONCE.call_once(|| {
+            let mut fds = [0 as libc::c_int; 2];
+            // SAFETY: plain system calls; the forked child runs only
+            // `watch`, which is async-signal-safe and never returns.
+            unsafe {
+                let kind = libc::SOCK_SEQPACKET | libc::SOCK_CLOEXEC;
+                if libc::socketpair(libc::AF_UNIX, kind, 0, fds.as_mut_ptr()) != 0 {
+                    return;
+                }
+                let [theirs, ours] = fds;
+                match libc::fork() {
+                    -1 => {
+                        libc::close(theirs);
+                        libc::close(ours);
+                    }
+                    0 => watch(theirs, ours),
+                    _ => {
+                        libc::close(theirs);
+                        OURS.store(ours, Ordering::SeqCst);
+                    }
+                }
+            }
+        });
+    }
+
+    /// Tells the watcher that group `id` runs (positive) or is gone
+    /// (negated): one message of 4 bytes, whoever sends it.
+    pub(super) fn tell(id: i32) {
+        let fd = OURS.load(Ordering::SeqCst);
+        if fd >= 0 {
+            let bytes = id.to_ne_bytes();
+            // SAFETY: send is async-signal-safe; to a watcher that is gone
+            // it fails with EPIPE (no SIGPIPE, whatever the disposition:
+            // MSG_NOSIGNAL), which is ignored.
+            unsafe {
+                libc::send(fd, bytes.as_ptr().cast(), bytes.len(), libc::MSG_NOSIGNAL);
+            }
+        }
+    }
+
+    /// The watcher's life: reads group ids until our end closes, then kills
+    /// the groups still listed.
+    unsafe fn watch(theirs: libc::c_int, ours: libc::c_int) -> ! {
+        // SAFETY (the whole body): async-signal-safe system calls on our
+        // own descriptors and stack.
+        unsafe {
+            libc::close(ours);
+            // Nothing of ours is held open by the watcher: its end moves to
+            // descriptor 0 and every other descriptor is closed, so that
+            // whoever reads our output sees its end when we end.
+            libc::dup2(theirs, 0);
+            if libc::syscall(libc::SYS_close_range, 1u32, u32::MAX, 0u32) != 0 {
+                let mut limit = libc::rlimit {
+                    rlim_cur: 0,
+                    rlim_max: 0,
+                };
+                libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit);
+                let top = limit.rlim_cur.clamp(1024, 1 << 16) as libc::c_int;
+                for fd in 1..top {
+                    libc::close(fd);
+                }
+            }
+            // Out of our group (a signal to it misses the watcher), and
+            // without our interrupt handler.
+            libc::setpgid(0, 0);
+            for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                libc::signal(signal, libc::SIG_DFL);
+            }
+            let mut listed = [0i32; SLOTS];
+            loop {
+                let mut message = [0u8; 4];
+                let n = libc::recv(0, message.as_mut_ptr().cast(), message.len(), 0);
+                if n < 0 && *libc::__errno_location() == libc::EINTR {
+                    continue;
+                }
+                if n <= 0 {
+                    break; // our end is closed: we are gone
+                }
+                if n != 4 {
+                    continue;
+                }
+                let id = i32::from_ne_bytes(message);
+                if id > 0 {
+                    if let Some(slot) = listed.iter_mut().find(|s| **s == 0) {
+                        *slot = id;
+                    }
+                } else if let Some(slot) = listed.iter_mut().find(|s| **s == id.wrapping_neg()) {
+                    *slot = 0;
+                }
+            }
+            for &id in &listed {
+                if id > 0 {
+                    libc::kill(-id, libc::SIGKILL);
+                }
+            }
+            libc::_exit(0)
+        }
     }
 }
 

@@ -227,6 +227,8 @@ struct Pending {
     paren: usize,
     /// Its first top-level `{`, which ends its head.
     open_brace: Option<usize>,
+    /// The tokens of its `{` still open, innermost last (`brace` of them).
+    opens: Vec<usize>,
 }
 
 /// Cuts `src` (shown as `file` in errors) into definitions, in six passes:
@@ -303,6 +305,22 @@ impl Source<'_> {
             line: self.lines.line_of(at),
             message,
         }
+    }
+
+    /// Where the line holding byte `at` starts.
+    fn line_start(&self, at: usize) -> usize {
+        self.lines.start_of(self.lines.line_of(at))
+    }
+
+    /// The blanks that open the line holding byte `at` (read from the
+    /// line's start, so a long line costs no more than its indentation).
+    fn indentation(&self, at: usize) -> &str {
+        let start = self.line_start(at);
+        let blanks = self.src.as_bytes()[start..]
+            .iter()
+            .take_while(|&&c| c == b' ' || c == b'\t')
+            .count();
+        &self.src[start..start + blanks]
     }
 
     fn token_line(&self, i: usize) -> usize {
@@ -608,10 +626,21 @@ struct Cutter<'s, 'a> {
     /// The definition being read.
     pending: Option<Pending>,
     order: Vec<Item>,
+    /// The branches of `#if` groups the cut does not read (see
+    /// [`conditionals`]), by token.
+    inert: Vec<bool>,
+    /// The lines of the `#if`s whose branches open and close different
+    /// numbers of brackets: the cut reads all their branches.
+    uneven: Vec<usize>,
+    /// The first `}` (first on its line) that is not indented like the line
+    /// of the `{` it closes, and that `{`: where a file whose braces do not
+    /// balance most likely lacks a `}`.
+    misindented: Option<(usize, usize)>,
 }
 
 impl<'s, 'a> Cutter<'s, 'a> {
     fn new(source: &'s Source<'a>, markers: &'s HashMap<usize, Marker>) -> Self {
+        let Conditionals { inert, uneven } = conditionals(source);
         Cutter {
             source,
             markers,
@@ -619,7 +648,66 @@ impl<'s, 'a> Cutter<'s, 'a> {
             prefix: String::new(),
             pending: None,
             order: Vec::new(),
+            inert,
+            uneven,
+            misindented: None,
         }
+    }
+
+    /// Notes the `}` at token `close` closing the `{` at token `open` when
+    /// their lines are indented differently (the first such pair only).
+    fn note_indentation(&mut self, open: usize, close: usize) {
+        if self.misindented.is_some() {
+            return;
+        }
+        let source = self.source;
+        let close_at = source.tokens[close].span.start;
+        let close_indent = source.indentation(close_at);
+        // First on its line: nothing but its indentation before it.
+        if close_indent.len() == close_at - source.line_start(close_at)
+            && source.indentation(source.tokens[open].span.start) != close_indent
+        {
+            self.misindented = Some((open, close));
+        }
+    }
+
+    /// An error for braces that do not balance, found at `found` (what
+    /// happens as the file stands, said after the cause): at the `{` that
+    /// most likely lacks its `}` when a misindented `}` after token `after`
+    /// points to one, else at `fallback` with `message`; either way naming
+    /// the `#if`s whose branches the cut cannot follow.
+    fn unbalanced(
+        &self,
+        after: usize,
+        found: &str,
+        fallback: usize,
+        message: String,
+    ) -> SourceError {
+        let source = self.source;
+        let mut error = match self.misindented {
+            Some((open, close)) if close > after => source.error(
+                source.tokens[open].span.start,
+                format!(
+                    "this `{{` is probably never closed: the `}}` that closes it, at line {}, \
+                     is indented differently from it, so a `}}` is likely missing between \
+                     lines {} and {}; as it stands, {found}",
+                    source.token_line(close),
+                    source.token_line(open),
+                    source.token_line(close),
+                ),
+            ),
+            _ => source.error(source.tokens[fallback].span.start, message),
+        };
+        if !self.uneven.is_empty() {
+            let lines: Vec<String> = self.uneven.iter().map(usize::to_string).collect();
+            error.message.push_str(&format!(
+                " (the branches of the `#if` at line {} open and close different numbers of \
+                 brackets, and the drift check reads them all: make each branch balance, or \
+                 open and close the same in each)",
+                lines.join(", ")
+            ));
+        }
+        error
     }
 
     fn cut(mut self) -> Result<Vec<Item>, SourceError> {
@@ -645,20 +733,27 @@ impl<'s, 'a> Cutter<'s, 'a> {
         let source = self.source;
         if let Some(&marker) = self.markers.get(&i) {
             if let Some(p) = &self.pending {
-                return Err(source.error(
-                    source.tokens[i].span.start,
-                    format!(
-                        "`{}` is inside the definition that starts at line {}; put the exercise \
-                         markers on their own lines between top-level definitions",
-                        marker.line_text(),
-                        source.token_line(p.first)
-                    ),
-                ));
+                let message = format!(
+                    "`{}` is inside the definition that starts at line {}; put the exercise \
+                     markers on their own lines between top-level definitions",
+                    marker.line_text(),
+                    source.token_line(p.first)
+                );
+                if p.brace == 0 {
+                    return Err(source.error(source.tokens[i].span.start, message));
+                }
+                let found = format!(
+                    "the definition that starts at line {} runs on past `{}` at line {}",
+                    source.token_line(p.first),
+                    marker.line_text(),
+                    source.token_line(i)
+                );
+                return Err(self.unbalanced(p.first, &found, i, message));
             }
             self.order.push(Item::Marker(i, marker));
             return Ok(i + 1);
         }
-        if !source.tokens[i].is_code() {
+        if !source.tokens[i].is_code() || self.inert[i] {
             return Ok(i + 1);
         }
         if self.pending.is_none() {
@@ -670,6 +765,7 @@ impl<'s, 'a> Cutter<'s, 'a> {
                 brace: 0,
                 paren: 0,
                 open_brace: None,
+                opens: Vec::new(),
             });
         }
         self.in_definition(i)
@@ -696,6 +792,7 @@ impl<'s, 'a> Cutter<'s, 'a> {
             ));
         };
         self.prefix.truncate(block.outer_prefix);
+        self.note_indentation(block.open_token, i);
         let item = self.piece(i, i, Role::Closer(block.display));
         self.order.push(item);
         Ok(Some(i + 1))
@@ -718,7 +815,9 @@ impl<'s, 'a> Cutter<'s, 'a> {
                         return Ok(i + 1);
                     }
                 }
-                self.pending.as_mut().expect("pending").brace += 1;
+                let p = self.pending.as_mut().expect("pending");
+                p.brace += 1;
+                p.opens.push(i);
             }
             "}" if p.brace == 0 => {
                 // A `}` closing a block around an unfinished definition: end
@@ -730,6 +829,9 @@ impl<'s, 'a> Cutter<'s, 'a> {
             }
             "}" => {
                 p.brace -= 1;
+                let open = p.opens.pop().expect("an open brace per count");
+                self.note_indentation(open, i);
+                let p = self.pending.as_mut().expect("pending");
                 if p.brace == 0 && p.paren == 0 {
                     let (first, head_end) = (p.first, p.open_brace.unwrap_or(i));
                     let head = code_between(tokens, source.src, first, head_end);
@@ -787,8 +889,14 @@ impl<'s, 'a> Cutter<'s, 'a> {
         if let Some(p) = self.pending.take() {
             if p.brace > 0 {
                 let open = p.open_brace.unwrap_or(p.first);
-                return Err(source.error(
-                    source.tokens[open].span.start,
+                let found = format!(
+                    "the definition that starts at line {} runs to the end of the file",
+                    source.token_line(p.first)
+                );
+                return Err(self.unbalanced(
+                    p.first,
+                    &found,
+                    open,
                     "this `{` is never closed; look for a missing `}` in the definition that \
                      starts here"
                         .to_string(),
@@ -798,8 +906,15 @@ impl<'s, 'a> Cutter<'s, 'a> {
             self.end_definition(p.first, last);
         }
         if let Some(block) = self.blocks.pop() {
-            return Err(source.error(
-                source.tokens[block.open_token].span.start,
+            let found = format!(
+                "`{}` opened at line {} is never closed",
+                block.display,
+                source.token_line(block.open_token)
+            );
+            return Err(self.unbalanced(
+                block.open_token,
+                &found,
+                block.open_token,
                 format!(
                     "`{}` opened here is never closed; add its `}}`",
                     block.display
@@ -828,6 +943,98 @@ fn marker_of(comment: &str) -> Result<Option<Marker>, String> {
         )),
         _ => Ok(None),
     }
+}
+
+/// What the cut makes of the `#if` groups of a source (pass 0).
+struct Conditionals {
+    /// By token: inside a branch the cut does not read.
+    inert: Vec<bool>,
+    /// The lines of the `#if`s whose branches differ in their brackets.
+    uneven: Vec<usize>,
+}
+
+/// An `#if` group being read: where each branch starts and what each opens.
+struct Group {
+    /// The token of each branch's directive (`#if`, `#elif`, `#else`).
+    starts: Vec<usize>,
+    /// Each finished branch's brackets: `{` minus `}`, `(` and `[` minus
+    /// `)` and `]`.
+    nets: Vec<(i64, i64)>,
+    current: (i64, i64),
+}
+
+/// Pass 0: the `#if` groups whose branches each open the same brackets
+/// without closing them (`#if FAST` / `int f() {` / `#else` / `int f(int) {`
+/// / `#endif`, then one body): only the first branch is read for the cut,
+/// the others are inert there (their text still belongs to the definition
+/// around them, so an edit in them is still a difference). Groups whose
+/// branches each balance are read whole, as plain code. Groups whose
+/// branches differ are read whole too and listed, for the error the cut
+/// gives if the file then does not balance.
+fn conditionals(source: &Source) -> Conditionals {
+    let tokens = &source.tokens;
+    let mut inert = vec![false; tokens.len()];
+    let mut uneven = Vec::new();
+    let mut groups: Vec<Group> = Vec::new();
+    for (i, t) in tokens.iter().enumerate() {
+        if !t.is_code() {
+            continue;
+        }
+        let text = source.text(i);
+        if t.kind == TokenKind::Directive {
+            let word = text[1..]
+                .trim_start_matches([' ', '\t'])
+                .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                .next()
+                .unwrap_or("");
+            match word {
+                "if" | "ifdef" | "ifndef" => groups.push(Group {
+                    starts: vec![i],
+                    nets: Vec::new(),
+                    current: (0, 0),
+                }),
+                "elif" | "elifdef" | "elifndef" | "else" => {
+                    if let Some(g) = groups.last_mut() {
+                        g.nets.push(g.current);
+                        g.current = (0, 0);
+                        g.starts.push(i);
+                    }
+                }
+                "endif" => {
+                    let Some(mut g) = groups.pop() else { continue };
+                    g.nets.push(g.current);
+                    let first = g.nets[0];
+                    let net = if g.nets.iter().all(|&n| n == first) {
+                        if first != (0, 0) && g.starts.len() > 1 {
+                            inert[g.starts[1]..i].fill(true);
+                        }
+                        first
+                    } else {
+                        uneven.push(source.token_line(g.starts[0]));
+                        g.nets
+                            .iter()
+                            .fold((0, 0), |(b, p), &(nb, np)| (b + nb, p + np))
+                    };
+                    if let Some(outer) = groups.last_mut() {
+                        outer.current.0 += net.0;
+                        outer.current.1 += net.1;
+                    }
+                }
+                _ => {}
+            }
+            continue;
+        }
+        let Some(g) = groups.last_mut() else { continue };
+        match text {
+            "{" => g.current.0 += 1,
+            "}" => g.current.0 -= 1,
+            "(" | "[" => g.current.1 += 1,
+            ")" | "]" => g.current.1 -= 1,
+            _ => {}
+        }
+    }
+    uneven.sort_unstable();
+    Conditionals { inert, uneven }
 }
 
 fn first_on_its_line(src: &str, at: usize) -> bool {
@@ -1753,9 +1960,17 @@ void b() {}
 
     #[test]
     fn unbalanced_braces_are_errors_with_lines() {
-        let open = error("int a;\nvoid f() {\n  if (1) {\n}\n");
+        // Indented consistently: nothing points inside, the definition's
+        // own `{` is named.
+        let open = error("int a;\nvoid f() {\n  if (1) {\n  }\n");
         assert!(
             open.starts_with("t.cu:2: this `{` is never closed"),
+            "{open}"
+        );
+        // The `}` at line 4 is indented like `f`, not like the `if` it closes.
+        let open = error("int a;\nvoid f() {\n  if (1) {\n}\n");
+        assert!(
+            open.starts_with("t.cu:3: this `{` is probably never closed"),
             "{open}"
         );
         let close = error("int a;\n}\n");
@@ -1888,5 +2103,136 @@ int main() {
             }
             let _ = scan("t.cu", &lesson[..at]);
         }
+    }
+
+    /// Issue 16: a definition whose head is written once per `#if` branch,
+    /// each opening the one body after `#endif`.
+    const BRANCHED_HEAD: &str = "#include <cstdio>\n\
+        \n\
+        #if FAST\n\
+        int f(int x) {\n\
+          return x;\n\
+        #else\n\
+        int f(int x) {\n\
+          return x + 1;\n\
+        #endif\n\
+        }\n\
+        \n\
+        int g() { return 2; }\n\
+        \n\
+        int main() { return f(1); }\n";
+
+    #[test]
+    fn branches_that_each_open_the_same_braces_are_read_once() {
+        // Before the fix: "t.cu:4: this `{` is never closed".
+        let scanned = scan("t.cu", BRANCHED_HEAD).unwrap();
+        let found: Vec<(&str, usize)> = scanned
+            .definitions
+            .iter()
+            .map(|d| (d.name.as_str(), d.line))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                ("#include <cstdio>", 1),
+                ("#if FAST", 3),
+                ("f", 4),
+                ("g", 12),
+                ("main", 14)
+            ]
+        );
+        // The second branch is still part of f's text: an edit there is a
+        // difference of f.
+        let f = &scanned.definitions[2];
+        assert!(BRANCHED_HEAD[f.text.clone()].contains("return x + 1;"));
+        assert!(BRANCHED_HEAD[f.text.clone()].ends_with("#endif\n}\n"));
+    }
+
+    #[test]
+    fn branches_that_balance_are_still_read_whole() {
+        let src = "#if A\nint f() { return 1; }\n#else\nint f() { return 2; }\n#endif\n";
+        assert_eq!(named(src), ["#if A", "f", "#else", "f#2", "#endif"]);
+    }
+
+    #[test]
+    fn branches_that_differ_are_named_when_the_file_does_not_balance() {
+        let src = "#if A\nint f() {\n#else\nint f() { if (1) {\n#endif\n  return 1;\n}\n";
+        let message = error(src);
+        assert!(
+            message.contains("the branches of the `#if` at line 1 open and close different"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn a_byte_order_mark_belongs_to_the_header() {
+        // Before the fix the mark was code: the header comment and the
+        // include were glued onto the first definition, at line 1.
+        let plain = "// header\n#include <cstdio>\n\nint g() { return 2; }\n";
+        let marked = format!("\u{feff}{plain}");
+        let found = |src: &str| -> Vec<(String, usize, usize)> {
+            scan("t.cu", src)
+                .unwrap()
+                .definitions
+                .into_iter()
+                .map(|d| (d.name, d.line, d.first_line))
+                .collect()
+        };
+        assert_eq!(found(&marked), found(plain));
+        assert_eq!(found(plain)[1], ("g".to_string(), 4, 3));
+    }
+
+    #[test]
+    fn a_missing_brace_is_reported_where_the_indentation_shows_it() {
+        // The `}` of the `for` is missing (it was at line 6): the function's
+        // `}` at line 8 closes the `for` instead, and the function swallows
+        // everything after it, here the exercise marker.
+        let src = "// header\n\
+            #include <cstdio>\n\
+            \n\
+            void f(int* x) {\n\
+            \x20 for (int i = 0; i < 4; ++i) {\n\
+            \x20   x[i] = i;\n\
+            \x20 x[0] = 1;\n\
+            }\n\
+            \n\
+            // exercise: begin\n\
+            int g() { return 1; }\n\
+            // exercise: end\n\
+            int main() {}\n";
+        assert_eq!(
+            error(src),
+            "t.cu:5: this `{` is probably never closed: the `}` that closes it, at line 8, is \
+             indented differently from it, so a `}` is likely missing between lines 5 and 8; as \
+             it stands, the definition that starts at line 4 runs on past `// exercise: begin` \
+             at line 10"
+        );
+        // Without a marker the definition runs to the end of the file.
+        let end = src.find("\n// exercise: begin").unwrap();
+        let message = error(&src[..end + 1]);
+        assert!(
+            message.starts_with("t.cu:5: this `{` is probably never closed")
+                && message
+                    .ends_with("the definition that starts at line 4 runs to the end of the file"),
+            "{message}"
+        );
+        // A namespace left open by a function inside it.
+        let nested = "namespace a {\nvoid f() {\n  if (1) {\n  return;\n}\n}\n";
+        let message = error(nested);
+        assert!(
+            message.starts_with("t.cu:3: this `{` is probably never closed")
+                && message.ends_with("`namespace a` opened at line 1 is never closed"),
+            "{message}"
+        );
+    }
+
+    #[test]
+    fn a_marker_inside_a_balanced_definition_keeps_its_message() {
+        let src = "void f() {\n// exercise: begin\n}\n// exercise: end\n";
+        assert_eq!(
+            error(src),
+            "t.cu:2: `// exercise: begin` is inside the definition that starts at line 1; put \
+             the exercise markers on their own lines between top-level definitions"
+        );
     }
 }

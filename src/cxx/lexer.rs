@@ -7,7 +7,8 @@
 //!
 //! What it recognises, every token carrying its exact byte span:
 //! - whitespace, line splices (a backslash ending its line, blanks between
-//!   them allowed as g++ allows them) included;
+//!   them allowed as g++ allows them) included, and a UTF-8 byte-order mark
+//!   at the start of the file;
 //! - `//` comments (a splice continues them onto the next line, as in the
 //!   compiler) and `/* */` comments;
 //! - preprocessor lines: a `#` with nothing but whitespace and comments
@@ -143,6 +144,9 @@ pub(crate) struct Lexed<'a> {
     lines: LineIndex<'a>,
 }
 
+/// The UTF-8 byte-order mark, which some editors write at the start of a file.
+const BOM: &[u8] = b"\xef\xbb\xbf";
+
 /// Cuts `src` into tokens that cover it entirely, in order. Never fails; an
 /// unterminated comment or raw string is in [`Lexed::error`].
 pub(crate) fn lex(src: &[u8]) -> Lexed<'_> {
@@ -153,6 +157,15 @@ pub(crate) fn lex(src: &[u8]) -> Lexed<'_> {
     // True while only whitespace and comments have been seen since the last
     // newline that is not spliced: a `#` there starts a preprocessor line.
     let mut at_line_start = true;
+    // A UTF-8 byte-order mark opening the file is whitespace, as g++ reads
+    // it: it neither glues onto the first token nor hides a `#` after it.
+    if src.starts_with(BOM) {
+        tokens.push(Token {
+            kind: TokenKind::Whitespace,
+            span: 0..BOM.len(),
+        });
+        i = BOM.len();
+    }
     while i < src.len() {
         if src[i] == b'#' && at_line_start {
             let (end, problem) = directive(src, i, &mut |_| {});
@@ -543,10 +556,14 @@ impl<'a> LineIndex<'a> {
 
     /// The 1-based line and column of byte `offset`. The column counts
     /// characters: every byte but a UTF-8 continuation byte starts one, so
-    /// it is defined on any bytes.
+    /// it is defined on any bytes. A byte-order mark opening the file takes
+    /// no column, as in g++'s messages.
     pub(crate) fn position(&self, offset: usize) -> (usize, usize) {
         let line = self.line_of(offset);
-        let start = self.start_of(line).min(offset);
+        let mut start = self.start_of(line).min(offset);
+        if start == 0 && offset >= BOM.len() && self.src.starts_with(BOM) {
+            start = BOM.len();
+        }
         let end = offset.min(self.src.len());
         let column = self.src[start..end]
             .iter()

@@ -68,7 +68,9 @@ pub(super) fn local_headers(
         };
         let one_byte_chars = std::str::from_utf8(&bytes).is_err();
         let text = crate::sources::files::source_text(bytes);
-        let rewritten = rewrite::rewrite(&path, &text)?;
+        // A byte-order mark would follow the rewritten file's `#line`.
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        let rewritten = rewrite::rewrite(&path, text)?;
         let dir = relative_path
             .parent()
             .map(Path::to_path_buf)

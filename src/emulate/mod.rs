@@ -301,6 +301,9 @@ impl Emulator {
                 .map_err(EmulateError::io("reading the program source", &input.file))?;
             let one_byte_chars = std::str::from_utf8(&bytes).is_err();
             let text = crate::sources::files::source_text(bytes);
+            // A byte-order mark is dropped: g++ skips one only at the very
+            // start of a file, and ours would follow a `#line`.
+            let text = text.strip_prefix('\u{feff}').unwrap_or(&text).to_string();
             let mut lock_step = false;
             let cpp = if input.cuda {
                 let rewritten = rewrite::rewrite(&input.shown, &text)?;

@@ -305,7 +305,7 @@ pub(crate) struct RecordedSize {
 /// variant, `sumDropTail`): the first function whose body the snippet opens
 /// at its top level, without its qualifier
 /// (`src/cxx/constants.rs`).
-pub(crate) fn defined_function(snippet: &str) -> Option<String> {
+pub fn defined_function(snippet: &str) -> Option<String> {
     constants::defined_function(snippet)
 }
 

@@ -20,8 +20,10 @@ struct Case {
     fifos: Vec<&'static str>,
     links: Vec<(&'static str, &'static str)>,
     args: Vec<&'static str>,
-    stdin: Option<&'static [u8]>,
+    stdin: Option<Vec<u8>>,
     quiet_stdout: bool,
+    /// The `says` texts are looked for on stdout, not stderr.
+    says_on_stdout: bool,
     code: i32,
     says: Vec<&'static str>,
     never_says: Vec<&'static str>,
@@ -37,6 +39,7 @@ fn case(name: &'static str) -> Case {
         args: vec!["build"],
         stdin: None,
         quiet_stdout: false,
+        says_on_stdout: false,
         code: 2,
         says: Vec::new(),
         never_says: Vec::new(),
@@ -75,8 +78,10 @@ impl Case {
             "prog.cu",
         ])
     }
-    fn stdin(mut self, input: &'static [u8]) -> Self {
-        self.stdin = Some(input);
+    /// mdBook's side of the protocol: `input` on stdin, no arguments;
+    /// `$BOOK` in it is the book's folder.
+    fn stdin(mut self, input: impl Into<Vec<u8>>) -> Self {
+        self.stdin = Some(input.into());
         self.args = Vec::new();
         self
     }
@@ -158,6 +163,22 @@ fn processes_with(marker: &str) -> Vec<String> {
     found
 }
 
+/// The processes with `marker` once those killed a moment ago are gone:
+/// they get up to 30 s (a generous bound for a loaded machine; a kill is
+/// over in milliseconds, and the wait ends as soon as none is left). What
+/// is still running then was not killed.
+fn still_running(marker: &str) -> Vec<String> {
+    let mut left = processes_with(marker);
+    for _ in 0..600 {
+        if left.is_empty() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        left = processes_with(marker);
+    }
+    left
+}
+
 fn check(case: Case) -> Result<(), String> {
     let book = tempfile::tempdir().unwrap();
     copy_tree(&repo_root().join("tests/fixtures/small-book"), book.path());
@@ -209,10 +230,12 @@ fn check(case: Case) -> Result<(), String> {
         })
         .stderr(Stdio::piped());
     let mut child = command.spawn().unwrap();
-    if let Some(input) = case.stdin {
+    if let Some(input) = &case.stdin {
         use std::io::Write;
+        let book_path = book.path().to_str().unwrap();
+        let input = String::from_utf8_lossy(input).replace("$BOOK", book_path);
         let mut stdin = child.stdin.take().unwrap();
-        let _ = stdin.write_all(input);
+        let _ = stdin.write_all(input.as_bytes());
     }
     let output = child.wait_with_output().unwrap();
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -221,9 +244,15 @@ fn check(case: Case) -> Result<(), String> {
     if code != Some(case.code) {
         problems.push(format!("exit {code:?}, expected {}", case.code));
     }
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let (said, said_where) = if case.says_on_stdout {
+        (&stdout, "stdout")
+    } else {
+        (&stderr, "stderr")
+    };
     for expected in &case.says {
-        if !stderr.contains(expected) {
-            problems.push(format!("stderr does not say `{expected}`"));
+        if !said.contains(expected) {
+            problems.push(format!("{said_where} does not say `{expected}`"));
         }
     }
     for unexpected in &case.never_says {
@@ -237,15 +266,7 @@ fn check(case: Case) -> Result<(), String> {
     if snapshot(book.path()) != before {
         problems.push("the book's files changed".into());
     }
-    // A process killed a moment ago may still be on its way out.
-    let mut left = processes_with(&marker);
-    for _ in 0..50 {
-        if left.is_empty() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(40));
-        left = processes_with(&marker);
-    }
+    let left = still_running(&marker);
     if !left.is_empty() {
         problems.push(format!("left running: {left:?}"));
     }
@@ -365,6 +386,84 @@ fn marker_cases() -> Vec<Case> {
         // character per byte, as nvcc reads a Latin-1 comment (issue 17;
         // tests/cuda/source_latin1.cu).
     ]
+}
+
+/// Sources the drift check reads (`drift scale` on a lesson and its
+/// starter): what it cannot read is an error at the file and line (exit 2),
+/// what it can read is compared (0: no drift).
+fn source_cases() -> Vec<Case> {
+    let pair = |name, lesson: &'static str, starter: &'static str| {
+        case(name)
+            .file("kernels/scale.cu", lesson)
+            .file("starter/scale.cu", starter)
+            .args(&["drift", "scale"])
+    };
+    const MISSING_BRACE: &str = "#include <cstdio>\n\nvoid fill(int* x) {\n  for (int i = 0; i < 4; ++i) {\n    x[i] = i;\n  x[0] = 1;\n}\n\nint main() {}\n";
+    const BRANCHED: &str = "#include <cstdio>\n#if FAST\nint f(int x) {\n#else\nint f(long x) {\n#endif\n  return 1;\n}\nint main() {}\n";
+    vec![
+        pair(
+            "exercise region never closed",
+            "int a;\n// exercise: begin\nint b;\n",
+            "int a;\n",
+        )
+        .says("kernels/scale.cu:2")
+        .says("never closed"),
+        pair(
+            "misspelled exercise marker",
+            "int a;\n// exercise: bgin\nint b;\n",
+            "int a;\n",
+        )
+        .says("kernels/scale.cu:2")
+        .says("not an exercise marker"),
+        pair(
+            "exercise end without begin",
+            "int a;\n",
+            "int a;\n// exercise: end\n",
+        )
+        .says("starter/scale.cu:2")
+        .says("without a `// exercise: begin`"),
+        pair(
+            "comment never closed in the starter",
+            "int a;\n",
+            "int a;\n\n/* open\nint b;\n",
+        )
+        .says("starter/scale.cu:3")
+        .says("never closed"),
+        pair("a stray closing brace", "int a;\n}\n", "int a;\n}\n")
+            .says("kernels/scale.cu:2")
+            .says("closes nothing"),
+        // Issue 16: reported at line 60 of a lesson as lines 191 and 52.
+        pair("a missing closing brace", MISSING_BRACE, MISSING_BRACE)
+            .says("kernels/scale.cu:4")
+            .says("probably never closed")
+            .says("missing between lines 4 and 7"),
+        pair("a head written per #if branch", BRANCHED, BRANCHED)
+            .code(0)
+            .says("no drift"),
+        pair(
+            "a byte-order mark on one side",
+            "\u{feff}// scale\nint a;\n",
+            "// scale\nint a;\n",
+        )
+        .code(0)
+        .says("no drift"),
+        case("lesson without a starter")
+            .args(&["drift", "scale"])
+            .says("starter/scale.cu"),
+    ]
+    .into_iter()
+    // `drift` reports on stdout; its errors go to stderr.
+    .map(|c| {
+        if c.code == 0 {
+            Case {
+                says_on_stdout: true,
+                ..c
+            }
+        } else {
+            c
+        }
+    })
+    .collect()
 }
 
 fn testing_evidence() -> String {
@@ -511,18 +610,53 @@ fn program_cases() -> Vec<Case> {
     vec![
         case("host crash").program("int main() { *(volatile int*)0 = 1; }\n").code(139)
             .says("prog.cu was killed by signal 11"),
-        case("abort").program("#include <cstdlib>\nint main() { std::abort(); }\n").code(134),
-        case("exit status passed through").program("int main() { return 3; }\n").code(3),
+        case("abort").program("#include <cstdlib>\nint main() { std::abort(); }\n").code(134)
+            .says("prog.cu was killed by signal 6"),
+        case("exit status passed through").program("int main() { return 3; }\n").code(3)
+            .says("running prog.cu"),
         case("hang").program("int main() { for (;;) {} }\n").code(124).says("prog.cu ran past 5 s"),
         case("fork, child outlives the parent")
             .program("#include <unistd.h>\nint main() { if (fork() == 0) { sleep(1000); } return 0; }\n")
-            .code(0),
+            .code(0).says("running prog.cu"),
         case("fork, both sleep")
             .program("#include <unistd.h>\nint main() { fork(); sleep(1000); }\n")
-            .code(124).says("ran past 5 s"),
+            .code(124).says("prog.cu ran past 5 s"),
+        case("fork, then the child forks and all sleep")
+            .program("#include <unistd.h>\nint main() { if (fork() == 0) fork(); sleep(1000); }\n")
+            .code(124).says("prog.cu ran past 5 s"),
+        case("kernel that hangs")
+            .program("__global__ void k() { for (;;) {} }\nint main() { k<<<1, 1>>>(); cudaDeviceSynchronize(); }\n")
+            .code(124).says("prog.cu ran past 5 s"),
+        case("kernel trap")
+            .program("__global__ void k() { __trap(); }\nint main() { k<<<1, 1>>>(); return cudaDeviceSynchronize() != cudaSuccess; }\n")
+            .code(1).says("prog.cu:1").says("__trap()"),
+        case("device assert")
+            .program("#include <cassert>\n__global__ void k() {\n  assert(threadIdx.x == 5);\n}\nint main() { k<<<1, 1>>>(); return cudaDeviceSynchronize() != cudaSuccess; }\n")
+            .code(1).says("prog.cu:3").says("Assertion `threadIdx.x == 5` failed"),
+        case("kernel stack overflow")
+            .program("__device__ int r(int n) { volatile int a[64]; a[n % 64] = n; return n ? r(n + 1) + a[0] : 0; }\n__global__ void k(int* p) { p[0] = r(1); }\nint main() { int* p; cudaMalloc(&p, 4); k<<<1, 1>>>(p); return cudaDeviceSynchronize() != cudaSuccess; }\n")
+            .code(1).says("running prog.cu").says("stack overflow in kernel k"),
         case("flood").program("#include <cstdio>\nint main() { for (;;) std::puts(\"0123456789012345678901234567890123456789\"); }\n")
             .code(124),
         case("inline PTX").program("int main() {\n  asm(\"nop\");\n}\n").says("prog.cu:2").says("inline PTX `nop`"),
+        case("unsupported: thread block clusters")
+            .program("__global__ void __cluster_dims__(2, 1, 1) k() {}\nint main() { k<<<2, 1>>>(); cudaDeviceSynchronize(); }\n")
+            .says("prog.cu:1:17").says("`__cluster_dims__`").says("--backend gpu"),
+        case("unsupported: __CUDA_ARCH__ in device code")
+            .program("__global__ void k(int* p) {\n#if __CUDA_ARCH__ >= 900\n  p[0] = 1;\n#endif\n}\nint main() {}\n")
+            .says("prog.cu:2").says("`__CUDA_ARCH__`"),
+        case("kernel does not compile")
+            .program("__global__ void k(int* p) {\n  p[0] = undefined_name;\n}\nint main() {}\n")
+            .code(1).says("prog.cu:2:10").says("undefined_name").says("prog.cu did not compile"),
+        case("included header does not compile")
+            .program("#include \"h.cuh\"\nint main() { return f(); }\n")
+            .file("h.cuh", "inline int f() {\n  return nope;\n}\n")
+            .code(1).says("h.cuh:2").says("prog.cu did not compile"),
+        // Issue 16: a byte-order mark came after the rewritten file's
+        // `#line` and g++ refused it ("stray '#' in program").
+        case("source with a byte-order mark")
+            .program("\u{feff}#include <cstdio>\nint main() { std::puts(\"ok\"); }\n")
+            .code(0).says("running prog.cu").never_says("stray"),
         case("does not compile").program("int main() {\n  return nope;\n}\n").code(1)
             .says("prog.cu:2").says("did not compile"),
         case("kernel memory fault")
@@ -561,6 +695,26 @@ fn program_cases() -> Vec<Case> {
     .collect()
 }
 
+/// The preprocessor's context as mdBook sends it, for the small book at
+/// `$BOOK` (replaced by the book's folder when the case runs).
+fn protocol_context() -> mdbook_preprocessor::PreprocessorContext {
+    let md = mdbook_driver::MDBook::load(repo_root().join("tests/fixtures/small-book")).unwrap();
+    mdbook_preprocessor::PreprocessorContext::new(
+        PathBuf::from("$BOOK"),
+        md.config.clone(),
+        "html".into(),
+    )
+}
+
+/// `[context, book]` as mdBook sends it, the one chapter holding `chapter`.
+fn protocol_input(chapter: &str) -> Vec<u8> {
+    let mut md =
+        mdbook_driver::MDBook::load(repo_root().join("tests/fixtures/small-book")).unwrap();
+    md.book
+        .for_each_chapter_mut(|c| c.content = chapter.to_string());
+    serde_json::to_vec(&(&protocol_context(), &md.book)).unwrap()
+}
+
 fn protocol_cases() -> Vec<Case> {
     vec![
         case("preprocessor input not JSON")
@@ -572,6 +726,30 @@ fn protocol_cases() -> Vec<Case> {
         case("preprocessor input of the wrong shape")
             .stdin(b"[1, 2]")
             .says("mdBook's JSON input"),
+        case("preprocessor input truncated")
+            .stdin(&protocol_input("# C\n")[..200])
+            .says("mdBook's JSON input"),
+        case("preprocessor input without the book")
+            .stdin(serde_json::to_vec(&[&protocol_context()]).unwrap())
+            .says("mdBook's JSON input"),
+        case("preprocessor: a bad directive in a chapter")
+            .stdin(protocol_input(
+                "# C\n\n{{#snippet kernels/scale.cu:kernal}}\n",
+            ))
+            .says("chapter.md:3")
+            .says("did you mean `kernel`"),
+        case("preprocessor: evidence of a missing program")
+            .stdin(protocol_input("# C\n{{#evidence kernels/nope.cu}}\n"))
+            .says("chapter.md:2")
+            .says("kernels/nope.cu"),
+        case("preprocessor: a root that does not exist")
+            .stdin(
+                String::from_utf8(protocol_input("{{#snippet kernels/scale.cu:kernel}}\n"))
+                    .unwrap()
+                    .replace("$BOOK", "$BOOK/nowhere"),
+            )
+            .says("chapter.md:1")
+            .says("kernels/scale.cu"),
         case("supports without a renderer")
             .args(&["supports"])
             .says("<RENDERER>"),
@@ -594,6 +772,11 @@ fn bad_template_overrides() {
 #[test]
 fn bad_snippet_markers() {
     run_all(marker_cases());
+}
+
+#[test]
+fn bad_lesson_and_starter_sources() {
+    run_all(source_cases());
 }
 
 #[test]
@@ -620,6 +803,7 @@ fn bad_preprocessor_input() {
 fn the_corpus_has_at_least_sixty_cases() {
     let count = directive_cases().len()
         + marker_cases().len()
+        + source_cases().len()
         + template_cases().len()
         + evidence_cases().len()
         + book_toml_cases().len()
@@ -665,16 +849,27 @@ fn the_corpus_book_is_left_as_it_was_by_a_good_build() {
 }
 
 /// Ctrl-C (SIGINT, and SIGTERM likewise) while a program runs: the tool
-/// ends by that signal, and the program and what it forked are gone.
+/// ends by that signal, and the program and what it forked are gone. And
+/// `kill -9` of the tool, which it cannot catch: the program and what it
+/// forked die with it (the direct child by its parent-death signal, its
+/// group through the watcher; src/backend/exec.rs).
+///
+/// The program prints one line from each of its three processes (a child
+/// and a grandchild) after forking, and the tool is signalled only once all
+/// three lines are read, so every process exists and the tool has started
+/// it (its group is known before the program runs a line: before, a signal
+/// that came between the start of the program and the tool listing its
+/// group left the forked child running, which made this test flaky under
+/// load).
 #[test]
 fn an_interrupt_stops_the_program_and_everything_it_started() {
     use std::io::BufRead;
     use std::os::unix::process::ExitStatusExt;
-    for signal in [libc::SIGINT, libc::SIGTERM] {
+    for signal in [libc::SIGINT, libc::SIGTERM, libc::SIGKILL] {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(
             dir.path().join("prog.cu"),
-            "#include <cstdio>\n#include <unistd.h>\nint main() { fork(); std::puts(\"started\"); std::fflush(stdout); sleep(1000); }\n",
+            "#include <cstdio>\n#include <unistd.h>\nint main() {\n  if (fork() == 0) fork();\n  std::puts(\"started\");\n  std::fflush(stdout);\n  sleep(1000);\n}\n",
         )
         .unwrap();
         let marker = format!(
@@ -692,25 +887,73 @@ fn an_interrupt_stops_the_program_and_everything_it_started() {
             .stderr(Stdio::null())
             .spawn()
             .unwrap();
-        let mut line = String::new();
-        std::io::BufReader::new(child.stdout.take().unwrap())
-            .read_line(&mut line)
-            .unwrap();
-        assert_eq!(line, "started\n");
+        let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        for _ in 0..3 {
+            let mut line = String::new();
+            stdout.read_line(&mut line).unwrap();
+            assert_eq!(line, "started\n", "signal {signal}");
+        }
+        let running = processes_with(&marker);
+        assert!(running.len() >= 4, "the tool and 3 processes: {running:?}");
         // SAFETY: a plain system call on our own child.
         unsafe {
             libc::kill(child.id() as libc::pid_t, signal);
         }
         let status = child.wait().unwrap();
         assert_eq!(status.signal(), Some(signal), "{status}");
-        let mut left = processes_with(&marker);
-        for _ in 0..50 {
-            if left.is_empty() {
-                break;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(40));
-            left = processes_with(&marker);
-        }
-        assert!(left.is_empty(), "left running: {left:?}");
+        let left = still_running(&marker);
+        assert!(left.is_empty(), "signal {signal}: left running: {left:?}");
     }
+}
+
+/// `kill -9` of the tool while the C++ compiler runs: the compiler and
+/// what it started (as g++ starts cc1plus, as and ld) die with the tool.
+#[test]
+fn kill_9_during_a_compile_leaves_no_compiler_running() {
+    use std::os::unix::fs::PermissionsExt;
+    use std::os::unix::process::ExitStatusExt;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("prog.cu"), "int main() {}\n").unwrap();
+    let started = dir.path().join("compiling");
+    let compiler = dir.path().join("slow-c++");
+    std::fs::write(
+        &compiler,
+        format!(
+            "#!/bin/sh\ncase \" $* \" in *\" --version \"*) echo slow 1.0; exit 0 ;; esac\n\
+             sleep 1000 &\necho $! > {}\nwait\n",
+            started.display()
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&compiler, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let marker = format!(
+        "MDBOOK_EVIDENCE_CORPUS_CASE=kill-compile-{}",
+        std::process::id()
+    );
+    let (key, value) = marker.split_once('=').unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mdbook-evidence"))
+        .args(["run", "--backend", "emulate", "prog.cu"])
+        .current_dir(dir.path())
+        .env(key, value)
+        .env("MDBOOK_EVIDENCE_CACHE", shared_cache())
+        .env("CXX", &compiler)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // The compiler has started its child once the pid file holds a line
+    // (a generous bound: ten minutes).
+    let mut waited = 0;
+    while !std::fs::read_to_string(&started).is_ok_and(|s| s.ends_with('\n')) {
+        assert!(waited < 12_000, "the compiler never started");
+        assert!(child.try_wait().unwrap().is_none(), "the tool ended first");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        waited += 1;
+    }
+    child.kill().unwrap(); // SIGKILL
+    let status = child.wait().unwrap();
+    assert_eq!(status.signal(), Some(libc::SIGKILL));
+    let left = still_running(&marker);
+    assert!(left.is_empty(), "left running: {left:?}");
 }

@@ -404,3 +404,73 @@ fn check_reads_a_pair_in_a_book_and_shows_relative_paths() {
         .unwrap_err();
     assert!(format!("{missing:#}").contains("absent.cu"), "{missing:#}");
 }
+
+// ---- Issue 16, drift item: false alarms and vague messages on the course's
+// own pair.
+
+#[test]
+fn a_byte_order_mark_on_one_side_is_no_drift() {
+    // Before: the mark glued the header onto the first definition, and a
+    // mark on one side only gave differences.
+    let marked = format!("\u{feff}{}", lesson_text());
+    let report = run(&marked, starter_text());
+    assert!(report.is_clean(), "{}", report.render_text(false));
+    assert_eq!(report.mirrored, run(lesson_text(), starter_text()).mirrored);
+    // A real edit is still found, at the lesson's own line.
+    let edited = marked.replace("11815.5;", "11815.0;");
+    let report = run(&edited, starter_text());
+    assert_eq!(report.drifts.len(), 1, "{}", report.render_text(false));
+    assert_eq!(report.drifts[0].name, "kGoldenSum611");
+}
+
+#[test]
+fn a_head_written_per_branch_of_an_if_is_compared() {
+    // Each branch opens the one body after `#endif`: both files identical
+    // must not drift (before: "this `{` is never closed"), and an edit in
+    // the second branch is a difference of that function.
+    let head = "float reduceOnDevice(const std::vector<float>& x, long long blocks) {\n";
+    let branched = format!("#if LESSON_FAST\n{head}#else\n{head}#endif\n");
+    let lesson = lesson_text().replacen(head, &branched, 1);
+    let starter = starter_text().replacen(head, &branched, 1);
+    assert_ne!(lesson, lesson_text());
+    let report = run(&lesson, &starter);
+    assert!(report.is_clean(), "{}", report.render_text(false));
+    assert!(report.mirrored.iter().any(|d| d.name == "reduceOnDevice"));
+    let edited = starter.replacen(
+        "#else\nfloat reduceOnDevice(const std::vector<float>& x,",
+        "#else\nfloat reduceOnDevice(const std::vector<float>& xs,",
+        1,
+    );
+    assert_ne!(edited, starter);
+    let report = run(&lesson, &edited);
+    let names: Vec<&str> = report.drifts.iter().map(|d| d.name.as_str()).collect();
+    assert_eq!(names, ["reduceOnDevice"]);
+}
+
+#[test]
+fn a_missing_brace_is_reported_near_where_it_is_missing() {
+    // The `}` closing blockSum's `for` loop removed: before, the error named
+    // the exercise marker (line 189) and blockSum's first line (52).
+    let lines: Vec<&str> = lesson_text().lines().collect();
+    let for_line = 1 + lines
+        .iter()
+        .position(|l| l.contains("for (int stride = kBlock / 2;"))
+        .unwrap();
+    let close = for_line + lines[for_line..].iter().position(|l| *l == "  }").unwrap();
+    let mut damaged: Vec<&str> = lines.clone();
+    damaged.remove(close);
+    let damaged = damaged.join("\n") + "\n";
+    let error = compare(
+        &source("kernels/testing.cu", &damaged),
+        &source("starter/testing.cu", starter_text()),
+    )
+    .unwrap_err();
+    assert_eq!(error.file, "kernels/testing.cu");
+    assert_eq!(error.line, for_line, "{error}");
+    assert!(
+        error.message.contains(&format!(
+            "a `}}` is likely missing between lines {for_line} and"
+        )),
+        "{error}"
+    );
+}
