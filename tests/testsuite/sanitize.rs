@@ -373,10 +373,13 @@ fn schedules_change_the_order_and_a_result_that_depends_on_it_is_reported() {
             String::from_utf8_lossy(&output.stderr).into_owned(),
         )
     };
-    // In order, thread 63 reads tile[0] (written) and the rest read zeros
-    // (their neighbour has not run yet); reversed, every neighbour has run.
-    assert_eq!(in_dir(&[]).0, "sum 0\n");
-    assert_eq!(in_dir(&["--schedule", "in-order"]).0, "sum 0\n");
+    // The lanes of a warp write and read in lock step, so within a warp
+    // every neighbour has written; across the warps, in order, lane 31 of
+    // warp 0 reads tile[32] before warp 1 wrote it (0: sum 2016 - 32);
+    // reversed, warp 1 runs first and its lane 31 reads tile[0] after warp 0
+    // wrote it, so every neighbour has run.
+    assert_eq!(in_dir(&[]).0, "sum 1984\n");
+    assert_eq!(in_dir(&["--schedule", "in-order"]).0, "sum 1984\n");
     assert_eq!(in_dir(&["--schedule", "reverse"]).0, "sum 2016\n");
     let random = in_dir(&["--schedule", "random:7"]).0;
     assert_eq!(
@@ -385,7 +388,7 @@ fn schedules_change_the_order_and_a_result_that_depends_on_it_is_reported() {
         "seeded: repeatable"
     );
     let (stdout, stderr) = in_dir(&["--schedule", "in-order,reverse"]);
-    assert_eq!(stdout, "sum 0\n");
+    assert_eq!(stdout, "sum 1984\n");
     assert!(
         stderr.contains("printed something else when its threads ran in the order reverse than in the order in-order"),
         "{stderr}"

@@ -86,6 +86,16 @@ void lookup_site_lines(const void* const* sites, int n) {
       if (colon != std::string::npos && text.compare(0, 2, "??") != 0) {
         l.file = text.substr(0, colon);
         l.line = atoi(text.c_str() + colon + 1);
+        // The line table names the folder the build was first compiled from (builds
+        // are cached by content, not by place): the launching file is named as the
+        // program names it.
+        const char* shown = g_launch != nullptr ? g_launch->file : nullptr;
+        if (shown != nullptr && shown[0] != '/') {
+          std::string tail = std::string("/") + shown;
+          if (l.file.size() > tail.size() &&
+              l.file.compare(l.file.size() - tail.size(), tail.size(), tail) == 0)
+            l.file = shown;
+        }
       }
     }
     g_site_lines[s] = l;
