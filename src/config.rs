@@ -114,7 +114,45 @@ pub(crate) fn load(root: &Path) -> Result<Config> {
         before.push("links".into());
         config.set(&key, &before)?;
     }
+    // A bad setting is reported here, where the file's text is at hand, with
+    // the line of the key it names.
+    if let Err(error) = Settings::from_config(&config) {
+        let text = std::fs::read_to_string(&book_toml).unwrap_or_default();
+        return Err(match key_line(&text, &format!("{error:#}")) {
+            Some(line) => anyhow::anyhow!("{}:{line}: {error:#}", book_toml.display()),
+            None => error,
+        });
+    }
     Ok(config)
+}
+
+/// The line (from 1) of our table's key that `message` names (`in \`KEY\``,
+/// `unknown key \`KEY\``, `\`KEY = ...`), if the message names one.
+fn key_line(text: &str, message: &str) -> Option<usize> {
+    let named = |marker: &str| {
+        let start = message.find(marker)? + marker.len();
+        let rest = &message[start..];
+        let end = rest.find(|c: char| c == '`' || c == ' ' || c == '=')?;
+        Some(rest[..end].to_string())
+    };
+    let key = named("in `")
+        .or_else(|| named("unknown key `"))
+        .or_else(|| named("`"))?;
+    let header = format!("[{TABLE}]");
+    let mut inside = false;
+    for (index, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            inside = line == header;
+        } else if inside
+            && line
+                .strip_prefix(key.as_str())
+                .is_some_and(|rest| rest.trim_start().starts_with('='))
+        {
+            return Some(index + 1);
+        }
+    }
+    None
 }
 
 /// The keys of our table that mdBook itself reads.
@@ -187,6 +225,21 @@ impl Settings {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_bad_setting_is_reported_at_its_line() {
+        let text = "[book]\ntitle = \"t\"\n\n[preprocessor.evidence]\nreproduce = \"sometimes\"\ntimeout = 0\n";
+        assert_eq!(
+            super::key_line(text, "unknown variant `sometimes`\nin `reproduce`"),
+            Some(5)
+        );
+        assert_eq!(super::key_line(text, "`timeout = 0` would kill"), Some(6));
+        assert_eq!(super::key_line(text, "unknown key `timeot`"), None);
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("book.toml"), text).unwrap();
+        let error = format!("{:#}", super::load(dir.path()).unwrap_err());
+        assert!(error.contains("book.toml:5: "), "{error}");
+    }
+
     use super::*;
 
     #[test]
