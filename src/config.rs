@@ -132,7 +132,7 @@ fn key_line(text: &str, message: &str) -> Option<usize> {
     let named = |marker: &str| {
         let start = message.find(marker)? + marker.len();
         let rest = &message[start..];
-        let end = rest.find(|c: char| c == '`' || c == ' ' || c == '=')?;
+        let end = rest.find(['`', ' ', '='])?;
         Some(rest[..end].to_string())
     };
     let key = named("in `")

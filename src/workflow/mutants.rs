@@ -630,6 +630,36 @@ fn build_one(
     }
 }
 
+/// Builds the unmutated program the way the mutants' runs need it.
+pub(crate) fn build_original(
+    backend: &dyn Backend,
+    program: &Program,
+    scratch: &Path,
+) -> anyhow::Result<crate::backend::Compiled> {
+    match build_one(backend, program, &program.source, "original", scratch)? {
+        Built::Ready(compiled) => Ok(compiled),
+        Built::Stillborn => anyhow::bail!("{} does not compile", program.path),
+        Built::Refused(why) => anyhow::bail!("{}: {why}", program.path),
+    }
+}
+
+/// The text each mutant's build is compiled from, named as its build is
+/// (`PROGRAM#mutant-N`): with the unmutated program's build (which covers
+/// the headers, flags and toolchain they share), what determines the
+/// mutants' builds.
+pub(crate) fn mutant_sources(
+    backend: &dyn Backend,
+    program: &Program,
+    mutants: &[Mutant],
+) -> Vec<u8> {
+    let mut covered = Vec::new();
+    for mutant in mutants {
+        covered.extend_from_slice(format!("\n{}#mutant-{}\n", program.path, mutant.id).as_bytes());
+        covered.extend_from_slice(source_for(backend, &mutant.apply(&program.source)).as_bytes());
+    }
+    covered
+}
+
 /// Builds the unmutated program and every mutant, `jobs` at a time, the way
 /// their runs need them.
 pub(crate) fn build_all(
@@ -639,11 +669,7 @@ pub(crate) fn build_all(
     jobs: usize,
     scratch: &Path,
 ) -> anyhow::Result<(crate::backend::Compiled, Vec<(Mutant, Built)>)> {
-    let original = match build_one(backend, program, &program.source, "original", scratch)? {
-        Built::Ready(compiled) => compiled,
-        Built::Stillborn => anyhow::bail!("{} does not compile", program.path),
-        Built::Refused(why) => anyhow::bail!("{}: {why}", program.path),
-    };
+    let original = build_original(backend, program, scratch)?;
     let built = super::parallel::map_ordered(
         &mutants,
         jobs.max(1),

@@ -12,11 +12,12 @@
 //! removes a barrier, whose race a GPU resolves by timing and the emulator's
 //! fibers by their fixed order. A match is remembered
 //! like every reproduction ([`super::reuse`]): the key covers the backend,
-//! the machine, every mutant's build and the evidence file, so an unchanged
-//! book runs no mutant again.
+//! the machine, the unmutated program's build (its headers, flags and
+//! toolchain, which every mutant shares), every mutant's text and the
+//! evidence file, so an unchanged book builds and runs no mutant again.
 
 use super::mutants::record::{MutantRecord, MutantsEvidence};
-use super::mutants::{self, Built, Fate, Mutant};
+use super::mutants::{self, Fate, Mutant};
 use super::reuse::ReuseStore;
 use crate::backend::Backend;
 use crate::course::Course;
@@ -188,25 +189,21 @@ pub(crate) fn reproduce_mutants(
         });
     }
     let scratch = tempfile::tempdir()?;
-    let (original, built) =
-        mutants::build_all(backend, program, generated, options.jobs, scratch.path())?;
     let machine = backend
         .machine()
         .map(|m| format!("{m:?}"))
         .unwrap_or_default();
-    let key = options.reuse.and_then(|_| {
-        // One key over every build: each mutant's own key, then the evidence.
-        let mut covered = bytes.clone();
-        for (_, built) in &built {
-            let part = match built {
-                Built::Ready(compiled) => ReuseStore::key(backend, &machine, compiled, b"")?,
-                Built::Stillborn => "stillborn".into(),
-                Built::Refused(why) => format!("refused {why}"),
-            };
-            covered.extend_from_slice(format!("\n{part}").as_bytes());
+    // One key over the unmutated program's build, the mutants' texts and the
+    // evidence: a warm build looks up one cached build, not every mutant's.
+    let key = match options.reuse {
+        Some(_) => {
+            let original = mutants::build_original(backend, program, scratch.path())?;
+            let mut covered = bytes.clone();
+            covered.extend_from_slice(&mutants::mutant_sources(backend, program, &generated));
+            ReuseStore::key(backend, &machine, &original, &covered)
         }
-        ReuseStore::key(backend, &machine, &original, &covered)
-    });
+        None => None,
+    };
     if let (Some(store), Some(key), false) = (options.reuse, &key, options.fresh)
         && let Some((reused, detail)) = store.lookup_detail(key)
         && let Ok(note) = serde_json::from_str::<StoredNote>(&detail)
@@ -218,6 +215,8 @@ pub(crate) fn reproduce_mutants(
             identical: note.identical,
         }));
     }
+    let (original, built) =
+        mutants::build_all(backend, program, generated, options.jobs, scratch.path())?;
     let limit = Duration::from_secs(course.settings().timeout);
     let (phases, timeout) = mutants::run_original(backend, program, &original, limit)?;
     let recorded_phases: Vec<(String, Vec<String>, Vec<String>)> = evidence

@@ -294,6 +294,17 @@ bool g_in_kernel = false;
 std::string g_device_out;
 thread_local std::string* t_out = nullptr;
 inline std::string& device_out() { return t_out ? *t_out : g_device_out; }
+// The warp lock step's hazard warnings (cuda_emu_lockstep.h) of the block this OS
+// thread runs in an ordinary launch: held, like its printf output, and written in
+// block order as blocks finish (once per site), so that which block a warning names
+// does not depend on the number of cores.
+struct PendingHazard {
+  int kind;
+  std::string site;
+  std::string text;
+};
+thread_local std::vector<PendingHazard>* t_hazards = nullptr;
+void write_hazards(std::vector<PendingHazard>& hazards);  // cuda_emu_lockstep.h
 
 void flush_device_printf() {
   if (g_device_out.empty()) return;
@@ -760,6 +771,7 @@ struct GridRun {
   std::atomic<unsigned long long> stopped{~0ull};  // the block that stopped the kernel
   std::mutex lock;                              // held: finish() and `held`
   std::map<unsigned long long, std::string> held;  // finished after `done`, their output
+  std::map<unsigned long long, std::vector<PendingHazard>> held_hazards;  // and warnings
 };
 GridRun g_run;
 GridRun* g_grid = nullptr;  // during an ordinary launch
@@ -780,7 +792,11 @@ void kernel_error_turn() {
   if (g_grid == nullptr || t_block == ~0ull) return;
   for (;;) {
     if (g_grid->stopped.load(std::memory_order_acquire) < t_block) abandon_block();
-    if (g_grid->done.load(std::memory_order_acquire) == t_block) return;
+    if (g_grid->done.load(std::memory_order_acquire) == t_block) {
+      // Every block before this one has written its warnings: this one's come first.
+      if (t_hazards != nullptr) write_hazards(*t_hazards);
+      return;
+    }
     timespec ts = {0, 50000};
     ::nanosleep(&ts, nullptr);
   }
@@ -2300,28 +2316,39 @@ unsigned long long take(GridRun& g) {
 }
 
 // Block k has ended: its output joins the grid's once every block before it has.
-void finish(GridRun& g, unsigned long long k, std::string& out) {
+void finish(GridRun& g, unsigned long long k, std::string& out,
+            std::vector<PendingHazard>& hazards) {
   std::lock_guard<std::mutex> hold(g.lock);
   const unsigned long long stop = g.stopped.load(std::memory_order_relaxed);
   if (k > stop) return;  // after the block that stopped the kernel: never ran on one thread
   unsigned long long d = g.done.load(std::memory_order_relaxed);
   if (k != d) {
     g.held[k] = std::move(out);
+    if (!hazards.empty()) g.held_hazards[k] = std::move(hazards);
     return;
   }
   g_device_out += out;
+  write_hazards(hazards);
   ++d;
   for (auto it = g.held.begin(); it != g.held.end() && it->first == d && d <= stop;
-       it = g.held.erase(it), ++d)
+       it = g.held.erase(it), ++d) {
     g_device_out += it->second;
+    auto h = g.held_hazards.find(d);
+    if (h != g.held_hazards.end()) {
+      write_hazards(h->second);
+      g.held_hazards.erase(h);
+    }
+  }
   g.done.store(d, std::memory_order_release);
 }
 
 // Runs block k on this thread; `out` takes what it prints.
 void run_one(GridRun& g, unsigned long long k, std::string& out) {
   out.clear();
+  std::vector<PendingHazard> hazards;
   t_block = k;
   t_out = &out;
+  t_hazards = &hazards;
   blockIdx = block_index(k);
   san::on_block();
   run_block();
@@ -2344,8 +2371,9 @@ void run_one(GridRun& g, unsigned long long k, std::string& out) {
   }
   t_abandoned = false;
   t_out = nullptr;
+  t_hazards = nullptr;
   t_block = ~0ull;
-  finish(g, k, out);
+  finish(g, k, out, hazards);
 }
 
 void* helper_main(void* p) {

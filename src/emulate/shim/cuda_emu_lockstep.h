@@ -229,6 +229,21 @@ bool settings_sanitize() {
   return on;
 }
 
+// Writes the warnings a block held, in its turn, each site's first only.
+void write_hazards(std::vector<PendingHazard>& hazards) {
+  if (hazards.empty()) return;
+  fflush(stdout);
+  pthread_mutex_lock(&g_report_mutex);
+  for (const PendingHazard& h : hazards) {
+    std::pair<int, std::string> key(h.kind, h.site);
+    if (std::find(g_reported.begin(), g_reported.end(), key) != g_reported.end()) continue;
+    g_reported.push_back(key);
+    fputs(h.text.c_str(), stderr);
+  }
+  pthread_mutex_unlock(&g_report_mutex);
+  hazards.clear();
+}
+
 // kind: 0 different warps, 1 a divergent warp's two paths, 2 a converged warp's
 // lanes through plain memory where a compiler may keep the value in a register.
 void report_hazard(int kind, const void* first, bool first_write, int first_warp,
@@ -236,16 +251,27 @@ void report_hazard(int kind, const void* first, bool first_write, int first_warp
                    int second_lane) {
   if (kind == 1 && !alternative_paths(first, second)) return;
   std::string a = site_text(first), b = site_text(second);
-  pthread_mutex_lock(&g_report_mutex);
   std::pair<int, std::string> key(kind, b);
+  pthread_mutex_lock(&g_report_mutex);
   bool seen = std::find(g_reported.begin(), g_reported.end(), key) != g_reported.end();
-  if (!seen) g_reported.push_back(key);
+  // Held for its block's turn (see t_hazards), or written now outside an ordinary launch.
+  if (!seen && t_hazards == nullptr) g_reported.push_back(key);
   pthread_mutex_unlock(&g_report_mutex);
   if (seen) return;
+  if (t_hazards != nullptr) {
+    for (const PendingHazard& h : *t_hazards)
+      if (h.kind == kind && h.site == b) return;
+  }
   const char* level = settings_sanitize() ? "error" : "warning";
-  fflush(stdout);
+  std::string text;
+  auto say = [&text](const char* format, auto... args) {
+    int n = snprintf(nullptr, 0, format, args...);
+    std::string part(static_cast<size_t>(n > 0 ? n : 0), '\0');
+    snprintf(&part[0], part.size() + 1, format, args...);
+    text += part;
+  };
   if (kind == 2) {
-    fprintf(stderr,
+    say(
             "%s: %s: lanes of warp %d communicate through plain (not volatile) shared memory "
             "with no __syncwarp(): lane %d %s at %s, lane %d %s at %s; nvcc may keep such a "
             "value in a register or move the access (the H200 did both in "
@@ -255,7 +281,7 @@ void report_hazard(int kind, const void* first, bool first_write, int first_warp
             b.c_str(), level, first_warp, first_lane, first_write ? "writes" : "reads",
             a.c_str(), second_lane, second_write ? "writes" : "reads", b.c_str());
   } else if (kind == 3) {
-    fprintf(stderr,
+    say(
             "%s: %s: lanes of warp %d communicate through shared memory with no __syncwarp(): "
             "lane %d %s at %s, lane %d %s at %s; the emulator ran this block's lanes one after "
             "another (the launch's first block showed no such communication), so its order "
@@ -264,7 +290,7 @@ void report_hazard(int kind, const void* first, bool first_write, int first_warp
             b.c_str(), level, first_warp, first_lane, first_write ? "writes" : "reads",
             a.c_str(), second_lane, second_write ? "writes" : "reads", b.c_str());
   } else if (kind == 1) {
-    fprintf(stderr,
+    say(
             "%s: %s: lanes of a divergent warp communicate through shared memory: lane %d of "
             "warp %d %s at %s, lane %d %s at %s, on the other path of the branch, with no "
             "__syncwarp() between; the GPU runs the two paths in an order of the compiler's "
@@ -272,7 +298,7 @@ void report_hazard(int kind, const void* first, bool first_write, int first_warp
             b.c_str(), level, first_lane, first_warp, first_write ? "writes" : "reads",
             a.c_str(), second_lane, second_write ? "writes" : "reads", b.c_str());
   } else {
-    fprintf(stderr,
+    say(
             "%s: %s: threads of different warps communicate through shared memory with no "
             "barrier between: thread %d (warp %d) %s at %s, thread %d (warp %d) %s at %s; "
             "their order on a GPU is not defined, and the emulator's may differ\n",
@@ -281,8 +307,21 @@ void report_hazard(int kind, const void* first, bool first_write, int first_warp
             second_warp, second_write ? "writes" : "reads", b.c_str());
   }
   if (g_launch)
-    fprintf(stderr, "  in block (%u,%u,%u) of kernel %s launched at %s:%d\n", blockIdx.x,
+    say("  in block (%u,%u,%u) of kernel %s launched at %s:%d\n", blockIdx.x,
             blockIdx.y, blockIdx.z, kernel_name(), g_launch->file, g_launch->line);
+  if (t_hazards != nullptr && !settings_sanitize()) {
+    t_hazards->push_back(PendingHazard{kind, b, text});
+    return;
+  }
+  if (t_hazards != nullptr) {
+    // An error: this block's turn first (the blocks before it write theirs), then now.
+    kernel_error_turn();
+    pthread_mutex_lock(&g_report_mutex);
+    g_reported.push_back(key);
+    pthread_mutex_unlock(&g_report_mutex);
+  }
+  fflush(stdout);
+  fputs(text.c_str(), stderr);
   if (settings_sanitize()) die();
 }
 
