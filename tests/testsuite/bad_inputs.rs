@@ -877,16 +877,28 @@ fn an_interrupt_stops_the_program_and_everything_it_started() {
             std::process::id()
         );
         let (key, value) = marker.split_once('=').unwrap();
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mdbook-evidence"))
+        let mut command = Command::new(env!("CARGO_BIN_EXE_mdbook-evidence"));
+        command
             .args(["run", "--backend", "emulate", "--timeout", "600", "prog.cu"])
             .current_dir(dir.path())
             .env(key, value)
             .env("MDBOOK_EVIDENCE_CACHE", shared_cache())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap();
+            .stderr(Stdio::null());
+        // The tool keeps a signal ignored that it was started with ignored
+        // (as `nohup` expects), and a test run from a background job of a
+        // non-interactive shell inherits SIGINT ignored: the tool under test
+        // gets the default disposition, whatever ran the tests.
+        // SAFETY: signal is async-signal-safe.
+        unsafe {
+            std::os::unix::process::CommandExt::pre_exec(&mut command, || {
+                libc::signal(libc::SIGINT, libc::SIG_DFL);
+                libc::signal(libc::SIGTERM, libc::SIG_DFL);
+                Ok(())
+            });
+        }
+        let mut child = command.spawn().unwrap();
         let mut stdout = std::io::BufReader::new(child.stdout.take().unwrap());
         for _ in 0..3 {
             let mut line = String::new();
