@@ -670,6 +670,20 @@ pub(crate) fn build_all(
     scratch: &Path,
 ) -> anyhow::Result<(crate::backend::Compiled, Vec<(Mutant, Built)>)> {
     let original = build_original(backend, program, scratch)?;
+    Ok((
+        original,
+        build_mutants(backend, program, mutants, jobs, scratch)?,
+    ))
+}
+
+/// Builds every mutant, `jobs` at a time, the way their runs need them.
+pub(crate) fn build_mutants(
+    backend: &dyn Backend,
+    program: &Program,
+    mutants: Vec<Mutant>,
+    jobs: usize,
+    scratch: &Path,
+) -> anyhow::Result<Vec<(Mutant, Built)>> {
     let built = super::parallel::map_ordered(
         &mutants,
         jobs.max(1),
@@ -688,7 +702,7 @@ pub(crate) fn build_all(
     for (mutant, built) in mutants.into_iter().zip(built) {
         out.push((mutant, built?));
     }
-    Ok((original, out))
+    Ok(out)
 }
 
 /// Whether an emulated run stopped at an access out of bounds, and which

@@ -195,15 +195,12 @@ pub(crate) fn reproduce_mutants(
         .unwrap_or_default();
     // One key over the unmutated program's build, the mutants' texts and the
     // evidence: a warm build looks up one cached build, not every mutant's.
-    let key = match options.reuse {
-        Some(_) => {
-            let original = mutants::build_original(backend, program, scratch.path())?;
-            let mut covered = bytes.clone();
-            covered.extend_from_slice(&mutants::mutant_sources(backend, program, &generated));
-            ReuseStore::key(backend, &machine, &original, &covered)
-        }
-        None => None,
-    };
+    let original = mutants::build_original(backend, program, scratch.path())?;
+    let key = options.reuse.and_then(|_| {
+        let mut covered = bytes.clone();
+        covered.extend_from_slice(&mutants::mutant_sources(backend, program, &generated));
+        ReuseStore::key(backend, &machine, &original, &covered)
+    });
     if let (Some(store), Some(key), false) = (options.reuse, &key, options.fresh)
         && let Some((reused, detail)) = store.lookup_detail(key)
         && let Ok(note) = serde_json::from_str::<StoredNote>(&detail)
@@ -215,8 +212,7 @@ pub(crate) fn reproduce_mutants(
             identical: note.identical,
         }));
     }
-    let (original, built) =
-        mutants::build_all(backend, program, generated, options.jobs, scratch.path())?;
+    let built = mutants::build_mutants(backend, program, generated, options.jobs, scratch.path())?;
     let limit = Duration::from_secs(course.settings().timeout);
     let (phases, timeout) = mutants::run_original(backend, program, &original, limit)?;
     let recorded_phases: Vec<(String, Vec<String>, Vec<String>)> = evidence

@@ -1995,14 +1995,19 @@ void shape_block(Block& b) {
 
 void worker_turns(Worker* me);
 
-void* worker_main(void* p) {
-  Worker* w = static_cast<Worker*>(p);
-  // Each OS thread needs its own signal stack for the fault handler.
+// Each OS thread needs its own signal stack for the fault handler (the main
+// thread's is g_altstack).
+void give_this_thread_a_signal_stack() {
   stack_t ss;
   ss.ss_sp = malloc(64 * 1024);
   ss.ss_size = 64 * 1024;
   ss.ss_flags = 0;
   sigaltstack(&ss, nullptr);
+}
+
+void* worker_main(void* p) {
+  Worker* w = static_cast<Worker*>(p);
+  give_this_thread_a_signal_stack();
   for (;;) {
     sem_wait(&w->go);
     worker_turns(w);
@@ -2378,12 +2383,7 @@ void run_one(GridRun& g, unsigned long long k, std::string& out) {
 
 void* helper_main(void* p) {
   Helper* h = static_cast<Helper*>(p);
-  // Each OS thread needs its own signal stack for the fault handler.
-  stack_t ss;
-  ss.ss_sp = malloc(64 * 1024);
-  ss.ss_size = 64 * 1024;
-  ss.ss_flags = 0;
-  sigaltstack(&ss, nullptr);
+  give_this_thread_a_signal_stack();
   g_home = &h->home;
   g_cur = &h->home;
   g_blk = &h->block;
