@@ -81,9 +81,9 @@ pub enum UnsupportedFeature {
     TextureReference(String),
     /// A kernel launch inside a `__global__` or `__device__` function.
     DynamicParallelism,
-    /// `#if __CUDA_ARCH__ ...` inside device code: one g++ pass compiles host
-    /// and device code, where `__CUDA_ARCH__` is undefined, so the GPU's
-    /// branch would silently never be compiled.
+    /// `#if __CUDA_ARCH__ ...` inside a `__host__ __device__` function: one
+    /// g++ pass compiles it once for both sides, so neither branch is right
+    /// for every caller.
     CudaArchTest,
     /// A header of the CUDA toolkit the shim has only to refuse (`<mma.h>`,
     /// warp matrix multiply-accumulate), named at the program's `#include`
@@ -121,9 +121,9 @@ impl fmt::Display for UnsupportedFeature {
                  texture and surface objects)"
             ),
             Self::CudaArchTest => f.write_str(
-                "a test of `__CUDA_ARCH__` inside device code (the emulator compiles host and \
-                 device code in one pass, where `__CUDA_ARCH__` is not defined, so the GPU's \
-                 branch would never be compiled)",
+                "a test of `__CUDA_ARCH__` inside a `__host__ __device__` function (the \
+                 emulator compiles such a function once for host and device callers, so it \
+                 cannot take the device branch for one and the host branch for the other)",
             ),
             Self::RefusedHeader(what) => f.write_str(what),
             Self::DynamicParallelism => {
@@ -383,6 +383,8 @@ struct Scope {
     /// Inside a `__global__` or `__device__` (not `__host__ __device__`)
     /// function, lambda or initializer.
     device: bool,
+    /// Inside a `__host__ __device__` function (and not in device code).
+    host_device: bool,
 }
 
 /// Names of the texture and surface reference API (removed in CUDA 12),
@@ -457,6 +459,7 @@ impl Rewriter<'_> {
             let token = tokens[i];
             if token.directive == Some(i) {
                 self.check_directive(i)?;
+                self.cuda_arch_test(i, &scopes)?;
             }
             if token.kind == TokenKind::Ident
                 && token.directive.is_none()
@@ -466,15 +469,16 @@ impl Rewriter<'_> {
                 continue;
             }
             if token.kind == TokenKind::Ident
+                && token.directive.is_none()
                 && self.text(i) == "__CUDA_ARCH__"
-                && let Some(hash) = token.directive
-                && matches!(
-                    self.text_at(Some(hash + 1)),
-                    "if" | "ifdef" | "ifndef" | "elif"
-                )
                 && scopes.iter().any(|s| s.device)
             {
-                return Err(self.unsupported(i, UnsupportedFeature::CudaArchTest));
+                // Its value in device code, as the device pass has it.
+                self.edits.push(Edit {
+                    start: token.start,
+                    end: token.end,
+                    replacement: "900".to_string(),
+                });
             }
             if token.kind == TokenKind::Ident {
                 if matches!(self.text(i), "volatile" | "__shared__") {
@@ -518,6 +522,87 @@ impl Rewriter<'_> {
             i += 1;
         }
         Ok(())
+    }
+
+    /// A conditional directive at `hash` that tests `__CUDA_ARCH__`. nvcc
+    /// compiles a `.cu` file twice, for the device (`__CUDA_ARCH__` is 900 on
+    /// the H200) and for the host (undefined); the emulator compiles it once,
+    /// as the host pass, so device code must be given the device pass's
+    /// branch: inside a `__global__` or `__device__` function the test is
+    /// rewritten as the device pass reads it (and a use of the value becomes
+    /// `900` in the main loop), and so is a file-scope group
+    /// whose branches hold device code (the device pass is the one that
+    /// compiles it; the host pass needs only the kernels' declarations,
+    /// which a well-formed device branch has too). A file-scope group of
+    /// macros or host code keeps the host pass's reading. Inside a
+    /// `__host__ __device__` function there is no single right branch: refused.
+    fn cuda_arch_test(&mut self, hash: usize, scopes: &[Scope]) -> Result<(), RewriteError> {
+        let kind = self.text_at(Some(hash + 1)).to_string();
+        if !matches!(kind.as_str(), "if" | "ifdef" | "ifndef" | "elif") {
+            return Ok(());
+        }
+        let line: Vec<usize> = (hash + 1..self.tokens.len())
+            .take_while(|&k| self.tokens[k].directive == Some(hash))
+            .collect();
+        let Some(&first) = line.iter().find(|&&k| self.text(k) == "__CUDA_ARCH__") else {
+            return Ok(());
+        };
+        if scopes.iter().any(|s| s.host_device) {
+            return Err(self.unsupported(first, UnsupportedFeature::CudaArchTest));
+        }
+        let device = scopes.iter().any(|s| s.device)
+            || (scopes.iter().all(|s| s.declarations) && self.group_holds_device_code(hash));
+        if !device {
+            return Ok(());
+        }
+        for &k in &line {
+            if self.text(k) != "__CUDA_ARCH__" {
+                continue;
+            }
+            let before = self.text_at(k.checked_sub(1));
+            let (start, end, replacement) = if matches!(kind.as_str(), "ifdef" | "ifndef") && k == hash + 2 {
+                let taken = if kind == "ifdef" { "if 1" } else { "if 0" };
+                (hash + 1, k, taken)
+            } else if before == "defined" {
+                (k - 1, k, "1")
+            } else if before == "("
+                && self.text_at(k.checked_sub(2)) == "defined"
+                && self.text_at(Some(k + 1)) == ")"
+            {
+                (k - 2, k + 1, "1")
+            } else {
+                (k, k, "900")
+            };
+            self.edits.push(Edit {
+                start: self.tokens[start].start,
+                end: self.tokens[end].end,
+                replacement: replacement.to_string(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether the conditional group whose directive is at `hash`, from there
+    /// to its `#endif`, holds `__global__` or `__device__` code (outside
+    /// directives).
+    fn group_holds_device_code(&self, hash: usize) -> bool {
+        let mut depth = 0usize;
+        for k in hash + 1..self.tokens.len() {
+            let token = self.tokens[k];
+            if token.directive == Some(k) {
+                match self.text_at(Some(k + 1)) {
+                    "if" | "ifdef" | "ifndef" => depth += 1,
+                    "endif" if depth == 0 => return false,
+                    "endif" => depth -= 1,
+                    _ => {}
+                }
+            } else if token.directive.is_none()
+                && matches!(self.text(k), "__global__" | "__device__")
+            {
+                return true;
+            }
+        }
+        false
     }
 
     /// `cudaLaunchCooperativeKernel((void*)kernel, ...)`: the cast is dropped, so
@@ -914,9 +999,12 @@ impl Rewriter<'_> {
         let device = parent.is_some_and(|p| p.device)
             || has("__global__")
             || (has("__device__") && !has("__host__"));
+        let host_device = !device
+            && (parent.is_some_and(|p| p.host_device) || (has("__device__") && has("__host__")));
         Scope {
             declarations,
             device,
+            host_device,
         }
     }
 
@@ -1816,16 +1904,34 @@ mod tests {
     }
 
     #[test]
-    fn refuses_cuda_arch_tests_in_device_code_only() {
+    fn device_code_takes_the_device_passs_cuda_arch_branch() {
+        let rewritten = |source: &str| rewrite(Path::new(PATH), source).unwrap().cpp;
         let kernel =
             "__global__ void k(int* x) {\n#if __CUDA_ARCH__ >= 700\n  x[0] = 1;\n#endif\n}\n";
-        assert_eq!(refusal(kernel), (2, 5, UnsupportedFeature::CudaArchTest));
-        let device = "__device__ int f() {\n#ifdef __CUDA_ARCH__\n  return 1;\n#else\n  return 0;\n#endif\n}\n";
-        assert_eq!(refusal(device).2, UnsupportedFeature::CudaArchTest);
-        // In host code (and at the top level) the one pass is the host pass,
-        // where `__CUDA_ARCH__` is undefined as it is for nvcc's host pass.
-        let host = "#ifdef __CUDA_ARCH__\nint a;\n#endif\nint main() {\n#if defined(__CUDA_ARCH__)\n  return 1;\n#endif\n}\n";
-        assert!(rewrite(Path::new(PATH), host).is_ok());
+        assert!(rewritten(kernel).contains("#if 900 >= 700\n"));
+        let device = "__device__ int f() {\n#ifdef __CUDA_ARCH__\n  return 1;\n#elif !defined(__CUDA_ARCH__) || defined __CUDA_ARCH__\n  return 0;\n#endif\n}\n";
+        let out = rewritten(device);
+        assert!(out.contains("#if 1\n"), "{out}");
+        assert!(out.contains("#elif !1 || 1\n"), "{out}");
+        let not = "__device__ int f() {\n#ifndef __CUDA_ARCH__\n  return 1;\n#endif\n return __CUDA_ARCH__; }\n";
+        assert!(rewritten(not).contains("#if 0\n"));
+        assert!(rewritten(not).contains("return 900; }"));
+        // A file-scope group holding device code is read as the device pass
+        // reads it, whatever its nesting.
+        let file_scope = "#if __CUDA_ARCH__ >= 700\n#ifdef X\n#endif\n__device__ int g();\n#endif\n";
+        assert!(rewritten(file_scope).contains("\n#if 900 >= 700\n"));
+        // File-scope macros and host code keep the host pass's reading, where
+        // `__CUDA_ARCH__` is undefined; so do host functions.
+        let host = "#ifdef __CUDA_ARCH__\n#define D __device__\nint a;\n#endif\nint main() {\n#if defined(__CUDA_ARCH__)\n  return 1;\n#endif\n}\n";
+        assert!(rewritten(host).ends_with(host));
+        let other = "__global__ void k() {\n#if FOO > 1\n#endif\n}\n";
+        assert!(rewritten(other).ends_with(other));
+    }
+
+    #[test]
+    fn refuses_cuda_arch_tests_in_host_device_functions() {
+        let both = "__host__ __device__ int f() {\n  {\n#ifdef __CUDA_ARCH__\n  return 1;\n#endif\n  }\n  return 0;\n}\n";
+        assert_eq!(refusal(both), (3, 8, UnsupportedFeature::CudaArchTest));
     }
 
     #[test]

@@ -642,9 +642,9 @@ fn program_cases() -> Vec<Case> {
         case("unsupported: thread block clusters")
             .program("__global__ void __cluster_dims__(2, 1, 1) k() {}\nint main() { k<<<2, 1>>>(); cudaDeviceSynchronize(); }\n")
             .says("prog.cu:1:17").says("`__cluster_dims__`").says("--backend gpu"),
-        case("unsupported: __CUDA_ARCH__ in device code")
-            .program("__global__ void k(int* p) {\n#if __CUDA_ARCH__ >= 900\n  p[0] = 1;\n#endif\n}\nint main() {}\n")
-            .says("prog.cu:2").says("`__CUDA_ARCH__`"),
+        case("unsupported: __CUDA_ARCH__ in a host-device function")
+            .program("__host__ __device__ int f() {\n#if __CUDA_ARCH__ >= 900\n  return 1;\n#endif\n  return 0;\n}\nint main() { return f(); }\n")
+            .says("prog.cu:2:5").says("`__CUDA_ARCH__`").says("`__host__ __device__`"),
         case("kernel does not compile")
             .program("__global__ void k(int* p) {\n  p[0] = undefined_name;\n}\nint main() {}\n")
             .code(1).says("prog.cu:2:10").says("undefined_name").says("prog.cu did not compile"),

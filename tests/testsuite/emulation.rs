@@ -114,6 +114,7 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "cg_reduce_scan",
     "cg_tiles",
     "constant_memory",
+    "cuda_arch",
     "curand_mrg",
     "curand_philox",
     "curand_xorwow",

@@ -123,10 +123,11 @@
 // the include guards of the headers this one stands in for: helper headers
 // (cuda-samples' helper_cuda.h tests __DRIVER_TYPES_H__ and __CUDA_RUNTIME_H__)
 // choose their code by them. tests/cuda/header_guards.cu prints them on the
-// H200. __CUDA_ARCH__ stays undefined: one g++ pass compiles host and device
-// code together, so `#ifdef __CUDA_ARCH__` takes the host branch everywhere,
-// in __host__ __device__ functions too (their host branch computes the same
-// thing there, or the program would differ between CPU and GPU callers).
+// H200. __CUDA_ARCH__ stays undefined, as in nvcc's host pass: one g++ pass
+// compiles host and device code together, and the rewriter gives device code
+// the device pass's reading of its `__CUDA_ARCH__` tests and value (900), and
+// refuses them in __host__ __device__ functions (src/emulate/rewrite.rs,
+// `cuda_arch_test`; probe tests/cuda/cuda_arch.cu).
 #define __CUDACC__ 1
 #define __NVCC__ 1
 #define __CUDACC_VER_MAJOR__ 13
