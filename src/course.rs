@@ -303,8 +303,10 @@ impl Course {
                     .ok()
                     .and_then(|p| p.to_str())
                     .and_then(|p| {
-                        // A program's mutant outcomes lie beside its evidence.
+                        // A program's mutant outcomes and sanitizer reports
+                        // lie beside its evidence.
                         p.strip_suffix(MUTANTS_SUFFIX)
+                            .or_else(|| p.strip_suffix(crate::workflow::sanitizers::SUFFIX))
                             .or_else(|| p.strip_suffix(".toml"))
                     })
                 else {

@@ -1,6 +1,6 @@
 //! The directives this preprocessor owns, found in chapter Markdown.
 //!
-//! `{{#snippet FILE:NAME}}`, `{{#evidence FILE [transcript|checks|gates]}}`,
+//! `{{#snippet FILE:NAME}}`, `{{#evidence FILE [transcript|checks|gates|sanitizers]}}`,
 //! `{{#tolerance dtypes|FILE}}`, `{{#drift LESSON}}` and `{{#mutants FILE}}`. They are found by a
 //! plain text scan, so they expand inside code fences too (that is where a
 //! snippet usually goes). A directive escaped as `\{{#snippet ...}}` is left
@@ -22,6 +22,9 @@ pub enum EvidenceView {
     Checks,
     /// Each phase's expectation, and whether the run met it.
     Gates,
+    /// What compute-sanitizer's tools reported on the GPU, and the CPU
+    /// sanitizers in this build (`evidence/<program>.sanitizers.toml`).
+    Sanitizers,
 }
 
 /// What a tolerance table is about.
@@ -90,7 +93,9 @@ pub enum SyntaxError {
         "`{target}` needs both a file and a snippet name, as in `kernels/testing.cu:drop-tail`"
     )]
     EmptySnippetPart { target: String },
-    #[error("unknown evidence view `{view}`; use `transcript` (the default), `checks` or `gates`")]
+    #[error(
+        "unknown evidence view `{view}`; use `transcript` (the default), `checks`, `gates` or `sanitizers`"
+    )]
     UnknownView { view: String },
     #[error(
         "`{{{{#evidence}}}}` takes a program and an optional view, as in `{{{{#evidence kernels/testing.cu checks}}}}`; got `{args}`"
@@ -238,6 +243,7 @@ fn parse(name: &str, args: &str) -> Result<Directive, SyntaxError> {
                 [path, "transcript"] => (path, EvidenceView::Transcript),
                 [path, "checks"] => (path, EvidenceView::Checks),
                 [path, "gates"] => (path, EvidenceView::Gates),
+                [path, "sanitizers"] => (path, EvidenceView::Sanitizers),
                 [_, other] => {
                     return Err(SyntaxError::UnknownView {
                         view: other.to_string(),

@@ -24,6 +24,7 @@ use crate::sources::files;
 use crate::sources::lesson::Program;
 use crate::sources::snippet::{SnippetError, SnippetSet};
 use crate::tolerance::{RuleError, ToleranceRule};
+use crate::workflow::sanitizers::ToolReport;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
@@ -95,6 +96,8 @@ pub struct Expander<'a> {
     templates: Templates,
     reproduced: HashMap<String, Reproduction>,
     mutants_reproduced: HashMap<String, crate::workflow::reproduce_mutants::MutantsNote>,
+    /// This build's sanitizer reports, and how they were made, by program.
+    sanitizers_reproduced: HashMap<String, (String, Vec<ToolReport>)>,
     snippets: HashMap<String, Result<SnippetSet, Cause>>,
     /// Programs read, and their evidence with its staleness: a chapter
     /// embeds one program in several directives, and reading, hashing and
@@ -113,6 +116,7 @@ impl<'a> Expander<'a> {
             templates,
             reproduced: HashMap::new(),
             mutants_reproduced: HashMap::new(),
+            sanitizers_reproduced: HashMap::new(),
             snippets: HashMap::new(),
             programs: HashMap::new(),
             tracked: HashMap::new(),
@@ -132,6 +136,17 @@ impl<'a> Expander<'a> {
         note: crate::workflow::reproduce_mutants::MutantsNote,
     ) {
         self.mutants_reproduced.insert(program.to_string(), note);
+    }
+
+    /// Notes that this build reproduced `program`'s sanitizer reports.
+    pub(crate) fn sanitizers_reproduced(
+        &mut self,
+        program: &str,
+        how: String,
+        reports: Vec<ToolReport>,
+    ) {
+        self.sanitizers_reproduced
+            .insert(program.to_string(), (how, reports));
     }
 
     /// Expands every directive in `content`. `chapter` names the chapter's
@@ -175,6 +190,19 @@ impl<'a> Expander<'a> {
                 let text = snippet.text.strip_suffix('\n').unwrap_or(&snippet.text);
                 Ok(text.strip_suffix('\r').unwrap_or(text).to_string())
             }
+            Directive::Evidence {
+                path,
+                view: EvidenceView::Sanitizers,
+            } => {
+                let program = self.program(path)?;
+                crate::render::sanitizers::sanitizers(
+                    &self.templates,
+                    self.course,
+                    &program,
+                    self.sanitizers_reproduced.get(path),
+                )
+                .map_err(Cause::failed)
+            }
             Directive::Evidence { path, view } => {
                 let Some(tracked) = self.tracked_or_placeholder(path)? else {
                     return self.not_recorded(path);
@@ -197,6 +225,7 @@ impl<'a> Expander<'a> {
                     }
                     EvidenceView::Checks => evidence_view::checks(&self.templates, &subject),
                     EvidenceView::Gates => evidence_view::gates(&self.templates, &subject),
+                    EvidenceView::Sanitizers => unreachable!("matched above"),
                 };
                 rendered.map_err(Cause::failed)
             }

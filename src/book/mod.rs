@@ -8,6 +8,30 @@ pub(crate) mod preprocessor;
 /// The programs whose mutants a chapter of the book at `root` shows with
 /// `{{#mutants FILE}}`, in order of first use (for `record --mutants`).
 pub(crate) fn shown_mutants(root: &std::path::Path) -> anyhow::Result<Vec<String>> {
+    shown(root, |d| match d {
+        directive::Directive::Mutants { path } => Some(path),
+        _ => None,
+    })
+}
+
+/// The programs whose sanitizer reports a chapter shows with `{{#evidence
+/// FILE sanitizers}}` (for `record --sanitizers`).
+pub(crate) fn shown_sanitizers(root: &std::path::Path) -> anyhow::Result<Vec<String>> {
+    shown(root, |d| match d {
+        directive::Directive::Evidence {
+            path,
+            view: directive::EvidenceView::Sanitizers,
+        } => Some(path),
+        _ => None,
+    })
+}
+
+/// The programs the directives of the book's chapters name, as `pick`
+/// chooses them, in order of first use.
+fn shown(
+    root: &std::path::Path,
+    pick: impl Fn(directive::Directive) -> Option<String>,
+) -> anyhow::Result<Vec<String>> {
     let config = crate::config::load(root)?;
     let mut found = Vec::new();
     let mut folders = vec![root.join(&config.book.src)];
@@ -24,7 +48,7 @@ pub(crate) fn shown_mutants(root: &std::path::Path) -> anyhow::Result<Vec<String
                 && let Ok(text) = crate::sources::files::read_to_string(&path)
             {
                 for directive in directive::find_all(&text) {
-                    if let Ok(directive::Directive::Mutants { path }) = directive.parsed
+                    if let Some(path) = directive.parsed.ok().and_then(&pick)
                         && !found.contains(&path)
                     {
                         found.push(path);

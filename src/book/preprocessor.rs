@@ -9,7 +9,7 @@
 //! and drift fail it as a failed check ([`crate::workflow::CheckFailed`]:
 //! exit 1). It prints one line on stderr saying what it reproduced and how.
 
-use crate::book::directive::{self, Directive, ToleranceSubject};
+use crate::book::directive::{self, Directive, EvidenceView, ToleranceSubject};
 use crate::book::expand::Expander;
 use crate::config::{DriftPolicy, Settings};
 use crate::course::Course;
@@ -20,6 +20,7 @@ use crate::workflow::parallel;
 use crate::workflow::reproduce;
 use crate::workflow::reproduce_mutants::{MutantRun, MutantsVerdict, reproduce_mutants};
 use crate::workflow::reuse::ReuseStore;
+use crate::workflow::sanitizers::{self, SanitizersVerdict};
 use anyhow::{Context, Result, bail};
 use mdbook_preprocessor::book::Book;
 use mdbook_preprocessor::{MDBOOK_VERSION, Preprocessor, PreprocessorContext};
@@ -102,12 +103,16 @@ impl EvidencePreprocessor {
         check_drift(course)?;
         let embedded = embedded_programs(book);
         let shown_mutants = mutant_programs(book);
+        let shown_sanitizers = sanitizer_programs(book);
         // An evidence file that cannot be read is reported by the directive
         // that embeds it, with its chapter and line; reproducing would only
         // report it first, without them.
         let unreadable = embedded.iter().any(|p| course.evidence(p).is_err());
         let mut mutants_reproduced = Vec::new();
-        let notes = if (embedded.is_empty() && shown_mutants.is_empty()) || unreadable {
+        let mut sanitizers_reproduced = Vec::new();
+        let nothing =
+            embedded.is_empty() && shown_mutants.is_empty() && shown_sanitizers.is_empty();
+        let notes = if nothing || unreadable {
             Default::default()
         } else {
             let hint = "reproducing the evidence the book embeds (`reproduce = \"never\"` in \
@@ -156,6 +161,41 @@ impl EvidencePreprocessor {
                             MutantsVerdict::Stale { .. } | MutantsVerdict::NoEvidence => {}
                         }
                     }
+                    for path in &shown_sanitizers {
+                        let Ok(program) = course.program(path) else {
+                            continue;
+                        };
+                        let verdict = sanitizers::reproduce(
+                            backend.as_ref(),
+                            course,
+                            &program,
+                            Some(&store),
+                            options.fresh,
+                        )
+                        .with_context(|| format!("reproducing the sanitizer reports of {path}"))?;
+                        match verdict {
+                            SanitizersVerdict::Reproduced { reports, reused } => {
+                                if reused {
+                                    eprintln!(
+                                        "sanitizer reports of {path}: reused the match of every tool: nothing they depend on changed"
+                                    );
+                                } else {
+                                    eprintln!(
+                                        "sanitizer reports of {path}: reproduced by {how}, tool for tool"
+                                    );
+                                }
+                                sanitizers_reproduced.push((path.clone(), how.clone(), reports));
+                            }
+                            SanitizersVerdict::Mismatch { diff } => {
+                                done.failures
+                                    .push(format!("{path} (its sanitizer reports): {diff}"));
+                            }
+                            SanitizersVerdict::Stale { why } => {
+                                eprintln!("sanitizer reports: {why}")
+                            }
+                            SanitizersVerdict::NoEvidence => {}
+                        }
+                    }
                     if !done.failures.is_empty() {
                         return Err(reproduce::failure(&done.failures).into());
                     }
@@ -174,6 +214,7 @@ impl EvidencePreprocessor {
         Ok(Reproduced {
             notes,
             mutants: mutants_reproduced,
+            sanitizers: sanitizers_reproduced,
         })
     }
 }
@@ -183,6 +224,7 @@ impl EvidencePreprocessor {
 struct Reproduced {
     notes: std::collections::BTreeMap<String, crate::evidence::Reproduction>,
     mutants: Vec<(String, crate::workflow::reproduce_mutants::MutantsNote)>,
+    sanitizers: Vec<(String, String, Vec<sanitizers::ToolReport>)>,
 }
 
 /// Expands the directives of every chapter; every directive that fails is
@@ -201,6 +243,9 @@ fn expand_chapters(
     }
     for (program, note) in reproduced.mutants {
         expander.mutants_reproduced(&program, note);
+    }
+    for (program, how, reports) in reproduced.sanitizers {
+        expander.sanitizers_reproduced(&program, how, reports);
     }
     let mut errors = Vec::new();
     book.for_each_chapter_mut(|chapter| {
@@ -231,6 +276,11 @@ fn embedded_programs(book: &Book) -> Vec<String> {
     for chapter in book.chapters() {
         for found in directive::find_all(&chapter.content) {
             let path = match found.parsed {
+                // Sanitizer reports are reproduced by their own runs.
+                Ok(Directive::Evidence {
+                    view: EvidenceView::Sanitizers,
+                    ..
+                }) => continue,
                 Ok(Directive::Evidence { path, .. }) => path,
                 Ok(Directive::Tolerance(ToleranceSubject::Program(path))) => path,
                 _ => continue,
@@ -250,6 +300,25 @@ fn mutant_programs(book: &Book) -> Vec<String> {
     for chapter in book.chapters() {
         for found in directive::find_all(&chapter.content) {
             if let Ok(Directive::Mutants { path }) = found.parsed
+                && !programs.contains(&path)
+            {
+                programs.push(path);
+            }
+        }
+    }
+    programs
+}
+
+/// The programs whose sanitizer reports the book shows (`{{#evidence FILE
+/// sanitizers}}`), in order of first use.
+fn sanitizer_programs(book: &Book) -> Vec<String> {
+    let mut programs = Vec::new();
+    for chapter in book.chapters() {
+        for found in directive::find_all(&chapter.content) {
+            if let Ok(Directive::Evidence {
+                path,
+                view: EvidenceView::Sanitizers,
+            }) = found.parsed
                 && !programs.contains(&path)
             {
                 programs.push(path);

@@ -6,6 +6,7 @@ use crate::backend::{self, Backend, BackendChoice};
 use crate::cmd::Status;
 use crate::course::Course;
 use crate::workflow::record::{self, Recorded, RecordedMutants};
+use crate::workflow::sanitizers;
 use std::path::Path;
 
 /// Record evidence: compile with nvcc, run on the GPU, write evidence/.
@@ -47,6 +48,17 @@ pub struct Args {
     /// already holds). Each mutant is a build, so this takes a while.
     #[arg(long)]
     pub mutants: bool,
+
+    /// Also record what compute-sanitizer's tools (memcheck with leak
+    /// checking, racecheck, synccheck, initcheck) report about each program
+    /// given (without PROGRAM: every program whose sanitizer reports a
+    /// chapter shows or the book already holds), into
+    /// `evidence/<program>.sanitizers.toml`, which `{{#evidence PROGRAM
+    /// sanitizers}}` shows. A program's `// Sanitizers:` line names fewer
+    /// tools, or `off`. With `--backend emulate`, the emulator's CPU
+    /// sanitizers stand in, provisionally.
+    #[arg(long)]
+    pub sanitizers: bool,
 }
 
 pub(crate) fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
@@ -121,6 +133,29 @@ pub(crate) fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
                     eprintln!("not recorded: the mutants of {program}: {reason}");
                     status = Status::VerificationFailed;
                 }
+            }
+        }
+    }
+    if args.sanitizers {
+        let shown = crate::book::shown_sanitizers(course.root())?;
+        for program in &programs {
+            let wanted = !args.programs.is_empty()
+                || shown.contains(&program.path)
+                || sanitizers::evidence_path(&course, &program.path).exists();
+            if !wanted {
+                continue;
+            }
+            if !written.iter().any(|(p, _)| p == &program.path) {
+                eprintln!(
+                    "not recorded: the sanitizer reports of {}: the program itself was not recorded, so neither are they",
+                    program.path
+                );
+                status = Status::VerificationFailed;
+                continue;
+            }
+            match record::record_sanitizers(backend.as_ref(), &course, program, args.force)? {
+                Some(line) => println!("{line}"),
+                None => eprintln!("{}: `// Sanitizers: off`, nothing to record", program.path),
             }
         }
     }

@@ -560,19 +560,20 @@ impl Rewriter<'_> {
                 continue;
             }
             let before = self.text_at(k.checked_sub(1));
-            let (start, end, replacement) = if matches!(kind.as_str(), "ifdef" | "ifndef") && k == hash + 2 {
-                let taken = if kind == "ifdef" { "if 1" } else { "if 0" };
-                (hash + 1, k, taken)
-            } else if before == "defined" {
-                (k - 1, k, "1")
-            } else if before == "("
-                && self.text_at(k.checked_sub(2)) == "defined"
-                && self.text_at(Some(k + 1)) == ")"
-            {
-                (k - 2, k + 1, "1")
-            } else {
-                (k, k, "900")
-            };
+            let (start, end, replacement) =
+                if matches!(kind.as_str(), "ifdef" | "ifndef") && k == hash + 2 {
+                    let taken = if kind == "ifdef" { "if 1" } else { "if 0" };
+                    (hash + 1, k, taken)
+                } else if before == "defined" {
+                    (k - 1, k, "1")
+                } else if before == "("
+                    && self.text_at(k.checked_sub(2)) == "defined"
+                    && self.text_at(Some(k + 1)) == ")"
+                {
+                    (k - 2, k + 1, "1")
+                } else {
+                    (k, k, "900")
+                };
             self.edits.push(Edit {
                 start: self.tokens[start].start,
                 end: self.tokens[end].end,
@@ -1918,7 +1919,8 @@ mod tests {
         assert!(rewritten(not).contains("return 900; }"));
         // A file-scope group holding device code is read as the device pass
         // reads it, whatever its nesting.
-        let file_scope = "#if __CUDA_ARCH__ >= 700\n#ifdef X\n#endif\n__device__ int g();\n#endif\n";
+        let file_scope =
+            "#if __CUDA_ARCH__ >= 700\n#ifdef X\n#endif\n__device__ int g();\n#endif\n";
         assert!(rewritten(file_scope).contains("\n#if 900 >= 700\n"));
         // File-scope macros and host code keep the host pass's reading, where
         // `__CUDA_ARCH__` is undefined; so do host functions.

@@ -20,6 +20,7 @@ pub(crate) mod drift;
 pub(crate) mod evidence;
 pub(crate) mod markdown;
 pub(crate) mod mutants;
+pub(crate) mod sanitizers;
 pub(crate) mod tolerance;
 
 /// The embedded templates, by name.
@@ -30,6 +31,7 @@ pub(crate) const TEMPLATES: &[(&str, &str)] = &[
     ("drift", include_str!("../../templates/drift.hbs")),
     ("missing", include_str!("../../templates/missing.hbs")),
     ("mutants", include_str!("../../templates/mutants.hbs")),
+    ("sanitizers", include_str!("../../templates/sanitizers.hbs")),
     (
         "tolerance-dtypes",
         include_str!("../../templates/tolerance-dtypes.hbs"),

@@ -15,6 +15,7 @@ pub(crate) mod record;
 pub(crate) mod reproduce;
 pub(crate) mod reproduce_mutants;
 pub(crate) mod reuse;
+pub(crate) mod sanitizers;
 pub(crate) mod verify;
 
 /// A check that failed (evidence that does not reproduce, stale evidence

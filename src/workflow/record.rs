@@ -241,6 +241,88 @@ pub(crate) fn record_mutants(
     })
 }
 
+/// Records what the sanitizers say about `program` (see
+/// [`super::sanitizers`]): on a GPU under compute-sanitizer, by emulation
+/// provisionally (never over a GPU recording unless `force`). Written
+/// atomically; `None` when the program opts out. The line says what was
+/// written, or why not: a refusal is an error.
+pub(crate) fn record_sanitizers(
+    backend: &dyn Backend,
+    course: &Course,
+    program: &Program,
+    force: bool,
+) -> Result<Option<String>> {
+    use super::sanitizers::{SanitizerEvidence, evidence_path, measure, tools_of};
+    let tools = tools_of(program)?;
+    if tools.is_empty() {
+        return Ok(None);
+    }
+    let path = evidence_path(course, &program.path);
+    if backend.name() != "gpu"
+        && !force
+        && let Some(existing) = SanitizerEvidence::load(&path)?
+        && existing.backend == "gpu"
+    {
+        anyhow::bail!(
+            "not recorded: the sanitizer reports of {}: they were recorded on a GPU ({}, {}); CPU emulation never replaces them. Record them on a GPU, or pass --force",
+            program.path,
+            existing.device,
+            existing.recorded_day()
+        );
+    }
+    let machine = backend.machine_for(program)?;
+    let reports = measure(backend, course, program, &tools)?;
+    let (device, toolkit) = if backend.name() == "gpu" {
+        let version = std::process::Command::new("compute-sanitizer")
+            .arg("--version")
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+            .unwrap_or_default();
+        let line = version
+            .lines()
+            .find(|l| l.contains("Version"))
+            .unwrap_or("compute-sanitizer")
+            .trim()
+            .to_string();
+        (machine.device.clone(), line)
+    } else {
+        (
+            format!("{} (CPU emulation)", machine.device),
+            format!(
+                "mdbook-evidence {} run --sanitize",
+                env!("CARGO_PKG_VERSION")
+            ),
+        )
+    };
+    let compiled_args = program
+        .run_line()
+        .map(|l| l.split_whitespace().skip(1).map(str::to_string).collect())
+        .unwrap_or_default();
+    let evidence = SanitizerEvidence {
+        format: 1,
+        program: program.path.clone(),
+        recorded_at: humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string(),
+        source_sha256: crate::evidence::sha256_hex(program.source.as_bytes()),
+        device: device.clone(),
+        backend: backend.name().to_string(),
+        toolkit,
+        arguments: compiled_args,
+        tools: reports,
+    };
+    evidence.save(&path)?;
+    let results: Vec<String> = evidence
+        .tools
+        .iter()
+        .map(|t| format!("  {}: {}", t.tool, t.result()))
+        .collect();
+    Ok(Some(format!(
+        "recorded the sanitizer reports of {} on {device} -> {}\n{}",
+        program.path,
+        crate::sources::files::display_relative(course.root(), &path),
+        results.join("\n")
+    )))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -15,6 +15,7 @@ mod mutants;
 mod preprocessor_protocol;
 mod programs;
 mod sanitize;
+mod sanitizer_evidence;
 mod scale;
 mod snippets;
 mod students;
