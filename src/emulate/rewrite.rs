@@ -480,6 +480,23 @@ impl Rewriter<'_> {
                     replacement: "900".to_string(),
                 });
             }
+            if token.kind == TokenKind::Ident
+                && token.directive.is_none()
+                && self.text(i) == "clock"
+                && self.is_punct(i + 1, "(")
+                && self.is_punct(i + 2, ")")
+                && !matches!(self.text_at(i.checked_sub(1)), "." | "->" | "::")
+                && scopes.iter().any(|s| s.device)
+            {
+                // `clock()` in device code is the multiprocessor's cycle
+                // counter, not <ctime>'s process CPU time: spin loops that
+                // wait for N cycles then last as long as on the GPU.
+                self.edits.push(Edit {
+                    start: token.start,
+                    end: token.end,
+                    replacement: "::cuda_emu::device_clock".to_string(),
+                });
+            }
             if token.kind == TokenKind::Ident {
                 if matches!(self.text(i), "volatile" | "__shared__") {
                     self.lock_step = true;
@@ -1914,6 +1931,13 @@ mod tests {
         let out = rewritten(device);
         assert!(out.contains("#if 1\n"), "{out}");
         assert!(out.contains("#elif !1 || 1\n"), "{out}");
+        let clocks = "__global__ void k(long* t) { t[0] = clock(); t[1] = s.clock(); }\nint main() { return clock(); }\n";
+        let out = rewritten(clocks);
+        assert!(
+            out.contains("t[0] = ::cuda_emu::device_clock(); t[1] = s.clock();"),
+            "{out}"
+        );
+        assert!(out.contains("int main() { return clock(); }"), "{out}");
         let not = "__device__ int f() {\n#ifndef __CUDA_ARCH__\n  return 1;\n#endif\n return __CUDA_ARCH__; }\n";
         assert!(rewritten(not).contains("#if 0\n"));
         assert!(rewritten(not).contains("return 900; }"));

@@ -1551,6 +1551,7 @@ inline void __threadfence_block() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 inline void __threadfence_system() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 namespace cuda_emu {
 long long clock64();
+long long globaltimer();
 void nanosleep(unsigned ns);
 }  // namespace cuda_emu
 inline long long clock64() { return ::cuda_emu::clock64(); }
@@ -1573,7 +1574,7 @@ inline unsigned sreg_smid() {
 }
 inline unsigned long long sreg_clock64() { return static_cast<unsigned long long>(clock64()); }
 inline unsigned sreg_clock() { return static_cast<unsigned>(clock64()); }
-inline unsigned long long sreg_globaltimer() { return static_cast<unsigned long long>(clock64()); }
+inline unsigned long long sreg_globaltimer() { return static_cast<unsigned long long>(globaltimer()); }
 inline unsigned sreg_lanemask_eq() { return 1u << sreg_laneid(); }
 inline unsigned sreg_lanemask_lt() { return (1u << sreg_laneid()) - 1u; }
 inline unsigned sreg_lanemask_le() { return static_cast<unsigned>((2ull << sreg_laneid()) - 1u); }
@@ -1582,8 +1583,11 @@ inline unsigned sreg_lanemask_gt() { return ~sreg_lanemask_le(); }
 }  // namespace cuda_emu
 #define __trap() ::cuda_emu::trap(__FILE__, __LINE__, "__trap()")
 #define __brkpt() ::cuda_emu::trap(__FILE__, __LINE__, "__brkpt()")
-// clock() keeps its <ctime> meaning in host code; kernels that call it get the
-// process CPU time, which also grows.
+// clock() keeps its <ctime> meaning in host code; in device code the rewriter
+// makes it device_clock(), the cycle counter (clock64's, as a clock_t).
+namespace cuda_emu {
+inline clock_t device_clock() { return static_cast<clock_t>(clock64()); }
+}  // namespace cuda_emu
 
 // ---- Atomics ---------------------------------------------------------------------
 // Blocks of a grid run on several OS threads at once (cuda_emu.cpp, "Blocks on
