@@ -167,26 +167,13 @@ fn sanitize_of(args: &Args) -> anyhow::Result<Option<Sanitize>> {
         }
         return Ok(None);
     };
-    let mut tools = Vec::new();
-    for tool in list.split(',').map(str::trim).filter(|t| !t.is_empty()) {
-        if !Sanitize::TOOLS.contains(&tool) {
-            anyhow::bail!(
-                "--sanitize: unknown tool `{tool}` (the tools are {})",
-                Sanitize::TOOLS.join(", ")
-            );
-        }
-        if !tools.iter().any(|t| t == tool) {
-            tools.push(tool.to_string());
-        }
-    }
-    if tools.is_empty() {
-        tools = Sanitize::TOOLS.iter().map(|t| t.to_string()).collect();
-    }
-    Ok(Some(Sanitize {
-        tools,
-        leak_check: args.leak_check.as_deref() == Some("full"),
-        error_exitcode: args.error_exitcode,
-    }))
+    Sanitize::from_list(
+        list,
+        args.leak_check.as_deref() == Some("full"),
+        args.error_exitcode,
+    )
+    .map(Some)
+    .map_err(anyhow::Error::msg)
 }
 
 /// `--schedule`'s orders, checked: `in-order`, `reverse`, `random:SEED`.

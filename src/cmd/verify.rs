@@ -42,13 +42,33 @@ pub struct Args {
     /// check) or junit (XML for CI test reports).
     #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
+
+    /// Run each program under the CPU emulator's sanitizers (memcheck with
+    /// leak checking, racecheck, synccheck, initcheck; comma separated, all
+    /// four when no list is given): a program passes when they find nothing
+    /// and its output, their report lines aside, reproduces its evidence.
+    /// CPU emulation only (on a GPU, see `record --sanitizers`).
+    #[arg(long, value_name = "TOOLS", num_args = 0..=1, require_equals = true,
+          default_missing_value = "memcheck,racecheck,synccheck,initcheck")]
+    pub sanitize: Option<String>,
 }
 
 pub(crate) fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
     let course = Course::open(root)?;
     let programs = course.programs(&args.programs)?;
+    let sanitize = args
+        .sanitize
+        .as_deref()
+        .map(|list| crate::emulate::Sanitize::from_list(list, true, None))
+        .transpose()
+        .map_err(anyhow::Error::msg)?;
+    let sanitized = sanitize.is_some();
+    let backend_options = backend::Options {
+        sanitize,
+        ..backend::Options::default()
+    };
     let (chosen, why_not) =
-        match backend::select(args.backend, &backend::Options::default(), Some(&course)) {
+        match backend::select(args.backend, &backend_options, Some(&course)) {
             Ok(backend) => (Some(backend), String::new()),
             Err(why) if args.backend == BackendChoice::Auto => (None, why.to_string()),
             Err(why) => return Err(why.into()),
@@ -62,6 +82,7 @@ pub(crate) fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
         reuse: Some(&store),
         fresh: args.fresh,
         progress: Some(&tick),
+        sanitized,
     };
     let verdicts = verify_programs_with(chosen.as_deref(), &why_not, &course, &programs, &options)?;
     progress.finish();
@@ -105,7 +126,9 @@ pub(crate) fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
         .map(crate::workflow::reproduce::describe)
         .unwrap_or_default();
     for program in &programs {
-        if !crate::workflow::mutants::evidence_path(&course, &program.path).exists() {
+        // Mutants are judged by their checks, not by the sanitizers: a
+        // sanitized verification leaves them to a plain one.
+        if sanitized || !crate::workflow::mutants::evidence_path(&course, &program.path).exists() {
             continue;
         }
         let verdict = match chosen.as_deref() {
@@ -240,5 +263,6 @@ fn verdict_word(verdict: &Verification) -> &'static str {
         Verification::Stale { .. } => "stale",
         Verification::DidNotCompile { .. } => "did-not-compile",
         Verification::Mismatch { .. } => "mismatch",
+        Verification::SanitizerErrors { .. } => "sanitizer-errors",
     }
 }

@@ -166,6 +166,36 @@ pub(crate) struct Sanitize {
 impl Sanitize {
     /// The four tools compute-sanitizer has.
     pub(crate) const TOOLS: [&'static str; 4] = ["memcheck", "racecheck", "synccheck", "initcheck"];
+
+    /// `--sanitize=TOOLS` as written on a command line: comma separated,
+    /// each tool once, all four for an empty list; an unknown tool is an
+    /// error naming it and the tools there are.
+    pub(crate) fn from_list(
+        list: &str,
+        leak_check: bool,
+        error_exitcode: Option<i32>,
+    ) -> Result<Sanitize, String> {
+        let mut tools = Vec::new();
+        for tool in list.split(',').map(str::trim).filter(|t| !t.is_empty()) {
+            if !Self::TOOLS.contains(&tool) {
+                return Err(format!(
+                    "--sanitize: unknown tool `{tool}` (the tools are {})",
+                    Self::TOOLS.join(", ")
+                ));
+            }
+            if !tools.iter().any(|t| t == tool) {
+                tools.push(tool.to_string());
+            }
+        }
+        if tools.is_empty() {
+            tools = Self::TOOLS.iter().map(|t| t.to_string()).collect();
+        }
+        Ok(Sanitize {
+            tools,
+            leak_check,
+            error_exitcode,
+        })
+    }
 }
 
 /// One source file of a program.

@@ -121,6 +121,7 @@ pub(crate) fn reproduce(
         reuse: options.reuse,
         fresh: options.fresh,
         progress: options.progress,
+        sanitized: false,
     };
     for (program, verdict) in
         verify_programs_with(Some(backend), "", course, &programs, &run_options)?
@@ -144,7 +145,9 @@ pub(crate) fn reproduce(
             // Missing evidence is the chapter's to report (an error, or a
             // placeholder), not a reproduction failure.
             Verification::NotRerun { .. } | Verification::NoEvidence(_) => {}
-            failed @ (Verification::DidNotCompile { .. } | Verification::Mismatch { .. }) => {
+            failed @ (Verification::DidNotCompile { .. }
+            | Verification::Mismatch { .. }
+            | Verification::SanitizerErrors { .. }) => {
                 done.summary.differ += 1;
                 done.failures.push(format!("{program}: {failed}"))
             }

@@ -33,6 +33,9 @@ pub(crate) enum Verification {
     Stale { why: String },
     /// The program did not build.
     DidNotCompile { command: String, log: String },
+    /// Run under the CPU sanitizers (`verify --sanitize`), the program
+    /// made errors they report (their report, as they printed it).
+    SanitizerErrors { report: String },
     /// A new run does not reproduce the evidence.
     Mismatch {
         backend: String,
@@ -67,6 +70,9 @@ impl std::fmt::Display for Verification {
             Verification::Stale { why } => write!(f, "stale evidence: {why}"),
             Verification::DidNotCompile { command, log } => {
                 write!(f, "it did not compile with `{command}`:\n{log}")
+            }
+            Verification::SanitizerErrors { report } => {
+                write!(f, "the sanitizers found errors:\n{report}")
             }
             Verification::Mismatch {
                 backend,
@@ -171,6 +177,10 @@ pub(crate) struct RunOptions<'a> {
     pub fresh: bool,
     /// Called once per program when its verdict is known (progress bars).
     pub progress: Option<&'a (dyn Fn(&str) + Sync)>,
+    /// The backend runs programs under the CPU sanitizers (`verify
+    /// --sanitize`): their report lines (`=========`) are taken out of the
+    /// transcript before it is compared, and any finding fails the program.
+    pub sanitized: bool,
 }
 
 /// Verifies `programs` against their evidence in `course`, re-running them
@@ -294,7 +304,14 @@ fn judge(
     {
         return Ok(Verification::Reused { when: reused.when });
     }
-    let run = backend.run(compiled, timeout)?;
+    let mut run = backend.run(compiled, timeout)?;
+    if options.sanitized {
+        let report = take_sanitizer_lines(&mut run);
+        let found = crate::workflow::sanitizers::ToolReport::parse("", &report, "");
+        if !found.findings.is_empty() {
+            return Ok(Verification::SanitizerErrors { report });
+        }
+    }
     // `band` rules compare only on a GPU like the recording's.
     let gpu_device = (backend.name() == "gpu")
         .then(|| backend.machine().ok().map(|m| m.device))
@@ -321,6 +338,25 @@ fn judge(
             },
         },
     )
+}
+
+/// Takes the CPU sanitizers' lines (`=========`) out of a run's stdout and
+/// stderr, and gives them back in the order they came (stdout's first).
+fn take_sanitizer_lines(run: &mut Captured) -> String {
+    let mut report = String::new();
+    for stream in [&mut run.stdout, &mut run.stderr] {
+        let text = decode(stream).0;
+        let mut kept = String::new();
+        for line in text.split_inclusive('\n') {
+            if line.starts_with("=========") {
+                report.push_str(line);
+            } else {
+                kept.push_str(line);
+            }
+        }
+        *stream = kept.into_bytes();
+    }
+    report
 }
 
 #[cfg(test)]
