@@ -104,6 +104,9 @@ fn lines_as_multiset(text: &str) -> BTreeMap<&str, usize> {
 /// Probes whose emulated stdout and ending must equal the GPU's.
 const SAME_AS_THE_GPU: &[&str] = &[
     "atomics",
+    "awbarrier_completion",
+    "awbarrier_memcpy",
+    "awbarrier_phases",
     "bf16_arith",
     "bf16_conversions",
     "bf16_math",
@@ -138,6 +141,9 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "multicore_atomics",
     "multicore_matmul",
     "out_of_bounds",
+    "pipeline_block",
+    "pipeline_extras",
+    "pipeline_thread",
     "ptx_sregs",
     "runtime_devprops_full",
     "runtime_launch_spellings",
@@ -232,6 +238,7 @@ fn differences_from_the_gpu(name: &str, done: &Captured) -> Vec<String> {
 /// Probes the emulator deliberately runs differently from the GPU (they
 /// stop with a report); their reports must not depend on the cores either.
 const REPORTED_NOT_RUN: &[&str] = &[
+    "awbarrier_deadlock",
     "cg_grid_divergent",
     "divergent_barrier",
     "half_contraction_variable",
@@ -372,6 +379,50 @@ fn only_programs_that_write_volatile_or_shared_pay_for_lock_step_accesses() {
         "{}",
         plain.build.command
     );
+}
+
+#[test]
+fn a_barrier_wait_that_can_never_complete_is_reported_not_hung() {
+    // On a GPU the block waits forever (the probe is not run there).
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let done = run(&backend, "awbarrier_deadlock", Duration::from_secs(30));
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.termination, Termination::Exited(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            "deadlock: cuda::barrier::arrive_and_wait at tests/cuda/awbarrier_deadlock.cu:14 \
+             never completes: 64 of 64 threads of block (0,0,0) wait there"
+        ) && stderr.contains("in kernel never launched at"),
+        "{stderr}"
+    );
+    assert!(done.stdout.is_empty());
+}
+
+#[test]
+fn barriers_and_pipelines_order_accesses_for_the_hazard_warnings() {
+    // A phase of a cuda::barrier or a pipeline stage orders the accesses
+    // around it (the completion function's too): the warp lock step warns of
+    // none of them, and stderr is the H200's (empty).
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    for name in [
+        "awbarrier_completion",
+        "awbarrier_memcpy",
+        "awbarrier_phases",
+        "pipeline_block",
+        "pipeline_extras",
+        "pipeline_thread",
+    ] {
+        let done = run(&backend, name, Duration::from_secs(60));
+        assert_eq!(
+            String::from_utf8_lossy(&done.stderr),
+            expected(name, "stderr"),
+            "{name}"
+        );
+    }
 }
 
 #[test]
