@@ -239,6 +239,7 @@ fn differences_from_the_gpu(name: &str, done: &Captured) -> Vec<String> {
 /// stop with a report); their reports must not depend on the cores either.
 const REPORTED_NOT_RUN: &[&str] = &[
     "awbarrier_deadlock",
+    "awbarrier_misuse",
     "cg_grid_divergent",
     "divergent_barrier",
     "half_contraction_variable",
@@ -398,6 +399,40 @@ fn a_barrier_wait_that_can_never_complete_is_reported_not_hung() {
         "{stderr}"
     );
     assert!(done.stdout.is_empty());
+}
+
+#[test]
+fn barrier_and_pipeline_misuse_is_reported_with_its_line() {
+    // Undefined on a GPU (not run there): the emulator stops, naming the line.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    for (args, line, what) in [
+        (
+            &[][..],
+            18,
+            "more arrivals than the barrier's phase expects",
+        ),
+        (
+            &["1"][..],
+            27,
+            "cuda::memcpy_async whose pointers or size are not aligned",
+        ),
+    ] {
+        let done = run_on_threads(
+            &backend,
+            "awbarrier_misuse",
+            1,
+            args,
+            Duration::from_secs(30),
+        );
+        let stderr = String::from_utf8_lossy(&done.stderr);
+        assert_eq!(done.termination, Termination::Exited(1), "{stderr}");
+        assert!(
+            stderr.contains(&format!("tests/cuda/awbarrier_misuse.cu:{line}: {what}")),
+            "{stderr}"
+        );
+    }
 }
 
 #[test]
