@@ -137,6 +137,14 @@ const SHIM_FILES: &[ShimFile] = &[
         name: "cooperative_groups/memcpy_async.h",
         text: include_str!("shim/cooperative_groups/memcpy_async.h"),
     },
+    ShimFile {
+        name: "cuda/barrier",
+        text: include_str!("shim/cuda/barrier"),
+    },
+    ShimFile {
+        name: "cuda/pipeline",
+        text: include_str!("shim/cuda/pipeline"),
+    },
 ];
 
 /// A hash of the embedded shim's file names and contents.

@@ -501,6 +501,9 @@ impl Rewriter<'_> {
                 if matches!(self.text(i), "volatile" | "__shared__") {
                     self.lock_step = true;
                 }
+                if self.text(i) == "__shared__" && token.directive.is_none() {
+                    self.shared_alignas(i);
+                }
                 self.check_identifier(i)?;
                 self.noinline(i);
                 self.cooperative_launch(i);
@@ -786,6 +789,39 @@ impl Rewriter<'_> {
             replacement: format!("[&]() {{ {body}}}(){}", "\n".repeat(newlines)),
         });
         Ok(close + 1)
+    }
+
+    /// `__shared__ alignas(N) T x;`: the shim's `__shared__` is `thread_local`,
+    /// and g++ takes no standard attribute after it, so the alignment
+    /// specifiers go first (`alignas(N) __shared__ T x;`, the same
+    /// declaration). An `extern __shared__` array is `dynamic_shared`'s.
+    fn shared_alignas(&mut self, shared: usize) {
+        let mut close = None;
+        let mut k = shared + 1;
+        while self.text_at(Some(k)) == "alignas" && self.is_punct(k + 1, "(") {
+            let Some(c) = self.matching_close(k + 1) else {
+                return;
+            };
+            close = Some(c);
+            k = c + 1;
+        }
+        let Some(close) = close else {
+            return;
+        };
+        if self.text_at(Some(k)) == "extern" {
+            return;
+        }
+        let (shared_end, align_start) = (self.tokens[shared].end, self.tokens[shared + 1].start);
+        let newlines = self.source[shared_end..align_start].matches('\n').count();
+        self.edits.push(Edit {
+            start: self.tokens[shared].start,
+            end: self.tokens[close].end,
+            replacement: format!(
+                "{} __shared__{}",
+                &self.source[align_start..self.tokens[close].end],
+                "\n".repeat(newlines)
+            ),
+        });
     }
 
     /// `__noinline__` is spelled out here rather than defined as a macro:
@@ -1721,6 +1757,23 @@ mod tests {
                 "{source}"
             );
         }
+    }
+
+    #[test]
+    fn puts_alignas_before_shared() {
+        let out = body(
+            "__global__ void k() {\n  __shared__ alignas(alignof(float4)) alignas(8) float a[4][4];\n  __shared__ __align__(16) float b[4];\n}\n",
+        );
+        assert!(
+            out.contains("alignas(alignof(float4)) alignas(8) __shared__ float a[4][4];"),
+            "{out}"
+        );
+        assert!(
+            out.contains("__shared__ __align__(16) float b[4];"),
+            "{out}"
+        );
+        let dynamic = body("__global__ void k() { __shared__ alignas(16) extern float s[]; }");
+        assert!(!dynamic.contains("alignas(16) __shared__"), "{dynamic}");
     }
 
     #[test]

@@ -104,6 +104,9 @@ fn lines_as_multiset(text: &str) -> BTreeMap<&str, usize> {
 /// Probes whose emulated stdout and ending must equal the GPU's.
 const SAME_AS_THE_GPU: &[&str] = &[
     "atomics",
+    "awbarrier_completion",
+    "awbarrier_memcpy",
+    "awbarrier_phases",
     "bf16_arith",
     "bf16_conversions",
     "bf16_math",
@@ -139,6 +142,9 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "multicore_atomics",
     "multicore_matmul",
     "out_of_bounds",
+    "pipeline_block",
+    "pipeline_extras",
+    "pipeline_thread",
     "ptx_sregs",
     "runtime_devprops_full",
     "runtime_launch_spellings",
@@ -233,6 +239,8 @@ fn differences_from_the_gpu(name: &str, done: &Captured) -> Vec<String> {
 /// Probes the emulator deliberately runs differently from the GPU (they
 /// stop with a report); their reports must not depend on the cores either.
 const REPORTED_NOT_RUN: &[&str] = &[
+    "awbarrier_deadlock",
+    "awbarrier_misuse",
     "cg_grid_divergent",
     "divergent_barrier",
     "half_contraction_variable",
@@ -373,6 +381,84 @@ fn only_programs_that_write_volatile_or_shared_pay_for_lock_step_accesses() {
         "{}",
         plain.build.command
     );
+}
+
+#[test]
+fn a_barrier_wait_that_can_never_complete_is_reported_not_hung() {
+    // On a GPU the block waits forever (the probe is not run there).
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let done = run(&backend, "awbarrier_deadlock", Duration::from_secs(30));
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.termination, Termination::Exited(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            "deadlock: cuda::barrier::arrive_and_wait at tests/cuda/awbarrier_deadlock.cu:14 \
+             never completes: 64 of 64 threads of block (0,0,0) wait there"
+        ) && stderr.contains("in kernel never launched at"),
+        "{stderr}"
+    );
+    assert!(done.stdout.is_empty());
+}
+
+#[test]
+fn barrier_and_pipeline_misuse_is_reported_with_its_line() {
+    // Undefined on a GPU (not run there): the emulator stops, naming the line.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    for (args, line, what) in [
+        (
+            &[][..],
+            18,
+            "more arrivals than the barrier's phase expects",
+        ),
+        (
+            &["1"][..],
+            27,
+            "cuda::memcpy_async whose pointers or size are not aligned",
+        ),
+    ] {
+        let done = run_on_threads(
+            &backend,
+            "awbarrier_misuse",
+            1,
+            args,
+            Duration::from_secs(30),
+        );
+        let stderr = String::from_utf8_lossy(&done.stderr);
+        assert_eq!(done.termination, Termination::Exited(1), "{stderr}");
+        assert!(
+            stderr.contains(&format!("tests/cuda/awbarrier_misuse.cu:{line}: {what}")),
+            "{stderr}"
+        );
+    }
+}
+
+#[test]
+fn barriers_and_pipelines_order_accesses_for_the_hazard_warnings() {
+    // A phase of a cuda::barrier or a pipeline stage orders the accesses
+    // around it (the completion function's too): the warp lock step warns of
+    // none of them, and stderr is the H200's (empty).
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    for name in [
+        "awbarrier_completion",
+        "awbarrier_memcpy",
+        "awbarrier_phases",
+        "pipeline_block",
+        "pipeline_extras",
+        "pipeline_thread",
+    ] {
+        let done = run(&backend, name, Duration::from_secs(60));
+        assert_eq!(
+            String::from_utf8_lossy(&done.stderr),
+            expected(name, "stderr"),
+            "{name}"
+        );
+    }
 }
 
 #[test]

@@ -526,8 +526,12 @@ struct Fiber {
   int tid = 0;  // linear index of the thread it runs, within the block
   uint3 tidx = {0, 0, 0};
   int wait = 0;  // 0 running or runnable, 1 __syncthreads, 2 warp op, 3 __activemask, 4 grid.sync,
-                 // 5 a volatile access (lock step, see volatile_access)
+                 // 5 a volatile access (lock step, see volatile_access), 6 a wait of
+                 // <cuda/barrier> or <cuda/pipeline> (see wait_until)
   const void* vsite = nullptr;  // where that volatile access is (a return address)
+  bool (*ready)(const void*) = nullptr;  // wait 6: what it waits for, and its name
+  const void* ready_ctx = nullptr;
+  const char* what = nullptr;
   const char* file = nullptr;
   int line = 0;
   int sync_kind = 0;
@@ -709,6 +713,7 @@ struct Warp {
   int pred[32];
   unsigned vol_pending;  // lanes waiting at a memory access (see "Warp lock step")
   unsigned bar_wait;     // lanes waiting in __syncthreads or grid.sync
+  unsigned poll_wait;    // lanes waiting in wait_until (<cuda/barrier>, <cuda/pipeline>)
   unsigned group[32];    // the lanes each lane was last released with from a meeting
   unsigned sync_count;   // warp operations and barriers the warp completed
   unsigned step[32];     // each lane's shared-memory accesses since the warp's last sync
@@ -743,6 +748,8 @@ struct Block {
   Warp warps[32];
   int grid_count = 0;  // threads waiting in grid.sync
   Fiber* grid[1024];
+  int poll_count = 0;  // threads waiting in wait_until, in the order they came
+  Fiber* poll[1024];
   Lockstep lockstep;
 };
 // The block that runs now on this OS thread. A cooperative launch keeps one per
@@ -908,10 +915,75 @@ bool resolve_activemask() {
   return any;
 }
 
+// Every thread waiting in wait_until whose condition now holds goes on, in the order
+// they began to wait; false when none could.
+bool resolve_polls() {
+  int kept = 0;
+  bool any = false;
+  for (int i = 0; i < B.poll_count; ++i) {
+    Fiber* f = B.poll[i];
+    if (f->ready(f->ready_ctx)) {
+      f->wait = 0;
+      B.warps[f->tid >> 5].poll_wait &= ~(1u << (f->tid & 31));
+      rq_push(f);
+      any = true;
+    } else {
+      B.poll[kept++] = f;
+    }
+  }
+  B.poll_count = kept;
+  return any;
+}
+
+// A wait of <cuda/barrier> or <cuda/pipeline> that no thread of the block can end:
+// where it and every other thread of the block are.
+[[noreturn]] void poll_deadlock() {
+  Fiber* f = B.poll[0];
+  int same = 0;
+  for (int i = 0; i < B.poll_count; ++i)
+    if (B.poll[i]->file == f->file && B.poll[i]->line == f->line && B.poll[i]->what == f->what)
+      ++same;
+  fprintf(stderr,
+          "deadlock: %s at %s:%d never completes: %d of %d threads of block (%u,%u,%u) wait "
+          "there and no other thread can arrive\n",
+          f->what, f->file, f->line, same, B.n, blockIdx.x, blockIdx.y, blockIdx.z);
+  // The others, grouped by where they wait (first come first).
+  std::vector<Fiber*> others;
+  for (int i = 0; i < B.poll_count; ++i) others.push_back(B.poll[i]);
+  for (int w = 0; w < B.nwarps; ++w)
+    for (unsigned r = B.warps[w].pending; r; r &= r - 1) others.push_back(B.warps[w].fiber[__builtin_ctz(r)]);
+  for (int i = 0; i < B.bar_count; ++i) others.push_back(B.bar[i]);
+  for (int i = 0; i < B.grid_count; ++i) others.push_back(B.grid[i]);
+  std::vector<bool> told(others.size(), false);
+  for (size_t i = 0; i < others.size(); ++i) {
+    Fiber* g = others[i];
+    if (told[i] || (g->wait == 6 && g->file == f->file && g->line == f->line && g->what == f->what))
+      continue;
+    int n = 0;
+    for (size_t j = i; j < others.size(); ++j)
+      if (!told[j] && others[j]->wait == g->wait && others[j]->file == g->file &&
+          others[j]->line == g->line) {
+        told[j] = true;
+        ++n;
+      }
+    const char* at = g->wait == 6 ? g->what
+                     : g->wait == 1 ? "__syncthreads"
+                     : g->wait == 4 ? "grid.sync"
+                                    : "a warp operation";
+    fprintf(stderr, "  %d thread%s wait%s at %s at %s:%d\n", n, n == 1 ? "" : "s",
+            n == 1 ? "s" : "", at, g->file, g->line);
+  }
+  if (B.exited > 0)
+    fprintf(stderr, "  %d thread%s returned\n", B.exited, B.exited == 1 ? "" : "s");
+  where(stderr);
+  die();
+}
+
 // Nothing can run: report why and stop.
 [[noreturn]] void deadlock() {
   kernel_error_turn();
   fflush(stdout);
+  if (B.poll_count > 0) poll_deadlock();
   int wait_bar = B.bar_count;
   int first_warp = -1;
   for (int w = 0; w < B.nwarps; ++w)
@@ -1019,7 +1091,7 @@ bool volatile_ready(Warp& W, int w) {
     for (unsigned r = live; r; r &= r - 1)
       if (!started(w * 32 + __builtin_ctz(r))) return false;  // --schedule: any order
   }
-  return (live & ~(W.vol_pending | W.pending | W.am_pending | W.bar_wait)) == 0;
+  return (live & ~(W.vol_pending | W.pending | W.am_pending | W.bar_wait | W.poll_wait)) == 0;
 }
 
 // The lanes at the access to release next; they are no longer waiting.
@@ -1093,7 +1165,7 @@ Fiber* next_runnable() {
     assign(f, nth_thread(B.next++));
     return f;
   }
-  if (resolve_volatile() || resolve_activemask()) return rq_pop();
+  if (resolve_volatile() || resolve_activemask() || resolve_polls()) return rq_pop();
   deadlock();
 }
 
@@ -1146,7 +1218,7 @@ void fiber_loop(Fiber* self) {
     } else if (B.grid_count > 0 && B.grid_count + B.exited == B.n) {
       next = g_home;  // the rest of the block waits in grid.sync
     } else {
-      if (!resolve_volatile() && !resolve_activemask()) deadlock();
+      if (!resolve_volatile() && !resolve_activemask() && !resolve_polls()) deadlock();
       next = rq_pop();
     }
     t_pool->free.push_back(self);
@@ -1180,13 +1252,14 @@ void run_block() {
   B.bar_pred = 0;
   B.rq_head = B.rq_tail = 0;
   B.grid_count = 0;
+  B.poll_count = 0;
   ++B.lockstep.epoch;
   B.lockstep.tls_bytes = tls_block_bytes();
   B.lockstep.meet = g_launch_meets.load(std::memory_order_relaxed) || g_coop;
   B.lockstep.warp_comm = false;
   for (int w = 0; w < B.nwarps; ++w) {
     Warp& W = B.warps[w];
-    W.pending = W.am_pending = W.exited = W.vol_pending = W.bar_wait = 0;
+    W.pending = W.am_pending = W.exited = W.vol_pending = W.bar_wait = W.poll_wait = 0;
     ++W.sync_count;
     memset(W.step, 0, sizeof W.step);
     W.vol_last = nullptr;
@@ -1580,6 +1653,8 @@ void nanosleep(unsigned) {
   } else if (B.next < B.n) {
     next = get_fiber();
     assign(next, nth_thread(B.next++));
+  } else if (resolve_polls()) {
+    next = rq_pop();
   } else {
     return;  // every other thread waits or has returned
   }
@@ -1625,6 +1700,59 @@ int syncthreads(const char* file, int line, int kind, int predicate) {
     case kSyncOr: return c != 0;
     default: return 0;
   }
+}
+
+// A wait of <cuda/barrier> or <cuda/pipeline>: the thread lets the others of its block
+// run until ready(ctx) holds (checked whenever no other thread can run); if it never
+// can, the block stops with a report naming where every thread waits.
+void wait_until(const char* file, int line, const char* what, bool (*ready)(const void*),
+                const void* ctx) {
+  if (ready(ctx)) return;
+  if (!g_in_kernel) {
+    fflush(stdout);
+    fprintf(stderr, "%s:%d: %s in host code would wait forever (nothing else can arrive)\n",
+            file, line, what);
+    die();
+  }
+  Fiber* cur = g_cur;
+  cur->wait = 6;
+  cur->file = file;
+  cur->line = line;
+  cur->what = what;
+  cur->ready = ready;
+  cur->ready_ctx = ctx;
+  B.poll[B.poll_count++] = cur;
+  B.warps[cur->tid >> 5].poll_wait |= 1u << (cur->tid & 31);
+  park(cur);
+}
+
+// A phase of a <cuda/barrier> barrier or of a <cuda/pipeline> stage completed. The
+// warp lock step's hazard warnings and racecheck know only block-wide barriers, so it
+// counts as one: accesses it orders are not reported, and neither are hazards between
+// threads it does not order (those are races, which the emulator does not reproduce).
+void barrier_phase_done() {
+  if (!g_in_kernel) return;
+  for (int w = 0; w < B.nwarps; ++w) {
+    ++B.warps[w].sync_count;
+    memset(B.warps[w].step, 0, sizeof B.warps[w].step);
+  }
+  ++B.lockstep.epoch;
+  san::on_barrier();
+}
+
+// A misuse of <cuda/barrier> or <cuda/pipeline> that is undefined on a GPU (more
+// arrivals than a phase expects, a copy not aligned as its aligned_size_t says).
+void sync_misuse(const char* file, int line, const char* what) {
+  kernel_error_turn();
+  fflush(stdout);
+  Fiber* f = g_cur;
+  fprintf(stderr, "%s:%d: %s (undefined behaviour on a GPU)", file, line, what);
+  if (g_in_kernel)
+    fprintf(stderr, " in thread (%u,%u,%u) of block (%u,%u,%u)", f->tidx.x, f->tidx.y, f->tidx.z,
+            blockIdx.x, blockIdx.y, blockIdx.z);
+  fprintf(stderr, "\n");
+  where(stderr);
+  die();
 }
 
 namespace {
@@ -2117,7 +2245,14 @@ Worker* worker_run(Worker* me) {
       rq_push(B.grid[i]);
     }
     B.grid_count = 0;
-    for (int w = 0; w < B.nwarps; ++w) B.warps[w].bar_wait = 0;
+    // grid.sync is a barrier of the block too, for the hazard warnings and racecheck.
+    for (int w = 0; w < B.nwarps; ++w) {
+      B.warps[w].bar_wait = 0;
+      ++B.warps[w].sync_count;
+      memset(B.warps[w].step, 0, sizeof B.warps[w].step);
+    }
+    ++B.lockstep.epoch;
+    san::on_barrier();
     switch_to(g_home, rq_pop());
   }
   if (!g_abort) {
