@@ -47,6 +47,14 @@ pub struct Args {
     /// Takes a build per mutant (a few minutes on the CPU).
     #[arg(long)]
     pub mutants: bool,
+
+    /// Run your program under the CPU emulator's sanitizers (memcheck with
+    /// leak checking, racecheck, synccheck, initcheck; comma separated, all
+    /// four when no list is given): you are done only when they find
+    /// nothing. CPU emulation only.
+    #[arg(long, value_name = "TOOLS", num_args = 0..=1, require_equals = true,
+          default_missing_value = "memcheck,racecheck,synccheck,initcheck")]
+    pub sanitize: Option<String>,
 }
 
 pub(crate) fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
@@ -70,7 +78,18 @@ pub(crate) fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
     if starters.is_empty() {
         anyhow::bail!("this book has no starters to check");
     }
-    let chosen = backend::select(args.backend, &Options::default(), Some(&course))?;
+    let sanitize = args
+        .sanitize
+        .as_deref()
+        .map(|list| crate::emulate::Sanitize::from_list(list, true, None))
+        .transpose()
+        .map_err(anyhow::Error::msg)?;
+    let sanitized = sanitize.is_some();
+    let options = Options {
+        sanitize,
+        ..Options::default()
+    };
+    let chosen = backend::select(args.backend, &options, Some(&course))?;
     eprintln!(
         "mdbook-evidence: running on {}",
         describe_backend(chosen.name())
@@ -97,7 +116,15 @@ pub(crate) fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
             }
             Err(other) => return Err(other.into()),
         };
-        let run = chosen.run(&compiled, timeout)?;
+        let mut run = chosen.run(&compiled, timeout)?;
+        if sanitized && let Some(report) = crate::workflow::sanitizers::take_findings(&mut run) {
+            print!("{report}");
+            println!(
+                "Not yet: the sanitizers found errors in {starter}; fix the first one above (it names the line), then run check again."
+            );
+            all_done = false;
+            continue;
+        }
         let (stdout, _) = decode(&run.stdout);
         let (stderr, _) = decode(&run.stderr);
         // What the lesson declares may vary (its `// Vary:` lines) is

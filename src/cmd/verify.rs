@@ -67,12 +67,11 @@ pub(crate) fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
         sanitize,
         ..backend::Options::default()
     };
-    let (chosen, why_not) =
-        match backend::select(args.backend, &backend_options, Some(&course)) {
-            Ok(backend) => (Some(backend), String::new()),
-            Err(why) if args.backend == BackendChoice::Auto => (None, why.to_string()),
-            Err(why) => return Err(why.into()),
-        };
+    let (chosen, why_not) = match backend::select(args.backend, &backend_options, Some(&course)) {
+        Ok(backend) => (Some(backend), String::new()),
+        Err(why) if args.backend == BackendChoice::Auto => (None, why.to_string()),
+        Err(why) => return Err(why.into()),
+    };
     let require_gpu = args.require_gpu_evidence
         || std::env::var_os("EVIDENCE_REQUIRE_GPU").is_some_and(|v| v == "1");
     let store = ReuseStore::default_location();

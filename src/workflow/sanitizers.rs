@@ -418,6 +418,27 @@ fn under_compute_sanitizer(run: &Command, tool: &str) -> Command {
     command
 }
 
+/// Takes the CPU sanitizers' lines (`=========`) out of a run's stdout and
+/// stderr, leaving the program's own output to compare; their report, in
+/// the order it came (stdout's first), when it holds a finding.
+pub(crate) fn take_findings(run: &mut exec::Captured) -> Option<String> {
+    let mut report = String::new();
+    for stream in [&mut run.stdout, &mut run.stderr] {
+        let text = decode(stream).0;
+        let mut kept = String::new();
+        for line in text.split_inclusive('\n') {
+            if line.starts_with("=========") {
+                report.push_str(line);
+            } else {
+                kept.push_str(line);
+            }
+        }
+        *stream = kept.into_bytes();
+    }
+    let found = ToolReport::parse("", &report, "");
+    (!found.findings.is_empty()).then_some(report)
+}
+
 /// The verdict on a program's sanitizer evidence.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum SanitizersVerdict {

@@ -306,9 +306,7 @@ fn judge(
     }
     let mut run = backend.run(compiled, timeout)?;
     if options.sanitized {
-        let report = take_sanitizer_lines(&mut run);
-        let found = crate::workflow::sanitizers::ToolReport::parse("", &report, "");
-        if !found.findings.is_empty() {
+        if let Some(report) = crate::workflow::sanitizers::take_findings(&mut run) {
             return Ok(Verification::SanitizerErrors { report });
         }
     }
@@ -338,25 +336,6 @@ fn judge(
             },
         },
     )
-}
-
-/// Takes the CPU sanitizers' lines (`=========`) out of a run's stdout and
-/// stderr, and gives them back in the order they came (stdout's first).
-fn take_sanitizer_lines(run: &mut Captured) -> String {
-    let mut report = String::new();
-    for stream in [&mut run.stdout, &mut run.stderr] {
-        let text = decode(stream).0;
-        let mut kept = String::new();
-        for line in text.split_inclusive('\n') {
-            if line.starts_with("=========") {
-                report.push_str(line);
-            } else {
-                kept.push_str(line);
-            }
-        }
-        *stream = kept.into_bytes();
-    }
-    report
 }
 
 #[cfg(test)]

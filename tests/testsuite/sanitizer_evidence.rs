@@ -244,3 +244,66 @@ fn a_bad_sanitizers_line_is_an_error_naming_the_program() {
         "{stderr}"
     );
 }
+
+#[test]
+fn verify_and_check_with_sanitize_fail_a_program_the_sanitizers_find_errors_in() {
+    if !has_compiler() {
+        return;
+    }
+    let dir = course_copy();
+    let verified = tool(
+        dir.path(),
+        &[
+            "verify",
+            "--sanitize",
+            "kernels/testing.cu",
+            "examples/sanitizers/buggy.cu",
+        ],
+    );
+    let stdout = text(&verified.stdout);
+    assert_eq!(verified.status.code(), Some(1), "{stdout}");
+    // The lesson's output, the sanitizers' lines aside, still reproduces.
+    assert!(
+        stdout.contains("ok: kernels/testing.cu reproduces its evidence"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("FAILED: examples/sanitizers/buggy.cu: the sanitizers found errors:"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("in buggy.cu:25 [4096 hazards]"), "{stdout}");
+    assert!(
+        stdout.contains("LEAK SUMMARY: 32 bytes leaked in 2 allocations"),
+        "{stdout}"
+    );
+
+    let checked = tool(
+        dir.path(),
+        &[
+            "check",
+            "--sanitize=racecheck",
+            "--lesson",
+            "testing",
+            "examples/sanitizers/buggy.cu",
+        ],
+    );
+    let stdout = text(&checked.stdout);
+    assert_eq!(checked.status.code(), Some(1), "{stdout}");
+    assert!(
+        stdout.contains("Race reported between Write access"),
+        "{stdout}"
+    );
+    assert!(!stdout.contains("LEAK SUMMARY"), "racecheck only: {stdout}");
+    assert!(
+        stdout.contains("Not yet: the sanitizers found errors in examples/sanitizers/buggy.cu"),
+        "{stdout}"
+    );
+
+    let bad = tool(dir.path(), &["verify", "--sanitize=racechek"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        text(&bad.stderr).contains("unknown tool `racechek`"),
+        "{}",
+        text(&bad.stderr)
+    );
+}

@@ -1603,7 +1603,7 @@ inline clock_t device_clock() { return static_cast<clock_t>(clock64()); }
 // atomic is one step: the warp's lanes meet before it, then each makes its whole
 // read-modify-write in turn (uninstrumented, so its read and write are not two steps).
 #if defined(__SANITIZE_THREAD__)
-#define CUDA_EMU_ATOMIC_ATTRS __attribute__((noinline, no_sanitize_thread))
+#define CUDA_EMU_ATOMIC_ATTRS inline __attribute__((noinline, no_sanitize_thread))
 #define CUDA_EMU_ATOMIC_MEET(address) \
   ::cuda_emu::memory_access(__builtin_return_address(0), address, sizeof *(address), 2)
 #define CUDA_EMU_NO_TSAN __attribute__((no_sanitize_thread))
