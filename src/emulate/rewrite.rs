@@ -608,7 +608,9 @@ impl Rewriter<'_> {
         if self.text_at(Some(k)) == "const" {
             k += 1;
         }
-        if !(self.text_at(Some(k)) == "void" && self.is_punct(k + 1, "*") && self.is_punct(k + 2, ")"))
+        if !(self.text_at(Some(k)) == "void"
+            && self.is_punct(k + 1, "*")
+            && self.is_punct(k + 2, ")"))
         {
             return;
         }

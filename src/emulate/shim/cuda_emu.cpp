@@ -2929,6 +2929,8 @@ cudaError_t cudaMallocPitch(void** ptr, size_t* pitch, size_t width, size_t heig
 }
 cudaError_t cudaFree(void* ptr) {
   CUDA_EMU_CAPTURE_UNSAFE();
+  // Memory of a graph's allocation node stays reserved for the graph.
+  if (cuda_emu::graph::free_graph_allocation(ptr)) return cudaSuccess;
   CUDA_EMU_STICKY();
   return cuda_emu::release(ptr, false);
 }
@@ -3415,9 +3417,9 @@ cudaError_t cudaStreamAttachMemAsync(cudaStream_t, void* devPtr, size_t length,
 }
 cudaError_t cudaMallocAsync(void** ptr, size_t size, cudaStream_t stream, const char* file,
                             int line) {
-  CUDA_EMU_CAPTURE_STREAM(stream, (cuda_emu::graph::not_in_capture(
-                                       file, line, "a stream-ordered allocation (cudaMallocAsync)"),
-                                   cudaSuccess));
+  CUDA_EMU_CAPTURE_STREAM(stream, cuda_emu::graph::capture_malloc(stream, ptr, size));
+  (void)file;
+  (void)line;
   cuda_emu::graph::Bypass bypass;
   return cudaMalloc(ptr, size);
 }
@@ -3489,9 +3491,8 @@ cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t) {
   return cudaSuccess;
 }
 cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream, const char* file, int line) {
-  CUDA_EMU_CAPTURE_STREAM(stream, (cuda_emu::graph::not_in_capture(
-                                       file, line, "a stream-ordered free (cudaFreeAsync)"),
-                                   cudaSuccess));
+  CUDA_EMU_CAPTURE_STREAM(stream, cuda_emu::graph::capture_free(stream, ptr, file, line));
+  if (cuda_emu::graph::free_graph_allocation(ptr)) return cudaSuccess;
   cuda_emu::graph::Bypass bypass;
   return cudaFree(ptr);
 }

@@ -18,6 +18,18 @@
 // tail (fork and join across streams). The checks the runtime makes against
 // calls that would synchronize or allocate during a capture are reproduced
 // (cudaErrorStreamCaptureUnsupported, ...Implicit, ...Invalidated, ...).
+//
+// Memory nodes: an allocation node hands out its address when it is added
+// (as on a GPU, where the virtual address is fixed then and memory is mapped
+// at it while the graph runs). Here the memory behind the address is
+// allocated at once and kept for the rest of the run; a free node, or
+// cudaFree outside the graph, only ends its use. An allocation node that
+// runs after a free node (it depends on it, directly or not) of the same
+// graph takes over the freed address when it is large enough, so two
+// allocations share an address where the CUDA programming guide says they
+// may ("Graph Memory Nodes", address reuse within a graph); which one the
+// runtime picks among several was not measured: here, the earliest free
+// node's.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -48,6 +60,8 @@ struct CUgraphNode_st {
   cudaMemcpy3DParms copy;
   cudaMemsetParams set;
   cudaHostNodeParams host;
+  void* dptr;    // memory nodes: the allocation
+  size_t bytes;  // allocation nodes: its size
 };
 struct CUgraph_st {
   std::vector<CUgraphNode_st*> nodes;
@@ -90,6 +104,9 @@ struct EventInfo {
   std::vector<CUgraphNode_st*> tail;
 };
 std::map<cudaEvent_t, EventInfo> g_events;
+
+// Every address an allocation node handed out, with its size.
+std::map<void*, size_t> g_graph_allocs;
 
 cudaError_t fail(cudaError_t e) { return record_error(e); }
 
@@ -201,6 +218,49 @@ bool reaches(const std::vector<CUgraphNode_st*>& tail, const std::vector<CUgraph
   return true;
 }
 
+// `roots` and every node that runs before one of them.
+std::set<CUgraphNode_st*> ancestors(const std::vector<CUgraphNode_st*>& roots) {
+  std::set<CUgraphNode_st*> seen;
+  std::vector<CUgraphNode_st*> todo(roots.begin(), roots.end());
+  while (!todo.empty()) {
+    CUgraphNode_st* n = todo.back();
+    todo.pop_back();
+    if (!seen.insert(n).second) continue;
+    for (CUgraphNode_st* d : n->deps) todo.push_back(d);
+  }
+  return seen;
+}
+
+// The address for a new allocation node of `bytes` in g after `deps` (see
+// the top of this file); null when cudaMalloc fails.
+void* graph_address(CUgraph_st* g, const std::vector<CUgraphNode_st*>& deps, size_t bytes) {
+  std::set<CUgraphNode_st*> before = ancestors(deps);
+  for (CUgraphNode_st* f : g->nodes) {
+    if (f->type != cudaGraphNodeTypeMemFree || before.count(f) == 0) continue;
+    auto a = g_graph_allocs.find(f->dptr);
+    if (a == g_graph_allocs.end() || a->second < bytes) continue;
+    // Free for the taking: every allocation node of it in g runs before the
+    // new one, and as many free nodes of it do.
+    int allocs = 0, frees = 0;
+    bool concurrent = false;
+    for (CUgraphNode_st* n : g->nodes) {
+      if (n->dptr != f->dptr) continue;
+      if (n->type == cudaGraphNodeTypeMemAlloc) {
+        if (before.count(n) == 0) concurrent = true;
+        ++allocs;
+      } else if (n->type == cudaGraphNodeTypeMemFree && before.count(n) != 0) {
+        ++frees;
+      }
+    }
+    if (!concurrent && frees >= allocs) return f->dptr;
+  }
+  void* p = nullptr;
+  Bypass bypass;
+  if (cudaMalloc(&p, bytes) != cudaSuccess) return nullptr;
+  g_graph_allocs[p] = bytes;
+  return p;
+}
+
 // The execution order (see the top of this file).
 std::vector<CUgraphNode_st*> topological(const CUgraph_st* g) {
   std::vector<size_t> waiting(g->nodes.size());
@@ -255,6 +315,7 @@ cudaError_t run_node(const CUgraphNode_st& n) {
       graph_flush_printf();
       n.host.fn(n.host.userData);
       return cudaSuccess;
+    // Memory nodes: the memory is there all along (see the top of this file).
     default:
       return cudaSuccess;
   }
@@ -378,6 +439,28 @@ cudaError_t capture_host(cudaStream_t stream, cudaHostFn_t fn, void* user_data) 
   return cudaSuccess;
 }
 
+cudaError_t capture_malloc(cudaStream_t stream, void** ptr, size_t size) {
+  StreamState& s = g_streams.at(stream);
+  if (ptr == nullptr || size == 0) return fail(cudaErrorInvalidValue);  // not measured
+  void* p = graph_address(s.capture->graph, s.tail, size);
+  if (p == nullptr) return fail(cudaErrorMemoryAllocation);
+  CUgraphNode_st* n = add_captured(s, cudaGraphNodeTypeMemAlloc);
+  n->dptr = p;
+  n->bytes = size;
+  *ptr = p;
+  return cudaSuccess;
+}
+
+cudaError_t capture_free(cudaStream_t stream, void* ptr, const char* file, int line) {
+  StreamState& s = g_streams.at(stream);
+  if (g_graph_allocs.count(ptr) == 0)
+    not_in_capture(file, line, "cudaFreeAsync of memory no graph allocated");
+  add_captured(s, cudaGraphNodeTypeMemFree)->dptr = ptr;
+  return cudaSuccess;
+}
+
+bool free_graph_allocation(void* ptr) { return g_graph_allocs.count(ptr) != 0; }
+
 cudaError_t capture_event_record(cudaEvent_t event, cudaStream_t stream) {
   if (event == nullptr) return fail(cudaErrorInvalidResourceHandle);
   StreamState& s = g_streams.at(stream);
@@ -451,7 +534,8 @@ void stream_destroyed(cudaStream_t stream) {
   if (c->origin == stream) {
     end_capture(c);
   } else {
-    invalidate(c);
+    // A stream that joined the capture may go (graphMemoryNodes destroys
+    // one after joining it back); its work stays in the graph.
     g_streams.erase(it);
   }
 }
@@ -510,6 +594,8 @@ cudaError_t cudaGraphClone(cudaGraph_t* pGraphClone, cudaGraph_t originalGraph) 
     c->copy = n->copy;
     c->set = n->set;
     c->host = n->host;
+    c->dptr = n->dptr;
+    c->bytes = n->bytes;
   }
   *pGraphClone = g;
   return cudaSuccess;
@@ -593,6 +679,40 @@ cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph
   cudaError_t e = cuda_emu::graph::check_add(pGraphNode, graph, pDependencies, numDependencies, &deps);
   if (e != cudaSuccess) return fail(e);
   *pGraphNode = cuda_emu::graph::new_node(graph, cudaGraphNodeTypeEmpty, deps);
+  return cudaSuccess;
+}
+
+// Only device memory of this device is allocated (not measured: the
+// checks are the documented conditions).
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                     const cudaGraphNode_t* pDependencies, size_t numDependencies,
+                                     cudaMemAllocNodeParams* p) {
+  std::vector<CUgraphNode_st*> deps;
+  cudaError_t e = cuda_emu::graph::check_add(pGraphNode, graph, pDependencies, numDependencies, &deps);
+  if (e != cudaSuccess || p == nullptr || p->bytesize == 0 ||
+      p->poolProps.allocType != cudaMemAllocationTypePinned ||
+      p->poolProps.location.type != cudaMemLocationTypeDevice || p->poolProps.location.id != 0)
+    return fail(cudaErrorInvalidValue);
+  void* ptr = cuda_emu::graph::graph_address(graph, deps, p->bytesize);
+  if (ptr == nullptr) return fail(cudaErrorMemoryAllocation);
+  CUgraphNode_st* n = cuda_emu::graph::new_node(graph, cudaGraphNodeTypeMemAlloc, deps);
+  n->dptr = ptr;
+  n->bytes = p->bytesize;
+  p->dptr = ptr;
+  *pGraphNode = n;
+  return cudaSuccess;
+}
+
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                    const cudaGraphNode_t* pDependencies, size_t numDependencies,
+                                    void* dptr) {
+  std::vector<CUgraphNode_st*> deps;
+  cudaError_t e = cuda_emu::graph::check_add(pGraphNode, graph, pDependencies, numDependencies, &deps);
+  if (e != cudaSuccess || cuda_emu::graph::g_graph_allocs.count(dptr) == 0)
+    return fail(cudaErrorInvalidValue);
+  CUgraphNode_st* n = cuda_emu::graph::new_node(graph, cudaGraphNodeTypeMemFree, deps);
+  n->dptr = dptr;
+  *pGraphNode = n;
   return cudaSuccess;
 }
 

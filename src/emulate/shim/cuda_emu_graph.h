@@ -123,6 +123,11 @@ cudaError_t capture_memcpy(cudaStream_t stream, const cudaMemcpy3DParms& p);
 cudaError_t capture_memset(cudaStream_t stream, void* dst, size_t pitch, unsigned value,
                            unsigned element_size, size_t width, size_t height);
 cudaError_t capture_host(cudaStream_t stream, cudaHostFn_t fn, void* user_data);
+cudaError_t capture_malloc(cudaStream_t stream, void** ptr, size_t size);
+cudaError_t capture_free(cudaStream_t stream, void* ptr, const char* file, int line);
+// cudaFree of memory a graph's allocation node handed out: true when `ptr`
+// is one (its address stays reserved for the graph; see cuda_emu_graph.cpp).
+bool free_graph_allocation(void* ptr);
 // Events: a record on a capturing stream, a record that ran, a wait, a host
 // wait or query, a destroy.
 cudaError_t capture_event_record(cudaEvent_t event, cudaStream_t stream);
@@ -200,6 +205,45 @@ struct cudaHostNodeParams {
   cudaHostFn_t fn;
   void* userData;
 };
+// Graph memory nodes (cudaGraphAddMemAllocNode; cudaMallocAsync and
+// cudaFreeAsync during stream capture).
+enum cudaMemAllocationType {
+  cudaMemAllocationTypeInvalid = 0x0,
+  cudaMemAllocationTypePinned = 0x1,
+  cudaMemAllocationTypeMax = 0x7FFFFFFF
+};
+enum cudaMemAllocationHandleType {
+  cudaMemHandleTypeNone = 0x0,
+  cudaMemHandleTypePosixFileDescriptor = 0x1,
+  cudaMemHandleTypeWin32 = 0x2,
+  cudaMemHandleTypeWin32Kmt = 0x4,
+  cudaMemHandleTypeFabric = 0x8
+};
+struct cudaMemPoolProps {
+  enum cudaMemAllocationType allocType;
+  enum cudaMemAllocationHandleType handleTypes;
+  struct cudaMemLocation location;
+  void* win32SecurityAttributes;
+  size_t maxSize;
+  unsigned short usage;
+  unsigned char reserved[54];
+};
+enum cudaMemAccessFlags {
+  cudaMemAccessFlagsProtNone = 0,
+  cudaMemAccessFlagsProtRead = 1,
+  cudaMemAccessFlagsProtReadWrite = 3
+};
+struct cudaMemAccessDesc {
+  struct cudaMemLocation location;
+  enum cudaMemAccessFlags flags;
+};
+struct cudaMemAllocNodeParams {
+  struct cudaMemPoolProps poolProps;
+  const struct cudaMemAccessDesc* accessDescs;
+  size_t accessDescCount;
+  size_t bytesize;
+  void* dptr;
+};
 
 cudaError_t cudaGraphCreate(cudaGraph_t* pGraph, unsigned int flags);
 cudaError_t cudaGraphDestroy(cudaGraph_t graph);
@@ -223,6 +267,12 @@ cudaError_t cudaGraphAddHostNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
                                  const cudaHostNodeParams* pNodeParams);
 cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
                                   const cudaGraphNode_t* pDependencies, size_t numDependencies);
+cudaError_t cudaGraphAddMemAllocNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                     const cudaGraphNode_t* pDependencies, size_t numDependencies,
+                                     cudaMemAllocNodeParams* nodeParams);
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
+                                    const cudaGraphNode_t* pDependencies, size_t numDependencies,
+                                    void* dptr);
 cudaError_t cudaGraphAddDependencies(cudaGraph_t graph, const cudaGraphNode_t* from,
                                      const cudaGraphNode_t* to, const cudaGraphEdgeData* edgeData,
                                      size_t numDependencies);

@@ -1338,8 +1338,9 @@ inline cudaError_t cudaLaunchKernel(const T*, dim3, dim3, void**, size_t = 0, cu
                   "GPU (--backend gpu)");                                                \
     return cudaErrorNotSupported;                                                        \
   }
-// Graphs and stream capture: what cuda_emu_graph.h does not provide (graph
-// memory nodes, child graphs, event nodes, conditional nodes, changing a graph
+// Graphs and stream capture: what cuda_emu_graph.h does not provide (child
+// graphs, event nodes, conditional nodes, the graph memory pool's attributes
+// and trimming, memory nodes' parameters read back, changing a graph
 // or an executable graph after the fact, capturing into an existing graph).
 CUDA_EMU_NOT_PROVIDED(cudaGraphDestroyNode)
 CUDA_EMU_NOT_PROVIDED(cudaGraphRemoveDependencies)
@@ -1355,6 +1356,8 @@ CUDA_EMU_NOT_PROVIDED(cudaGraphExecMemsetNodeSetParams)
 CUDA_EMU_NOT_PROVIDED(cudaGraphExecHostNodeSetParams)
 CUDA_EMU_NOT_PROVIDED(cudaGraphNodeSetEnabled)
 CUDA_EMU_NOT_PROVIDED(cudaGraphNodeGetEnabled)
+CUDA_EMU_NOT_PROVIDED(cudaGraphMemAllocNodeGetParams)
+CUDA_EMU_NOT_PROVIDED(cudaGraphMemFreeNodeGetParams)
 CUDA_EMU_NOT_PROVIDED(cudaStreamBeginCaptureToGraph)
 CUDA_EMU_NOT_PROVIDED(cudaStreamUpdateCaptureDependencies)
 CUDA_EMU_NOT_PROVIDED(cudaGraphInstantiateWithParams)
@@ -1363,8 +1366,6 @@ CUDA_EMU_NOT_PROVIDED(cudaGraphAddNode)
 CUDA_EMU_NOT_PROVIDED(cudaGraphAddChildGraphNode)
 CUDA_EMU_NOT_PROVIDED(cudaGraphAddEventRecordNode)
 CUDA_EMU_NOT_PROVIDED(cudaGraphAddEventWaitNode)
-CUDA_EMU_NOT_PROVIDED(cudaGraphAddMemAllocNode)
-CUDA_EMU_NOT_PROVIDED(cudaGraphAddMemFreeNode)
 CUDA_EMU_NOT_PROVIDED(cudaGraphKernelNodeGetParams)
 CUDA_EMU_NOT_PROVIDED(cudaGraphKernelNodeSetParams)
 CUDA_EMU_NOT_PROVIDED(cudaGraphExecKernelNodeSetParams)
