@@ -1146,6 +1146,12 @@ struct Launcher {
       graph::StreamUse use = graph::stream_use(config.stream, &e);
       if (use == graph::kFailed) return;
       if (use == graph::kCapture) {
+        // The lambda refers to what the kernel expression names by reference:
+        // a kernel named through a variable could change or go before the
+        // graph runs, so only a kernel's own name (nothing captured) is kept.
+        if (!std::is_empty<F>::value)
+          graph::not_in_capture(config.file, config.line,
+                                "a launch of a kernel named through a variable");
         graph::capture_kernel(config, new KernelCall<F, std::tuple<std::decay_t<A>...>>(
                                           fn, std::move(args)));
         return;
