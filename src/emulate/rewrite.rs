@@ -22,7 +22,8 @@
 //! errors and `__FILE__`/`__LINE__` to name the original `.cu` file and line. The rewriter also translates
 //! inline PTX of a small subset (integer `mov`/`add`/`mul.lo`/`mad.lo` and the
 //! special registers) into C++, drops the `(void*)` cast of the kernel given to
-//! `cudaLaunchCooperativeKernel`, and refuses, with the file, line and column,
+//! `cudaLaunchCooperativeKernel` or to a CUDA graph's kernel node
+//! (`params.func = (void*)kernel`), and refuses, with the file, line and column,
 //! the CUDA features the emulator cannot reproduce (other inline PTX, thread
 //! block clusters and multi-grid groups, the removed texture-reference API and
 //! the texture features the shim lacks, dynamic parallelism), before g++
@@ -593,9 +594,15 @@ impl Rewriter<'_> {
     /// Anything else is left as it is, and the shim refuses a `void*` there
     /// when the program is compiled.
     fn kernel_node_func(&mut self, index: usize) {
+        // Punctuation comes one character a token: `->` is `-` then `>`, and
+        // `==` is two `=` (then no `(` follows the first).
+        let arrow = index >= 2
+            && self.is_punct(index - 1, ">")
+            && self.is_punct(index - 2, "-")
+            && self.tokens[index - 2].end == self.tokens[index - 1].start;
         if self.text(index) != "func"
             || index == 0
-            || !(self.is_punct(index - 1, ".") || self.is_punct(index - 1, "->"))
+            || !(self.is_punct(index - 1, ".") || arrow)
             || !self.is_punct(index + 1, "=")
         {
             return;
