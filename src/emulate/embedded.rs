@@ -62,6 +62,14 @@ const SHIM_FILES: &[ShimFile] = &[
         text: include_str!("shim/cuda_emu.cpp"),
     },
     ShimFile {
+        name: "cuda_emu_graph.cpp",
+        text: include_str!("shim/cuda_emu_graph.cpp"),
+    },
+    ShimFile {
+        name: "cuda_emu_graph.h",
+        text: include_str!("shim/cuda_emu_graph.h"),
+    },
+    ShimFile {
         name: "cuda_emu_sanitize.cpp",
         text: include_str!("shim/cuda_emu_sanitize.cpp"),
     },

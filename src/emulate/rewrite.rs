@@ -22,7 +22,8 @@
 //! errors and `__FILE__`/`__LINE__` to name the original `.cu` file and line. The rewriter also translates
 //! inline PTX of a small subset (integer `mov`/`add`/`mul.lo`/`mad.lo` and the
 //! special registers) into C++, drops the `(void*)` cast of the kernel given to
-//! `cudaLaunchCooperativeKernel`, and refuses, with the file, line and column,
+//! `cudaLaunchCooperativeKernel` or to a CUDA graph's kernel node
+//! (`params.func = (void*)kernel`), and refuses, with the file, line and column,
 //! the CUDA features the emulator cannot reproduce (other inline PTX, thread
 //! block clusters and multi-grid groups, the removed texture-reference API and
 //! the texture features the shim lacks, dynamic parallelism), before g++
@@ -507,6 +508,7 @@ impl Rewriter<'_> {
                 self.check_identifier(i)?;
                 self.noinline(i);
                 self.cooperative_launch(i);
+                self.kernel_node_func(i);
                 if self.text(i) == "extern"
                     && token.directive.is_none()
                     && let Some(next) = self.dynamic_shared(i, &scopes)?
@@ -687,6 +689,77 @@ impl Rewriter<'_> {
                 replacement: String::new(),
             });
         }
+    }
+
+    /// `params.func = (void*)kernel` (also `->func`, and `.func =` in a
+    /// designated initializer): a CUDA graph's kernel node names its kernel
+    /// through a `void*`, which would lose the parameter types the shim needs
+    /// to copy `kernelParams`; a kernel written as a name (`k`, `ns::k`,
+    /// `k<T, 4>`) is passed as `::cuda_emu::named_kernel("k", k)` instead
+    /// (which also converts to `void*`, for a program's own `func` member).
+    /// Anything else is left as it is, and the shim refuses a `void*` there
+    /// when the program is compiled.
+    fn kernel_node_func(&mut self, index: usize) {
+        // Punctuation comes one character a token: `->` is `-` then `>`, and
+        // `==` is two `=` (then no `(` follows the first).
+        let arrow = index >= 2
+            && self.is_punct(index - 1, ">")
+            && self.is_punct(index - 2, "-")
+            && self.tokens[index - 2].end == self.tokens[index - 1].start;
+        if self.text(index) != "func"
+            || index == 0
+            || !(self.is_punct(index - 1, ".") || arrow)
+            || !self.is_punct(index + 1, "=")
+        {
+            return;
+        }
+        let start = index + 2;
+        if !self.is_punct(start, "(") {
+            return;
+        }
+        let mut k = start + 1;
+        if self.text_at(Some(k)) == "const" {
+            k += 1;
+        }
+        if !(self.text_at(Some(k)) == "void"
+            && self.is_punct(k + 1, "*")
+            && self.is_punct(k + 2, ")"))
+        {
+            return;
+        }
+        let first = k + 3;
+        // The kernel's name: up to `;`, `,` or `}` outside template brackets.
+        let mut depth = 0i32;
+        let mut end = first;
+        while end < self.tokens.len() {
+            match self.text(end) {
+                "<" => depth += 1,
+                ">" => depth -= 1,
+                ";" | "}" => break,
+                "," if depth == 0 => break,
+                "(" | ")" | "[" | "{" | "&" | "*" => return,
+                _ => {}
+            }
+            end += 1;
+        }
+        if end == first
+            || end >= self.tokens.len()
+            || self.tokens[first].kind != TokenKind::Ident
+            || matches!(self.text(first), "nullptr" | "NULL")
+            || depth != 0
+        {
+            return;
+        }
+        let name = self.join(&(first..end).collect::<Vec<_>>());
+        let kernel = &self.source[self.tokens[first].start..self.tokens[end - 1].end];
+        self.edits.push(Edit {
+            start: self.tokens[start].start,
+            end: self.tokens[end - 1].end,
+            replacement: format!(
+                "::cuda_emu::named_kernel({}, {kernel})",
+                c_string_literal(&name)
+            ),
+        });
     }
 
     /// Translates `asm [volatile] ("ptx" : outputs : inputs [: clobbers])` into a C++
@@ -1892,6 +1965,36 @@ mod tests {
             body("cudaLaunchCooperativeKernel((void*)pick(1), g, b, args);"),
             "cudaLaunchCooperativeKernel(pick(1), g, b, args);"
         );
+    }
+
+    #[test]
+    fn names_the_kernel_of_a_graph_kernel_node() {
+        assert_eq!(
+            body("p.func = (void *)reduce;"),
+            "p.func = ::cuda_emu::named_kernel(\"reduce\", reduce);"
+        );
+        assert_eq!(
+            body("q->func = (const void*)ns::k<int, 2>;"),
+            "q->func = ::cuda_emu::named_kernel(\"ns::k<int, 2>\", ns::k<int, 2>);"
+        );
+        assert_eq!(
+            body("P p = {.func = (void*)k, .gridDim = g};"),
+            "P p = {.func = ::cuda_emu::named_kernel(\"k\", k), .gridDim = g};"
+        );
+        // Not a plain name, no cast or another, a comparison, another member: unchanged.
+        for same in [
+            "p.func = k;",
+            "p.func = (void*)nullptr;",
+            "p.func = (void*)0;",
+            "p.func = (void*)table[i];",
+            "p.func = (void*)pick(1);",
+            "p.func = (char*)k;",
+            "if (p.func == (void*)k) {}",
+            "func = (void*)k;",
+            "p.fn = (void*)k;",
+        ] {
+            assert_eq!(body(same), same);
+        }
     }
 
     #[test]

@@ -2662,7 +2662,11 @@ void launch_run(const LaunchConfig& c, void (*body)(void*), void* context) {
 }
 
 cudaError_t memcpy_symbol(void* symbol, size_t size, const void* src, size_t count, size_t offset,
-                          bool to_symbol, const char*) {
+                          bool to_symbol, const char* api) {
+  if (graph::g_captures && strstr(api, "Async") == nullptr) {
+    cudaError_t e;
+    if (graph::stream_use(nullptr, &e) == graph::kFailed) return e;
+  }
   flush_device_printf();
   if (g_sticky != cudaSuccess) return record(g_sticky);
   if (offset > size || count > size - offset) return record(cudaErrorInvalidValue);
@@ -2971,8 +2975,35 @@ cudaError_t cudaDriverGetVersion(int* version) {
 }
 #define CUDA_EMU_STICKY() \
   if (cuda_emu::g_sticky != cudaSuccess) return record(cuda_emu::g_sticky)
+// Stream capture (cuda_emu_graph.cpp decides; nothing happens while no
+// stream captures). LEGACY: work on the legacy stream, which a capturing
+// stream that synchronizes with it refuses (906). UNSAFE: allocation and the
+// like, refused during a capture that is not relaxed (900). STREAM: work on
+// `s`, made a node by `capture` when s captures.
+#define CUDA_EMU_CAPTURE_LEGACY()                                                     \
+  if (cuda_emu::graph::g_captures) {                                                  \
+    cudaError_t capture_error_;                                                       \
+    if (cuda_emu::graph::stream_use(nullptr, &capture_error_) == cuda_emu::graph::kFailed) \
+      return capture_error_;                                                          \
+  }
+#define CUDA_EMU_CAPTURE_UNSAFE()                                  \
+  if (cuda_emu::graph::g_captures) {                               \
+    cudaError_t capture_error_ = cuda_emu::graph::unsafe_call();   \
+    if (capture_error_ != cudaSuccess) return capture_error_;      \
+  }
+#define CUDA_EMU_CAPTURE_STREAM(s, capture)                                          \
+  if (cuda_emu::graph::g_captures) {                                                 \
+    cudaError_t capture_error_;                                                      \
+    cuda_emu::graph::StreamUse use_ = cuda_emu::graph::stream_use(s, &capture_error_); \
+    if (use_ == cuda_emu::graph::kFailed) return capture_error_;                     \
+    if (use_ == cuda_emu::graph::kCapture) return (capture);                         \
+  }
 cudaError_t cudaDeviceSynchronize() {
   cuda_emu::flush_device_printf();
+  if (cuda_emu::graph::g_captures) {
+    cudaError_t e = cuda_emu::graph::device_sync();
+    if (e != cudaSuccess) return e;
+  }
   CUDA_EMU_STICKY();
   return cudaSuccess;
 }
@@ -3013,18 +3044,22 @@ cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total) {
 }
 
 cudaError_t cudaMalloc(void** ptr, size_t size) {
+  CUDA_EMU_CAPTURE_UNSAFE();
   CUDA_EMU_STICKY();
   return cuda_emu::allocate(ptr, size, cuda_emu::kDevice);
 }
 cudaError_t cudaMallocManaged(void** ptr, size_t size, unsigned int) {
+  CUDA_EMU_CAPTURE_UNSAFE();
   CUDA_EMU_STICKY();
   return cuda_emu::allocate(ptr, size, cuda_emu::kManaged);
 }
 cudaError_t cudaMallocHost(void** ptr, size_t size) {
+  CUDA_EMU_CAPTURE_UNSAFE();
   CUDA_EMU_STICKY();
   return cuda_emu::allocate(ptr, size, cuda_emu::kPinned);
 }
 cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int flags) {
+  CUDA_EMU_CAPTURE_UNSAFE();
   CUDA_EMU_STICKY();
   if (flags & ~0xfu) return record(cudaErrorInvalidValue);
   cudaError_t e = cuda_emu::allocate(ptr, size, cuda_emu::kPinned);
@@ -3032,28 +3067,40 @@ cudaError_t cudaHostAlloc(void** ptr, size_t size, unsigned int flags) {
   return e;
 }
 cudaError_t cudaMallocPitch(void** ptr, size_t* pitch, size_t width, size_t height) {
+  CUDA_EMU_CAPTURE_UNSAFE();
   if (!pitch) return record(cudaErrorInvalidValue);
   size_t p = (width + 511) / 512 * 512;
   *pitch = p;
   return cuda_emu::allocate(ptr, p * height, cuda_emu::kDevice);
 }
 cudaError_t cudaFree(void* ptr) {
+  CUDA_EMU_CAPTURE_UNSAFE();
+  // Memory of a graph's allocation node stays reserved for the graph.
+  if (cuda_emu::graph::free_graph_allocation(ptr)) return cudaSuccess;
   CUDA_EMU_STICKY();
   return cuda_emu::release(ptr, false);
 }
-cudaError_t cudaFreeHost(void* ptr) { return cuda_emu::release(ptr, true); }
+cudaError_t cudaFreeHost(void* ptr) {
+  CUDA_EMU_CAPTURE_UNSAFE();
+  return cuda_emu::release(ptr, true);
+}
 cudaError_t cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+  CUDA_EMU_CAPTURE_LEGACY();
   cuda_emu::flush_device_printf();
   CUDA_EMU_STICKY();
   return cuda_emu::copy(dst, src, count, kind);
 }
 cudaError_t cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
-                            cudaStream_t) {
+                            cudaStream_t stream) {
+  CUDA_EMU_CAPTURE_STREAM(stream, cuda_emu::graph::capture_memcpy(
+                                      stream, cuda_emu::copy_params(dst, count, src, count, count,
+                                                                    1, kind)));
   CUDA_EMU_STICKY();
   return cuda_emu::copy(dst, src, count, kind);
 }
 cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                          size_t height, cudaMemcpyKind kind) {
+  CUDA_EMU_CAPTURE_LEGACY();
   cuda_emu::flush_device_printf();
   CUDA_EMU_STICKY();
   if (width == 0 || height == 0) return cudaSuccess;
@@ -3066,6 +3113,7 @@ cudaError_t cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitc
   return cudaSuccess;
 }
 cudaError_t cudaMemset(void* ptr, int value, size_t count) {
+  CUDA_EMU_CAPTURE_LEGACY();
   CUDA_EMU_STICKY();
   if (!cuda_emu::device_range(ptr, count)) return record(cudaErrorInvalidValue);
   if (count) {
@@ -3075,7 +3123,11 @@ cudaError_t cudaMemset(void* ptr, int value, size_t count) {
   }
   return cudaSuccess;
 }
-cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t) {
+cudaError_t cudaMemsetAsync(void* ptr, int value, size_t count, cudaStream_t stream) {
+  CUDA_EMU_CAPTURE_STREAM(stream, cuda_emu::graph::capture_memset(
+                                      stream, ptr, 0, static_cast<unsigned char>(value), 1,
+                                      count, 1));
+  cuda_emu::graph::Bypass bypass;
   return cudaMemset(ptr, value, count);
 }
 
@@ -3088,16 +3140,28 @@ cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags) 
 }
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
   if (reinterpret_cast<uintptr_t>(stream) <= 2) return record(cudaErrorInvalidResourceHandle);
+  cuda_emu::graph::stream_destroyed(stream);
   delete stream;
   return cudaSuccess;
 }
-cudaError_t cudaStreamSynchronize(cudaStream_t) {
+cudaError_t cudaStreamSynchronize(cudaStream_t stream) {
+  if (cuda_emu::graph::g_captures) {
+    cudaError_t e = cuda_emu::graph::stream_sync(stream, false);
+    if (e != cudaSuccess) return e;
+  }
   CUDA_EMU_STICKY();
   cuda_emu::flush_device_printf();
   return cudaSuccess;
 }
-cudaError_t cudaStreamQuery(cudaStream_t) { return cudaSuccess; }
-cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int) { return cudaSuccess; }
+cudaError_t cudaStreamQuery(cudaStream_t stream) {
+  if (cuda_emu::graph::g_captures) return cuda_emu::graph::stream_sync(stream, true);
+  return cudaSuccess;
+}
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int) {
+  cudaError_t e;
+  if (cuda_emu::graph::stream_wait_event(stream, event, &e)) return e;
+  return cudaSuccess;
+}
 cudaError_t cudaEventCreate(cudaEvent_t* event) { return cudaEventCreateWithFlags(event, 0); }
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
   CUDA_EMU_STICKY();
@@ -3105,21 +3169,31 @@ cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags) {
   *event = new CUevent_st{0.0, false, flags};
   return cudaSuccess;
 }
-cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t) {
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream) {
+  CUDA_EMU_CAPTURE_STREAM(stream, cuda_emu::graph::capture_event_record(event, stream));
   CUDA_EMU_STICKY();
   if (!event) return record(cudaErrorInvalidResourceHandle);
+  cuda_emu::graph::event_recorded(event);
   event->ms = cuda_emu::now_ms();
   event->recorded = true;
   return cudaSuccess;
 }
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
   if (!event) return record(cudaErrorInvalidResourceHandle);
+  if (cuda_emu::graph::g_captures) {
+    cudaError_t e = cuda_emu::graph::event_host_wait(event);
+    if (e != cudaSuccess) return e;
+  }
   cuda_emu::flush_device_printf();
   CUDA_EMU_STICKY();
   return cudaSuccess;
 }
 cudaError_t cudaEventQuery(cudaEvent_t event) {
   if (!event) return record(cudaErrorInvalidResourceHandle);
+  if (cuda_emu::graph::g_captures) {
+    cudaError_t e = cuda_emu::graph::event_host_wait(event);
+    if (e != cudaSuccess) return e;
+  }
   return cudaSuccess;
 }
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) {
@@ -3132,6 +3206,7 @@ cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end) 
 }
 cudaError_t cudaEventDestroy(cudaEvent_t event) {
   if (!event) return record(cudaErrorInvalidResourceHandle);
+  cuda_emu::graph::event_destroyed(event);
   delete event;
   return cudaSuccess;
 }
@@ -3172,6 +3247,38 @@ long long texture_alloc_offset(const void* p, size_t n) {
   return static_cast<long long>(reinterpret_cast<uintptr_t>(p) - kv->first);
 }
 }  // namespace cuda_emu
+// ---- Hooks for graphs and stream capture (cuda_emu_graph.cpp) --------------------------
+namespace cuda_emu {
+bool graph_device_range(const void* p, size_t n) { return device_range(p, n); }
+// A memset node: `height` rows `pitch` bytes apart, each `width` elements
+// of 1, 2 or 4 bytes set to the low bytes of `value` (little-endian).
+cudaError_t graph_memset(void* dst, size_t pitch, unsigned value, unsigned element_size,
+                         size_t width, size_t height) {
+  if (g_sticky != cudaSuccess) return record(g_sticky);
+  for (size_t y = 0; y < height; ++y) {
+    unsigned char* row = static_cast<unsigned char*>(dst) + y * pitch;
+    const size_t bytes = width * element_size;
+    if (!device_range(row, bytes)) return record(cudaErrorInvalidValue);
+    Unlock u(row);
+    for (size_t i = 0; i < bytes; ++i) row[i] = static_cast<unsigned char>(value >> (8 * (i % element_size)));
+    san::on_init(row, bytes);
+  }
+  return cudaSuccess;
+}
+cudaError_t graph_sticky() { return g_sticky; }
+void graph_flush_printf() { flush_device_printf(); }
+// The 3D parameters of a 2D (or 1D: height 1) copy between linear memory.
+cudaMemcpy3DParms copy_params(void* dst, size_t dpitch, const void* src, size_t spitch,
+                              size_t width, size_t height, cudaMemcpyKind kind) {
+  cudaMemcpy3DParms p = {};
+  p.srcPtr = make_cudaPitchedPtr(const_cast<void*>(src), spitch, width, height);
+  p.dstPtr = make_cudaPitchedPtr(dst, dpitch, width, height);
+  p.extent = make_cudaExtent(width, height, 1);
+  p.kind = kind;
+  return p;
+}
+}  // namespace cuda_emu
+
 // ---- Runtime API: the rest small programs use ------------------------------------------
 // Each behaviour here was measured on the H200 by a probe of tests/cuda/
 // (runtime_devprops_full, runtime_mapped_memory, runtime_pitched_copies,
@@ -3454,7 +3561,14 @@ cudaError_t cudaStreamAttachMemAsync(cudaStream_t, void* devPtr, size_t length,
   if (!cuda_emu::managed_range(devPtr, length)) return record(cudaErrorInvalidValue);
   return cudaSuccess;
 }
-cudaError_t cudaMallocAsync(void** ptr, size_t size, cudaStream_t) { return cudaMalloc(ptr, size); }
+cudaError_t cudaMallocAsync(void** ptr, size_t size, cudaStream_t stream, const char* file,
+                            int line) {
+  CUDA_EMU_CAPTURE_STREAM(stream, cuda_emu::graph::capture_malloc(stream, ptr, size));
+  (void)file;
+  (void)line;
+  cuda_emu::graph::Bypass bypass;
+  return cudaMalloc(ptr, size);
+}
 
 namespace cuda_emu {
 namespace {
@@ -3522,23 +3636,39 @@ cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t) {
   if (memPool != cuda_emu::default_pool_handle()) return record(cudaErrorInvalidValue);
   return cudaSuccess;
 }
-cudaError_t cudaFreeAsync(void* ptr, cudaStream_t) { return cudaFree(ptr); }
+cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream, const char* file, int line) {
+  CUDA_EMU_CAPTURE_STREAM(stream, cuda_emu::graph::capture_free(stream, ptr, file, line));
+  if (cuda_emu::graph::free_graph_allocation(ptr)) return cudaSuccess;
+  cuda_emu::graph::Bypass bypass;
+  return cudaFree(ptr);
+}
 
 cudaError_t cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch,
-                              size_t width, size_t height, cudaMemcpyKind kind, cudaStream_t) {
+                              size_t width, size_t height, cudaMemcpyKind kind,
+                              cudaStream_t stream) {
+  CUDA_EMU_CAPTURE_STREAM(stream, cuda_emu::graph::capture_memcpy(
+                                      stream, cuda_emu::copy_params(dst, dpitch, src, spitch,
+                                                                    width, height, kind)));
+  cuda_emu::graph::Bypass bypass;
   return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
 }
 cudaError_t cudaMemset2D(void* devPtr, size_t pitch, int value, size_t width, size_t height) {
+  CUDA_EMU_CAPTURE_LEGACY();
   CUDA_EMU_STICKY();
   if (width == 0 || height == 0) return cudaSuccess;
   if (width > pitch) return record(cudaErrorInvalidValue);
   return cuda_emu::set_rows(static_cast<char*>(devPtr), pitch, 0, value, width, height, 1);
 }
 cudaError_t cudaMemset2DAsync(void* devPtr, size_t pitch, int value, size_t width, size_t height,
-                              cudaStream_t) {
+                              cudaStream_t stream) {
+  CUDA_EMU_CAPTURE_STREAM(stream, cuda_emu::graph::capture_memset(
+                                      stream, devPtr, pitch, static_cast<unsigned char>(value), 1,
+                                      width, height));
+  cuda_emu::graph::Bypass bypass;
   return cudaMemset2D(devPtr, pitch, value, width, height);
 }
 cudaError_t cudaMalloc3D(cudaPitchedPtr* pitchedDevPtr, cudaExtent extent) {
+  CUDA_EMU_CAPTURE_UNSAFE();
   CUDA_EMU_STICKY();
   if (!pitchedDevPtr) return record(cudaErrorInvalidValue);
   // Rows start 512 bytes apart at least, as cudaMallocPitch's (measured).
@@ -3550,6 +3680,7 @@ cudaError_t cudaMalloc3D(cudaPitchedPtr* pitchedDevPtr, cudaExtent extent) {
   return cudaSuccess;
 }
 cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p, const char* file, int line) {
+  CUDA_EMU_CAPTURE_LEGACY();
   cuda_emu::flush_device_printf();
   CUDA_EMU_STICKY();
   if (!p) return record(cudaErrorInvalidValue);
@@ -3570,11 +3701,15 @@ cudaError_t cudaMemcpy3D(const cudaMemcpy3DParms* p, const char* file, int line)
   return cuda_emu::copy_rows(dst, d.pitch, dslice, src, s.pitch, sslice, e.width, e.height,
                              e.depth, p->kind);
 }
-cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t, const char* file,
+cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream, const char* file,
                               int line) {
+  CUDA_EMU_CAPTURE_STREAM(stream, p ? cuda_emu::graph::capture_memcpy(stream, *p)
+                                    : record(cudaErrorInvalidValue));
+  cuda_emu::graph::Bypass bypass;
   return cudaMemcpy3D(p, file, line);
 }
 cudaError_t cudaMemset3D(cudaPitchedPtr pitchedDevPtr, int value, cudaExtent extent) {
+  CUDA_EMU_CAPTURE_LEGACY();
   CUDA_EMU_STICKY();
   if (extent.width == 0 || extent.height == 0 || extent.depth == 0) return cudaSuccess;
   if (extent.width > pitchedDevPtr.pitch) return record(cudaErrorInvalidValue);
@@ -3583,15 +3718,30 @@ cudaError_t cudaMemset3D(cudaPitchedPtr pitchedDevPtr, int value, cudaExtent ext
                             extent.height, extent.depth);
 }
 cudaError_t cudaMemset3DAsync(cudaPitchedPtr pitchedDevPtr, int value, cudaExtent extent,
-                              cudaStream_t) {
+                              cudaStream_t stream, const char* file, int line) {
+  CUDA_EMU_CAPTURE_STREAM(
+      stream, extent.depth > 1 ? (cuda_emu::graph::not_in_capture(
+                                      file, line, "a 3D memset (cudaMemset3DAsync, depth > 1)"),
+                                  cudaSuccess)
+                               : cuda_emu::graph::capture_memset(
+                                     stream, pitchedDevPtr.ptr, pitchedDevPtr.pitch,
+                                     static_cast<unsigned char>(value), 1, extent.width,
+                                     extent.height));
+  cuda_emu::graph::Bypass bypass;
   return cudaMemset3D(pitchedDevPtr, value, extent);
 }
 cudaError_t cudaMemcpyPeer(void* dst, int dstDevice, const void* src, int srcDevice, size_t count) {
   if (dstDevice != 0 || srcDevice != 0) return record(cudaErrorInvalidDevice);
+  CUDA_EMU_CAPTURE_LEGACY();
   return cudaMemcpy(dst, src, count, cudaMemcpyDeviceToDevice);
 }
 cudaError_t cudaMemcpyPeerAsync(void* dst, int dstDevice, const void* src, int srcDevice,
-                                size_t count, cudaStream_t) {
+                                size_t count, cudaStream_t stream) {
+  if (dstDevice != 0 || srcDevice != 0) return record(cudaErrorInvalidDevice);
+  CUDA_EMU_CAPTURE_STREAM(stream, cuda_emu::graph::capture_memcpy(
+                                      stream, cuda_emu::copy_params(dst, count, src, count, count,
+                                                                    1, cudaMemcpyDeviceToDevice)));
+  cuda_emu::graph::Bypass bypass;
   return cudaMemcpyPeer(dst, dstDevice, src, srcDevice, count);
 }
 
@@ -3615,13 +3765,17 @@ cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int* flags) {
   return cudaSuccess;
 }
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
-                                  void* userData, unsigned int flags) {
+                                  void* userData, unsigned int flags, const char* file, int line) {
+  CUDA_EMU_CAPTURE_STREAM(stream, (cuda_emu::graph::not_in_capture(
+                                       file, line, "a stream callback (cudaStreamAddCallback)"),
+                                   cudaSuccess));
   if (!callback || flags != 0) return record(cudaErrorInvalidValue);
   cuda_emu::flush_device_printf();
   callback(stream, cuda_emu::g_sticky, userData);
   return cudaSuccess;
 }
-cudaError_t cudaLaunchHostFunc(cudaStream_t, cudaHostFn_t fn, void* userData) {
+cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData) {
+  CUDA_EMU_CAPTURE_STREAM(stream, cuda_emu::graph::capture_host(stream, fn, userData));
   CUDA_EMU_STICKY();
   if (!fn) return record(cudaErrorInvalidValue);
   cuda_emu::flush_device_printf();

@@ -690,13 +690,17 @@ cudaError_t cudaMemcpy2DFromArray(void* dst, size_t dpitch, cudaArray_const_t sr
 
 cudaError_t cudaMemcpy2DToArrayAsync(cudaArray_t dst, size_t wOffset, size_t hOffset,
                                      const void* src, size_t spitch, size_t width, size_t height,
-                                     cudaMemcpyKind kind, cudaStream_t) {
+                                     cudaMemcpyKind kind, cudaStream_t stream) {
+  // Not made a graph node: stop rather than copy at once (cuda_emu_graph.cpp).
+  cuda_emu::graph::refuse_capture(stream, "cudaMemcpy2DToArrayAsync");
   return cudaMemcpy2DToArray(dst, wOffset, hOffset, src, spitch, width, height, kind);
 }
 
 cudaError_t cudaMemcpy2DFromArrayAsync(void* dst, size_t dpitch, cudaArray_const_t src,
                                        size_t wOffset, size_t hOffset, size_t width,
-                                       size_t height, cudaMemcpyKind kind, cudaStream_t) {
+                                       size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
+  // Not made a graph node: stop rather than copy at once (cuda_emu_graph.cpp).
+  cuda_emu::graph::refuse_capture(stream, "cudaMemcpy2DFromArrayAsync");
   return cudaMemcpy2DFromArray(dst, dpitch, src, wOffset, hOffset, width, height, kind);
 }
 

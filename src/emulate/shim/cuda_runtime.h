@@ -730,6 +730,10 @@ cudaError_t memcpy_symbol(void* symbol, size_t size, const void* src, size_t cou
                           bool to_symbol, const char* api);
 cudaError_t func_set_attribute(const void* func, int attr, int value);
 void register_symbol(const void* p, size_t size);
+// An asynchronous symbol copy while a stream captures (cuda_emu_graph.cpp):
+// on the capturing stream it stops the program (it would run at once, not in
+// the graph); on the legacy stream it gets that stream's capture errors.
+cudaError_t symbol_copy_in_capture(cudaStream_t stream, const char* file, int line);
 }  // namespace cuda_emu
 
 template <class T>
@@ -752,17 +756,28 @@ template <class T>
 inline cudaError_t cudaMemcpyToSymbolAsync(const T& symbol, const void* src, size_t count,
                                            size_t offset = 0,
                                            cudaMemcpyKind kind = cudaMemcpyHostToDevice,
-                                           cudaStream_t stream = 0) {
-  (void)stream;
-  return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+                                           cudaStream_t stream = 0,
+                                           const char* file = __builtin_FILE(),
+                                           int line = __builtin_LINE()) {
+  (void)kind;
+  cudaError_t e = ::cuda_emu::symbol_copy_in_capture(stream, file, line);
+  if (e != cudaSuccess) return e;
+  return ::cuda_emu::memcpy_symbol(const_cast<void*>(static_cast<const void*>(&symbol)),
+                                   sizeof(T), src, count, offset, true, "cudaMemcpyToSymbolAsync");
 }
 template <class T>
 inline cudaError_t cudaMemcpyFromSymbolAsync(void* dst, const T& symbol, size_t count,
                                              size_t offset = 0,
                                              cudaMemcpyKind kind = cudaMemcpyDeviceToHost,
-                                             cudaStream_t stream = 0) {
-  (void)stream;
-  return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+                                             cudaStream_t stream = 0,
+                                             const char* file = __builtin_FILE(),
+                                             int line = __builtin_LINE()) {
+  (void)kind;
+  cudaError_t e = ::cuda_emu::symbol_copy_in_capture(stream, file, line);
+  if (e != cudaSuccess) return e;
+  return ::cuda_emu::memcpy_symbol(const_cast<void*>(static_cast<const void*>(&symbol)),
+                                   sizeof(T), dst, count, offset, false,
+                                   "cudaMemcpyFromSymbolAsync");
 }
 template <class T>
 inline cudaError_t cudaGetSymbolAddress(void** ptr, const T& symbol) {
@@ -945,11 +960,15 @@ cudaError_t cudaMemPoolGetAttribute(cudaMemPool_t memPool, cudaMemPoolAttr attr,
                                     const char* file = __builtin_FILE(),
                                     int line = __builtin_LINE());
 cudaError_t cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep);
-cudaError_t cudaMallocAsync(void** ptr, size_t size, cudaStream_t stream);
-cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream);
+cudaError_t cudaMallocAsync(void** ptr, size_t size, cudaStream_t stream,
+                            const char* file = __builtin_FILE(), int line = __builtin_LINE());
+cudaError_t cudaFreeAsync(void* ptr, cudaStream_t stream, const char* file = __builtin_FILE(),
+                          int line = __builtin_LINE());
 template <class T>
-inline cudaError_t cudaMallocAsync(T** ptr, size_t size, cudaStream_t stream) {
-  return cudaMallocAsync(reinterpret_cast<void**>(ptr), size, stream);
+inline cudaError_t cudaMallocAsync(T** ptr, size_t size, cudaStream_t stream,
+                                   const char* file = __builtin_FILE(),
+                                   int line = __builtin_LINE()) {
+  return cudaMallocAsync(reinterpret_cast<void**>(ptr), size, stream, file, line);
 }
 cudaError_t cudaStreamAttachMemAsync(cudaStream_t stream, void* devPtr, size_t length = 0,
                                      unsigned int flags = cudaMemAttachSingle);
@@ -967,7 +986,8 @@ cudaError_t cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream = 
                               const char* file = __builtin_FILE(), int line = __builtin_LINE());
 cudaError_t cudaMemset3D(cudaPitchedPtr pitchedDevPtr, int value, cudaExtent extent);
 cudaError_t cudaMemset3DAsync(cudaPitchedPtr pitchedDevPtr, int value, cudaExtent extent,
-                              cudaStream_t stream = 0);
+                              cudaStream_t stream = 0, const char* file = __builtin_FILE(),
+                              int line = __builtin_LINE());
 cudaError_t cudaMemcpyPeer(void* dst, int dstDevice, const void* src, int srcDevice, size_t count);
 cudaError_t cudaMemcpyPeerAsync(void* dst, int dstDevice, const void* src, int srcDevice,
                                 size_t count, cudaStream_t stream = 0);
@@ -976,7 +996,8 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flag
 cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority);
 cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int* flags);
 cudaError_t cudaStreamAddCallback(cudaStream_t stream, cudaStreamCallback_t callback,
-                                  void* userData, unsigned int flags);
+                                  void* userData, unsigned int flags,
+                                  const char* file = __builtin_FILE(), int line = __builtin_LINE());
 cudaError_t cudaLaunchHostFunc(cudaStream_t stream, cudaHostFn_t fn, void* userData);
 cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream = 0,
                                      unsigned int flags = 0);
@@ -1106,6 +1127,12 @@ struct LaunchContext {
   }
 };
 
+}  // namespace cuda_emu
+
+// Graphs and stream capture: a launch on a capturing stream becomes a node.
+#include "cuda_emu_graph.h"
+
+namespace cuda_emu {
 // Form used by the rewriter: `fn` is a lambda calling the kernel, so template
 // kernels deduce their arguments and default arguments work.
 template <class F>
@@ -1115,6 +1142,22 @@ struct Launcher {
   template <class... A>
   void operator()(A&&... a) {
     std::tuple<std::decay_t<A>...> args(std::forward<A>(a)...);
+    if (graph::g_captures) {
+      cudaError_t e;
+      graph::StreamUse use = graph::stream_use(config.stream, &e);
+      if (use == graph::kFailed) return;
+      if (use == graph::kCapture) {
+        // The lambda refers to what the kernel expression names by reference:
+        // a kernel named through a variable could change or go before the
+        // graph runs, so only a kernel's own name (nothing captured) is kept.
+        if (!std::is_empty<F>::value)
+          graph::not_in_capture(config.file, config.line,
+                                "a launch of a kernel named through a variable");
+        graph::capture_kernel(config, new KernelCall<F, std::tuple<std::decay_t<A>...>>(
+                                          fn, std::move(args)));
+        return;
+      }
+    }
     if (!launch_check(config)) return;
     LaunchContext<F, std::tuple<std::decay_t<A>...>> context{&fn, &args};
     launch_run(config, &LaunchContext<F, std::tuple<std::decay_t<A>...>>::body, &context);
@@ -1140,6 +1183,17 @@ struct PointerLauncher {
     static_assert(sizeof...(A) == sizeof...(P),
                   "kernel launched with the wrong number of arguments");
     std::tuple<P...> args(static_cast<P>(std::forward<A>(a))...);
+    if (graph::g_captures) {
+      cudaError_t e;
+      graph::StreamUse use = graph::stream_use(config.stream, &e);
+      if (use == graph::kFailed) return;
+      if (use == graph::kCapture) {
+        using Fn = void (*)(P...);
+        graph::capture_kernel(config,
+                              new KernelCall<Fn, std::tuple<P...>>(kernel, std::move(args)));
+        return;
+      }
+    }
     if (!launch_check(config)) return;
     LaunchContext<void(P...), std::tuple<P...>> context{kernel, &args};
     launch_run(config, &LaunchContext<void(P...), std::tuple<P...>>::body, &context);
@@ -1177,6 +1231,16 @@ inline cudaError_t launch_from_array(const LaunchConfig& config, void (*kernel)(
   if (sizeof...(P) > 0 && args == nullptr) return record_error(cudaErrorInvalidValue);
   std::tuple<std::decay_t<P>...> values(
       *static_cast<std::remove_reference_t<P>*>(args[I])...);
+  if (graph::g_captures) {
+    cudaError_t e;
+    graph::StreamUse use = graph::stream_use(config.stream, &e);
+    if (use == graph::kFailed) return e;
+    if (use == graph::kCapture) {
+      using Fn = void (*)(P...);
+      return graph::capture_kernel(
+          config, new KernelCall<Fn, std::tuple<std::decay_t<P>...>>(kernel, std::move(values)));
+    }
+  }
   if (!launch_check(config)) return last_error();
   LaunchContext<void(P...), std::tuple<std::decay_t<P>...>> context{kernel, &values};
   launch_run(config, &LaunchContext<void(P...), std::tuple<std::decay_t<P>...>>::body, &context);
@@ -1213,6 +1277,9 @@ template <class... P>
 struct NamedKernel {
   const char* name;
   void (*kernel)(P...);
+  // For `x.func = (void*)k` into a program's own `void*` member (the
+  // rewriter passes a kernel node's `func` this way, see cuda_emu_graph.h).
+  operator void*() const { return reinterpret_cast<void*>(kernel); }
 };
 template <class... P>
 inline NamedKernel<P...> named_kernel(const char* name, void (*kernel)(P...)) {
@@ -1226,6 +1293,12 @@ inline cudaError_t cooperative_launch(const char* name, void (*kernel)(P...), di
                                       const char* file, int line) {
   LaunchConfig config{file, line, name, reinterpret_cast<const void*>(kernel), grid, block, shmem,
                       stream};
+  if (graph::g_captures) {
+    cudaError_t e;
+    graph::StreamUse use = graph::stream_use(stream, &e);
+    if (use == graph::kFailed) return e;
+    if (use == graph::kCapture) graph::not_in_capture(file, line, "a cooperative launch");
+  }
   if (!launch_check(config)) return cudaPeekAtLastError();
   cudaError_t too_large = cooperative_check(config);
   if (too_large != cudaSuccess) return too_large;
@@ -1272,33 +1345,34 @@ inline cudaError_t cudaLaunchKernel(const T*, dim3, dim3, void**, size_t = 0, cu
                   "GPU (--backend gpu)");                                                \
     return cudaErrorNotSupported;                                                        \
   }
-// Graphs and stream capture.
-CUDA_EMU_NOT_PROVIDED(cudaGraphCreate)
-CUDA_EMU_NOT_PROVIDED(cudaGraphDestroy)
-CUDA_EMU_NOT_PROVIDED(cudaGraphInstantiate)
-CUDA_EMU_NOT_PROVIDED(cudaGraphInstantiateWithFlags)
+// Graphs and stream capture: what cuda_emu_graph.h does not provide (child
+// graphs, event nodes, conditional nodes, the graph memory pool's attributes
+// and trimming, memory nodes' parameters read back, changing a graph
+// or an executable graph after the fact, capturing into an existing graph).
+CUDA_EMU_NOT_PROVIDED(cudaGraphDestroyNode)
+CUDA_EMU_NOT_PROVIDED(cudaGraphRemoveDependencies)
+CUDA_EMU_NOT_PROVIDED(cudaGraphNodeFindInClone)
+CUDA_EMU_NOT_PROVIDED(cudaGraphMemcpyNodeGetParams)
+CUDA_EMU_NOT_PROVIDED(cudaGraphMemcpyNodeSetParams)
+CUDA_EMU_NOT_PROVIDED(cudaGraphMemsetNodeGetParams)
+CUDA_EMU_NOT_PROVIDED(cudaGraphMemsetNodeSetParams)
+CUDA_EMU_NOT_PROVIDED(cudaGraphHostNodeGetParams)
+CUDA_EMU_NOT_PROVIDED(cudaGraphHostNodeSetParams)
+CUDA_EMU_NOT_PROVIDED(cudaGraphExecMemcpyNodeSetParams)
+CUDA_EMU_NOT_PROVIDED(cudaGraphExecMemsetNodeSetParams)
+CUDA_EMU_NOT_PROVIDED(cudaGraphExecHostNodeSetParams)
+CUDA_EMU_NOT_PROVIDED(cudaGraphNodeSetEnabled)
+CUDA_EMU_NOT_PROVIDED(cudaGraphNodeGetEnabled)
+CUDA_EMU_NOT_PROVIDED(cudaGraphMemAllocNodeGetParams)
+CUDA_EMU_NOT_PROVIDED(cudaGraphMemFreeNodeGetParams)
+CUDA_EMU_NOT_PROVIDED(cudaStreamBeginCaptureToGraph)
+CUDA_EMU_NOT_PROVIDED(cudaStreamUpdateCaptureDependencies)
 CUDA_EMU_NOT_PROVIDED(cudaGraphInstantiateWithParams)
-CUDA_EMU_NOT_PROVIDED(cudaGraphLaunch)
-CUDA_EMU_NOT_PROVIDED(cudaGraphUpload)
-CUDA_EMU_NOT_PROVIDED(cudaGraphExecDestroy)
 CUDA_EMU_NOT_PROVIDED(cudaGraphExecUpdate)
 CUDA_EMU_NOT_PROVIDED(cudaGraphAddNode)
-CUDA_EMU_NOT_PROVIDED(cudaGraphAddKernelNode)
-CUDA_EMU_NOT_PROVIDED(cudaGraphAddMemcpyNode)
-CUDA_EMU_NOT_PROVIDED(cudaGraphAddMemcpyNode1D)
-CUDA_EMU_NOT_PROVIDED(cudaGraphAddMemsetNode)
-CUDA_EMU_NOT_PROVIDED(cudaGraphAddHostNode)
-CUDA_EMU_NOT_PROVIDED(cudaGraphAddEmptyNode)
 CUDA_EMU_NOT_PROVIDED(cudaGraphAddChildGraphNode)
 CUDA_EMU_NOT_PROVIDED(cudaGraphAddEventRecordNode)
 CUDA_EMU_NOT_PROVIDED(cudaGraphAddEventWaitNode)
-CUDA_EMU_NOT_PROVIDED(cudaGraphAddMemAllocNode)
-CUDA_EMU_NOT_PROVIDED(cudaGraphAddMemFreeNode)
-CUDA_EMU_NOT_PROVIDED(cudaGraphAddDependencies)
-CUDA_EMU_NOT_PROVIDED(cudaGraphGetNodes)
-CUDA_EMU_NOT_PROVIDED(cudaGraphGetRootNodes)
-CUDA_EMU_NOT_PROVIDED(cudaGraphGetEdges)
-CUDA_EMU_NOT_PROVIDED(cudaGraphClone)
 CUDA_EMU_NOT_PROVIDED(cudaGraphKernelNodeGetParams)
 CUDA_EMU_NOT_PROVIDED(cudaGraphKernelNodeSetParams)
 CUDA_EMU_NOT_PROVIDED(cudaGraphExecKernelNodeSetParams)
@@ -1307,11 +1381,6 @@ CUDA_EMU_NOT_PROVIDED(cudaGraphDebugDotPrint)
 CUDA_EMU_NOT_PROVIDED(cudaDeviceGraphMemTrim)
 CUDA_EMU_NOT_PROVIDED(cudaDeviceGetGraphMemAttribute)
 CUDA_EMU_NOT_PROVIDED(cudaDeviceSetGraphMemAttribute)
-CUDA_EMU_NOT_PROVIDED(cudaStreamBeginCapture)
-CUDA_EMU_NOT_PROVIDED(cudaStreamEndCapture)
-CUDA_EMU_NOT_PROVIDED(cudaStreamIsCapturing)
-CUDA_EMU_NOT_PROVIDED(cudaStreamGetCaptureInfo)
-CUDA_EMU_NOT_PROVIDED(cudaThreadExchangeStreamCaptureMode)
 CUDA_EMU_NOT_PROVIDED(cudaUserObjectCreate)
 CUDA_EMU_NOT_PROVIDED(cudaGraphRetainUserObject)
 // Memory pools beyond the default one (cudaMallocAsync, cudaFreeAsync and the
@@ -1419,9 +1488,6 @@ CUDA_EMU_NOT_PROVIDED(__dsqrt_ru)
 CUDA_EMU_NOT_PROVIDED(__dsqrt_rz)
 // Opaque handles of what is not provided, so that declaring one is no error
 // of its own before the call that is refused.
-typedef struct CUgraph_st* cudaGraph_t;
-typedef struct CUgraphExec_st* cudaGraphExec_t;
-typedef struct CUgraphNode_st* cudaGraphNode_t;
 typedef struct CUuserObject_st* cudaUserObject_t;
 typedef struct CUexternalMemory_st* cudaExternalMemory_t;
 typedef struct CUexternalSemaphore_st* cudaExternalSemaphore_t;
