@@ -2610,13 +2610,27 @@ void run_grid(const LaunchConfig& c) {
 }
 }  // namespace
 
+// One kernel runs at a time, whichever host thread launched it: a program's own host
+// threads (cuda-samples' simpleCallback launches from several) wait their turn here, as
+// launches into one device queue. A launch from a thread that is running a kernel (the
+// launching thread's fibers, or a helper thread's block) is dynamic parallelism.
+std::mutex g_launch_lock;
+thread_local bool t_launching = false;
+
+bool in_device_code() { return g_in_kernel && (t_launching || t_block != ~0ull); }
+
 void launch_run(const LaunchConfig& c, void (*body)(void*), void* context) {
-  if (g_in_kernel) {
+  if (t_launching || t_block != ~0ull) {
     kernel_error_turn();
     fprintf(stderr, "%s:%d: a kernel launch from inside a kernel (dynamic parallelism) is not "
             "emulated\n", c.file, c.line);
     die();
   }
+  std::lock_guard<std::mutex> turn(g_launch_lock);
+  t_launching = true;
+  struct Done {
+    ~Done() { t_launching = false; }
+  } done;
   // Dynamic shared memory: one buffer, 128-byte aligned, kept across launches.
   place_dynamic_shared(c.shmem);
   g_launch = &c;
@@ -2706,7 +2720,7 @@ using cuda_emu::record;
 // ---- printf: device output is buffered, host output goes straight through ---------
 extern "C" {
 int vprintf(const char* fmt, va_list ap) {
-  if (cuda_emu::g_in_kernel) return cuda_emu::device_vprintf(fmt, ap);
+  if (cuda_emu::in_device_code()) return cuda_emu::device_vprintf(fmt, ap);
   return vfprintf(stdout, fmt, ap);
 }
 int printf(const char* fmt, ...) {
@@ -2724,7 +2738,7 @@ int __printf_chk(int, const char* fmt, ...) {
   return r;
 }
 int puts(const char* s) {
-  if (cuda_emu::g_in_kernel) {
+  if (cuda_emu::in_device_code()) {
     cuda_emu::device_out() += s;
     cuda_emu::device_out() += '\n';
     return 1;
@@ -2733,7 +2747,7 @@ int puts(const char* s) {
   return fputc('\n', stdout) == EOF ? EOF : 1;
 }
 int putchar(int c) {
-  if (cuda_emu::g_in_kernel) {
+  if (cuda_emu::in_device_code()) {
     cuda_emu::device_out() += static_cast<char>(c);
     return static_cast<unsigned char>(c);
   }
