@@ -111,10 +111,15 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "bf16_conversions",
     "bf16_math",
     "cg_block",
+    "cg_block_tile_memory",
     "cg_coalesced",
     "cg_grid_sync",
     "cg_grid_sync_plain",
     "cg_reduce_scan",
+    "cg_tile64",
+    "cg_tile_nested",
+    "cg_tile_reduce",
+    "cg_tile_scan",
     "cg_tiles",
     "constant_memory",
     "cuda_arch",
@@ -245,6 +250,7 @@ const REPORTED_NOT_RUN: &[&str] = &[
     "awbarrier_deadlock",
     "awbarrier_misuse",
     "cg_grid_divergent",
+    "cg_tile_partial",
     "divergent_barrier",
     "half_contraction_variable",
     "tex3d_linear",
@@ -476,6 +482,27 @@ fn a_grid_sync_some_blocks_never_reach_is_reported_not_hung() {
     assert!(
         stderr.contains("divergent grid.sync at tests/cuda/cg_grid_divergent.cu:15: 3 of 4 blocks")
             && stderr.contains("in kernel early_return launched at"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_tile_the_block_does_not_fill_is_refused_at_its_first_collective() {
+    // A block of 96 threads cut into tiles of 64: the H200 ran into its 20 s
+    // limit at the second tile's sync (tests/cuda/expected/cg_tile_partial.status
+    // is 124). The emulator stops there, naming the line, with status 1.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    assert_eq!(expected("cg_tile_partial", "status").trim(), "124");
+    let done = run(&backend, "cg_tile_partial", Duration::from_secs(30));
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.termination, Termination::Exited(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            "tests/cuda/cg_tile_partial.cu:20: a collective of a thread_block_tile<64> that the \
+             block's 96 threads do not fill (its last tile has 32)"
+        ) && stderr.contains("in kernel partial launched at"),
         "{stderr}"
     );
 }

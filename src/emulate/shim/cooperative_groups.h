@@ -10,6 +10,18 @@
 //     match_any, match_all, sync, thread_rank, size/num_threads,
 //     meta_group_rank, meta_group_size; ballot and the match masks are over
 //     the tile's ranks, as on the GPU;
+//   thread_block_tile<N> of more than a warp (N = 64, 128, 256, 512, 1024):
+//     sync (a barrier of the tile's threads only), thread_rank, size,
+//     num_threads, meta_group_rank, meta_group_size, shfl (one source rank for
+//     the whole tile), any, all, and cg::reduce / inclusive_scan /
+//     exclusive_scan over it (reduce.h, scan.h); what nvcc 13.0 has for such
+//     tiles and no more (no ballot, match_*, shfl_up/down/xor, no conversion
+//     to thread_group; values of at most 8 bytes). On the GPU they meet
+//     through block-scoped scratch memory; here through cuda_emu::tile_meet
+//     (cuda_emu.cpp). A tile that the block does not fill is refused at its
+//     first collective (the H200 hangs there: tests/cuda/cg_tile_partial.cu);
+//   block_tile_memory<MaxBlockSize> and this_thread_block(block_tile_memory&)
+//     (on the H200 the memory is not needed; sizeof is 8, as there);
 //   thread_group, the type-erased group (a block, a tile or a coalesced group
 //     assigned to it; the dynamic tiled_partition(group, n), n <= 32);
 //   coalesced_threads() / coalesced_group (ranks compacted over the active
@@ -17,8 +29,9 @@
 //   grid_group (this_grid(), sync under cudaLaunchCooperativeKernel: every
 //     block of the grid alive at once, see cuda_emu.cpp);
 //   cooperative_groups/reduce.h, scan.h and memcpy_async.h (their own files).
-// What is not: tiles of more than 32 threads, clusters (this_cluster), multi
-// grid groups; the rewriter refuses those names with the file and line.
+// What is not: the dynamic tiled_partition(group, n) with n > 32 (the H200
+// fails the launch: 719), clusters (this_cluster), multi grid groups; the
+// rewriter refuses those names with the file and line.
 //
 // Every collective takes the caller's file and line through
 // __builtin_FILE()/__builtin_LINE() default arguments, so a divergent group
@@ -33,6 +46,12 @@ namespace cuda_emu {
 // grid.sync(): every thread of every block of a cooperative launch meets here.
 void grid_sync(const char* file, int line);
 [[noreturn]] void cg_unsupported(const char* file, int line, const char* what);
+// A collective of a tile of n > 32 threads (cuda_emu.cpp, "Tiles of more than a warp").
+enum TileKind : int { kTileSync = 0, kTileShfl = 1, kTileAny = 2, kTileAll = 3, kTileGather = 4 };
+unsigned long long tile_meet(const char* file, int line, unsigned n, unsigned long long value,
+                             long long operand, int kind);
+// After a meeting: what the thread of the given rank of the caller's tile deposited.
+unsigned long long tile_read(unsigned n, unsigned rank);
 }  // namespace cuda_emu
 
 namespace cooperative_groups {
@@ -151,6 +170,22 @@ class thread_block : public thread_group {
 
 inline thread_block this_thread_block() { return thread_block(); }
 
+// Scratch memory for tiles of more than a warp, needed on GPUs before compute
+// capability 8.0; on the H200 (and here) nothing uses it. sizeof is the H200's
+// (8, host code of tests/cuda/cg_block_tile_memory.cu).
+template <unsigned MaxBlockSize = 1024>
+struct block_tile_memory {
+  alignas(8) unsigned char cuda_emu_reserved[8];
+};
+template <unsigned MaxBlockSize>
+inline thread_block this_thread_block(block_tile_memory<MaxBlockSize>&,
+                                      const char* f = __builtin_FILE(), int l = __builtin_LINE()) {
+  if (details::block_threads() > MaxBlockSize)
+    ::cuda_emu::cg_unsupported(
+        f, l, "this_thread_block(block_tile_memory<MaxBlockSize>&) in a block of more than MaxBlockSize threads");
+  return this_thread_block();
+}
+
 // Lanes `mask_` of a warp, ranks compacted: the base of tiles and coalesced groups.
 class coalesced_group : public thread_group {
  protected:
@@ -221,9 +256,7 @@ class thread_block_tile;
 
 // A tile of N threads (a power of two up to 32) within one warp.
 template <unsigned N>
-class thread_block_tile<N, void> : public coalesced_group {
-  static_assert(N >= 1 && N <= 32 && (N & (N - 1)) == 0,
-                "the CPU emulator supports tiles of 1, 2, 4, 8, 16 or 32 threads");
+class cuda_emu_warp_tile : public coalesced_group {
   template <unsigned, class>
   friend class thread_block_tile;
 
@@ -234,7 +267,7 @@ class thread_block_tile<N, void> : public coalesced_group {
   }
 
  public:
-  thread_block_tile(unsigned meta_rank, unsigned meta_size)
+  cuda_emu_warp_tile(unsigned meta_rank, unsigned meta_size)
       : coalesced_group(details::kTile, tile_mask(), N, meta_rank, meta_size) {}
   static constexpr unsigned num_threads() { return N; }
   static constexpr unsigned size() { return N; }
@@ -262,6 +295,56 @@ class thread_block_tile<N, void> : public coalesced_group {
   T shfl_xor(T var, unsigned m, const char* f = __builtin_FILE(), int l = __builtin_LINE()) const {
     return details::shuffle(f, l, ::cuda_emu::kShflXor, mask_, var, static_cast<int>(m), N);
   }
+};
+
+// A tile of N threads (64, 128, 256, 512 or 1024): whole warps, N / 32 of them. Only
+// what nvcc 13.0 offers for such tiles (its compile errors name the rest).
+template <unsigned N>
+class cuda_emu_multi_warp_tile {
+  unsigned meta_rank_;
+  unsigned meta_size_;
+
+ public:
+  cuda_emu_multi_warp_tile(unsigned meta_rank, unsigned meta_size)
+      : meta_rank_(meta_rank), meta_size_(meta_size) {}
+  static constexpr unsigned num_threads() { return N; }
+  static constexpr unsigned size() { return N; }
+  unsigned thread_rank() const { return details::linear_tid() & (N - 1); }
+  unsigned meta_group_rank() const { return meta_rank_; }
+  unsigned meta_group_size() const { return meta_size_; }
+  void sync(const char* f = __builtin_FILE(), int l = __builtin_LINE()) const {
+    ::cuda_emu::tile_meet(f, l, N, 0, 0, ::cuda_emu::kTileSync);
+  }
+  // Every thread of the tile must name the same source rank (checked).
+  template <class T>
+  T shfl(T var, unsigned src_rank, const char* f = __builtin_FILE(), int l = __builtin_LINE()) const {
+    static_assert(std::is_trivially_copyable<T>::value && sizeof(T) <= 8,
+                  "collectives of tiles of more than 32 threads take trivially copyable values "
+                  "of at most 8 bytes (as nvcc's)");
+    unsigned long long bits = 0;
+    std::memcpy(&bits, &var, sizeof(T));
+    bits = ::cuda_emu::tile_meet(f, l, N, bits, static_cast<long long>(src_rank), ::cuda_emu::kTileShfl);
+    std::memcpy(&var, &bits, sizeof(T));
+    return var;
+  }
+  int any(int p, const char* f = __builtin_FILE(), int l = __builtin_LINE()) const {
+    return static_cast<int>(::cuda_emu::tile_meet(f, l, N, p != 0, 0, ::cuda_emu::kTileAny));
+  }
+  int all(int p, const char* f = __builtin_FILE(), int l = __builtin_LINE()) const {
+    return static_cast<int>(::cuda_emu::tile_meet(f, l, N, p != 0, 0, ::cuda_emu::kTileAll));
+  }
+};
+
+template <unsigned N>
+class thread_block_tile<N, void>
+    : public std::conditional<(N <= 32), cuda_emu_warp_tile<N>, cuda_emu_multi_warp_tile<N>>::type {
+  static_assert(N >= 1 && N <= 1024 && (N & (N - 1)) == 0,
+                "thread_block_tile<N>: N must be 1, 2, 4, ..., 512 or 1024");
+  using Base =
+      typename std::conditional<(N <= 32), cuda_emu_warp_tile<N>, cuda_emu_multi_warp_tile<N>>::type;
+
+ public:
+  thread_block_tile(unsigned meta_rank, unsigned meta_size) : Base(meta_rank, meta_size) {}
 };
 
 template <unsigned N, class Parent>

@@ -14,6 +14,7 @@
 // one at a time. Programs built for warp lock step meet at memory accesses too
 // (see "Warp lock step").
 #include "cuda_runtime.h"
+#include "cooperative_groups.h"
 #include "cuda_emu_sanitize.h"
 
 #include <cctype>
@@ -527,7 +528,8 @@ struct Fiber {
   uint3 tidx = {0, 0, 0};
   int wait = 0;  // 0 running or runnable, 1 __syncthreads, 2 warp op, 3 __activemask, 4 grid.sync,
                  // 5 a volatile access (lock step, see volatile_access), 6 a wait of
-                 // <cuda/barrier> or <cuda/pipeline> (see wait_until)
+                 // <cuda/barrier> or <cuda/pipeline> (see wait_until), 7 a meeting of a
+                 // tile of more than a warp (tile_meet)
   const void* vsite = nullptr;  // where that volatile access is (a return address)
   bool (*ready)(const void*) = nullptr;  // wait 6: what it waits for, and its name
   const void* ready_ctx = nullptr;
@@ -751,6 +753,7 @@ struct Block {
   int poll_count = 0;  // threads waiting in wait_until, in the order they came
   Fiber* poll[1024];
   Lockstep lockstep;
+  struct TileState* tiles = nullptr;  // tiles of more than a warp (allocated when used)
 };
 // The block that runs now on this OS thread. A cooperative launch keeps one per
 // block alive at once.
@@ -980,6 +983,47 @@ bool resolve_polls() {
 }
 
 // Nothing can run: report why and stop.
+// ---- Tiles of more than a warp ------------------------------------------------------------
+// thread_block_tile<64 ... 1024> (cooperative_groups.h): its collectives meet in tile_meet,
+// a barrier of just the tile's threads, where each deposits one value of at most 8 bytes
+// (nvcc refuses larger ones for such tiles) and an operand; the deposits of a tile are
+// published when its last thread arrives, per tile size, and stay there until that tile
+// meets again (which needs every thread of it, so none is still reading).
+struct TileState {
+  int count[5][16];                     // arrivals, per size (64 << k) and tile
+  unsigned long long result[5][16];     // any/all of the last meeting
+  unsigned long long deposit[1024];
+  long long operand[1024];
+  unsigned long long published[5][1024];
+};
+
+void reset_tiles() {
+  if (B.tiles) memset(B.tiles->count, 0, sizeof B.tiles->count);
+}
+
+// A block that cannot go on because threads wait at a tile's meeting that others of the
+// tile never reach.
+void tile_deadlock() {
+  for (int t = 0; t < B.next && t < B.n; ++t) {
+    Fiber* f = B.warps[t >> 5].fiber[t & 31];
+    if (!f || f->wait != 7 || (B.warps[t >> 5].exited >> (t & 31)) & 1) continue;
+    int n = f->sync_kind;
+    int k = __builtin_ctz(n) - 6;
+    int first = t & ~(n - 1);
+    int here = B.tiles ? B.tiles->count[k][t / n] : 0;
+    int gone = 0;
+    for (int u = first; u < first + n; ++u)
+      if ((B.warps[u >> 5].exited >> (u & 31)) & 1) ++gone;
+    fprintf(stderr,
+            "divergent collective of a thread_block_tile<%d> at %s:%d: %d of its %d threads "
+            "(from thread %d of block (%u,%u,%u)) wait there; %d returned without reaching it, "
+            "the others wait elsewhere (a GPU hangs)\n",
+            n, f->file, f->line, here, n, first, blockIdx.x, blockIdx.y, blockIdx.z, gone);
+    where(stderr);
+    die();
+  }
+}
+
 [[noreturn]] void deadlock() {
   kernel_error_turn();
   fflush(stdout);
@@ -1038,6 +1082,7 @@ bool resolve_polls() {
     where(stderr);
     die();
   }
+  tile_deadlock();
   fprintf(stderr, "cuda_emu: internal error: block (%u,%u,%u) cannot make progress\n", blockIdx.x,
           blockIdx.y, blockIdx.z);
   die();
@@ -1253,6 +1298,7 @@ void run_block() {
   B.rq_head = B.rq_tail = 0;
   B.grid_count = 0;
   B.poll_count = 0;
+  reset_tiles();
   ++B.lockstep.epoch;
   B.lockstep.tls_bytes = tls_block_bytes();
   B.lockstep.meet = g_launch_meets.load(std::memory_order_relaxed) || g_coop;
@@ -1753,6 +1799,108 @@ void sync_misuse(const char* file, int line, const char* what) {
   fprintf(stderr, "\n");
   where(stderr);
   die();
+}
+
+[[noreturn]] static void tile_misuse(Fiber* f, const char* what) {
+  kernel_error_turn();
+  fflush(stdout);
+  fprintf(stderr, "%s:%d: %s (thread (%u,%u,%u) of block (%u,%u,%u))\n", f->file, f->line, what,
+          f->tidx.x, f->tidx.y, f->tidx.z, blockIdx.x, blockIdx.y, blockIdx.z);
+  where(stderr);
+  die();
+}
+
+unsigned long long tile_meet(const char* file, int line, unsigned n, unsigned long long value,
+                             long long operand, int kind) {
+  if (!g_in_kernel) {
+    fprintf(stderr, "%s:%d: a collective of a thread_block_tile<%u> called outside a kernel\n",
+            file, line, n);
+    die();
+  }
+  Fiber* cur = g_cur;
+  int t = cur->tid;
+  cur->file = file;
+  cur->line = line;
+  int first = t & ~static_cast<int>(n - 1);
+  if (first + static_cast<int>(n) > B.n) {
+    char what[200];
+    snprintf(what, sizeof what,
+             "a collective of a thread_block_tile<%u> that the block's %d threads do not fill "
+             "(its last tile has %d): the H200 hangs there (tests/cuda/cg_tile_partial.cu)",
+             n, B.n, B.n - first);
+    tile_misuse(cur, what);
+  }
+  if (!B.tiles) {
+    B.tiles = new TileState;
+    memset(B.tiles, 0, sizeof *B.tiles);
+  }
+  TileState& S = *B.tiles;
+  int k = __builtin_ctz(n) - 6;
+  int idx = t / static_cast<int>(n);
+  cur->wait = 7;
+  cur->sync_kind = static_cast<int>(n);
+  S.deposit[t] = value;
+  S.operand[t] = operand;
+  B.warps[t >> 5].bar_wait |= 1u << (t & 31);
+  if (++S.count[k][idx] == static_cast<int>(n)) {
+    S.count[k][idx] = 0;
+    if (kind == kTileShfl) {
+      for (int u = first; u < first + static_cast<int>(n); ++u) {
+        if (S.operand[u] != S.operand[first]) {
+          char what[240];
+          snprintf(what, sizeof what,
+                   "shfl on a thread_block_tile<%u> with different source ranks (thread %d of "
+                   "the block asks for rank %lld, thread %d for rank %lld): a tile of more than "
+                   "32 threads needs one source rank for all its threads",
+                   n, first, S.operand[first], u, S.operand[u]);
+          tile_misuse(cur, what);
+        }
+      }
+      if (S.operand[first] < 0 || S.operand[first] >= static_cast<long long>(n)) {
+        char what[200];
+        snprintf(what, sizeof what,
+                 "shfl on a thread_block_tile<%u> from rank %lld, outside the tile (not emulated)",
+                 n, S.operand[first]);
+        tile_misuse(cur, what);
+      }
+    }
+    unsigned long long any = 0, all = 1;
+    for (int u = first; u < first + static_cast<int>(n); ++u) {
+      any |= S.deposit[u] != 0;
+      all &= S.deposit[u] != 0;
+    }
+    S.result[k][idx] = kind == kTileAny ? any : all;
+    memcpy(S.published[k] + first, S.deposit + first, n * sizeof(unsigned long long));
+    for (int w = first >> 5; w < (first + static_cast<int>(n)) >> 5; ++w) {
+      B.warps[w].bar_wait = 0;
+      ++B.warps[w].sync_count;
+      memset(B.warps[w].step, 0, sizeof B.warps[w].step);
+    }
+    // For the hazard warnings: like a barrier (accesses of other tiles between are not
+    // reported).
+    ++B.lockstep.epoch;
+    for (int u = first; u < first + static_cast<int>(n); ++u) {
+      if (u == t) continue;
+      Fiber* f = B.warps[u >> 5].fiber[u & 31];
+      f->wait = 0;
+      rq_push(f);
+    }
+    cur->wait = 0;
+  } else {
+    park(cur);
+  }
+  switch (kind) {
+    case kTileShfl: return S.published[k][first + S.operand[t]];
+    case kTileAny:
+    case kTileAll: return S.result[k][idx];
+    default: return 0;
+  }
+}
+
+unsigned long long tile_read(unsigned n, unsigned rank) {
+  int t = g_cur->tid;
+  int first = t & ~static_cast<int>(n - 1);
+  return B.tiles->published[__builtin_ctz(n) - 6][first + static_cast<int>(rank)];
 }
 
 namespace {
