@@ -75,7 +75,7 @@ pub enum UnsupportedFeature {
     /// `cudaLaunchCooperativeKernelMultiDevice`.
     CooperativeLaunch,
     /// A texture or surface feature the shim does not have (mipmaps,
-    /// cubemaps, gathers, level-of-detail fetches), by the name used.
+    /// cubemap surfaces, gathers, level-of-detail fetches), by the name used.
     TextureOrSurface(String),
     /// The texture and surface reference API (`texture<...>`,
     /// `cudaBindTexture`, a fetch through a reference), removed in CUDA 12.
@@ -114,7 +114,7 @@ impl fmt::Display for UnsupportedFeature {
             Self::TextureOrSurface(name) => write!(
                 f,
                 "the texture feature `{name}` (texture and surface objects are emulated \
-                 without mipmaps, cubemaps, gathers or level-of-detail fetches)"
+                 without mipmaps, gathers, level-of-detail fetches or cubemap surfaces)"
             ),
             Self::TextureReference(name) => write!(
                 f,
@@ -424,6 +424,8 @@ const TEXTURE_FUNCTIONS: &[(&str, usize)] = &[
     ("tex3D", 4),
     ("tex1DLayered", 3),
     ("tex2DLayered", 4),
+    ("texCubemap", 4),
+    ("texCubemapLayered", 5),
 ];
 const SURFACE_FUNCTIONS: &[&str] = &[
     "surf1Dread",
@@ -2032,7 +2034,10 @@ mod tests {
         for (source, name) in [
             ("float4 v = tex2Dgather<float4>(t, x, y, 0);", "tex2Dgather"),
             ("float v = tex2DLod<float>(t, x, y, 1.0f);", "tex2DLod"),
-            ("float v = texCubemap<float>(t, x, y, z);", "texCubemap"),
+            (
+                "float v = texCubemapLod<float>(t, x, y, z, 0.f);",
+                "texCubemapLod",
+            ),
             (
                 "cudaMallocMipmappedArray(&m, &d, e, 4);",
                 "cudaMallocMipmappedArray",
@@ -2052,6 +2057,7 @@ mod tests {
                       float a = tex1Dfetch<float>(t, i); float b = tex2D<float>(t, x, y);\n\
                       tex2D(&b, t, x, y); tex1Dfetch(&a, t, i);\n\
                       float c = tex2DLayered<float>(t, x, y, l);\n\
+                      c = texCubemap<float>(t, x, y, z); c = texCubemapLayered<float>(t, x, y, z, l);\n\
                       surf2Dwrite(v, s, x * 4, y); surf2Dread(&v, s, x, y, cudaBoundaryModeZero);\n\
                       v = surf3Dread<float>(s, x, y, z);\n";
         assert_eq!(body(source), source);

@@ -498,6 +498,7 @@ cudaError_t copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) 
 struct CUstream_st {
   unsigned flags;
   int priority;
+  cudaAccessPolicyWindow window;  // zero in a new stream (persisting-L2 hint)
 };
 struct CUevent_st {
   double ms;
@@ -3187,13 +3188,35 @@ cudaError_t cudaDeviceReset() {
   cuda_emu::g_max_dynamic_shared_any = 49152;
   return cudaSuccess;
 }
-cudaError_t cudaDeviceSetLimit(cudaLimit, size_t) { return cudaSuccess; }
+// Persisting-L2 hints: the set-aside size and each stream's access policy
+// window are kept to be read back, with the H200's argument checks and
+// values (tests/cuda/persisting_l2.cu); they change no result, so nothing
+// else looks at them. The H200 started a process with 11796480 set aside
+// (30% of the 39321600 most), took sizes in units of 3932160 (1000 and 65536
+// read back as 3932160: rounded up) and refused more than the most with
+// cudaErrorInvalidValue, keeping the old size.
+namespace cuda_emu {
+const size_t kPersistingL2Max = 39321600;  // persistingL2CacheMaxSize
+const size_t kPersistingL2Unit = 3932160;
+size_t g_persisting_l2 = 11796480;
+cudaAccessPolicyWindow g_default_stream_window = {};
+}  // namespace cuda_emu
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
+  if (limit == cudaLimitPersistingL2CacheSize) {
+    if (value > cuda_emu::kPersistingL2Max) return record(cudaErrorInvalidValue);
+    const size_t u = cuda_emu::kPersistingL2Unit;
+    cuda_emu::g_persisting_l2 = (value + u - 1) / u * u;
+  }
+  return cudaSuccess;
+}
 cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit) {
   if (!value) return record(cudaErrorInvalidValue);
   switch (limit) {
     case cudaLimitStackSize: *value = 1024; break;
     case cudaLimitPrintfFifoSize: *value = 8650752; break;  // the H200's, measured
     case cudaLimitMallocHeapSize: *value = 8388608; break;
+    case cudaLimitPersistingL2CacheSize: *value = cuda_emu::g_persisting_l2; break;
+    case cudaLimitMaxL2FetchGranularity: *value = 64; break;  // the H200's, measured
     default: return record(cudaErrorInvalidValue);
   }
   return cudaSuccess;
@@ -3919,6 +3942,58 @@ cudaError_t cudaStreamCreateWithPriority(cudaStream_t* stream, unsigned int flag
 cudaError_t cudaStreamGetPriority(cudaStream_t stream, int* priority) {
   if (!priority) return record(cudaErrorInvalidValue);
   *priority = reinterpret_cast<uintptr_t>(stream) <= 2 ? 0 : stream->priority;
+  return cudaSuccess;
+}
+static cudaAccessPolicyWindow* stream_window(cudaStream_t stream) {
+  return reinterpret_cast<uintptr_t>(stream) <= 2 ? &cuda_emu::g_default_stream_window
+                                                  : &stream->window;
+}
+// Attribute ids the runtime knows (cudaLaunchAttributeID, CUDA 13.0): others
+// are cudaErrorInvalidValue, as 99 was on the H200.
+static bool known_stream_attribute(cudaStreamAttrID attr) { return attr >= 0 && attr <= 10; }
+static void attribute_not_measured(const char* call, cudaStreamAttrID attr, const char* file, int line) {
+  char what[160];
+  snprintf(what, sizeof what, "%s of stream attribute %d (only the access policy window is emulated)", call,
+           (int)attr);
+  cuda_emu::texture_refuse(file, line, what);
+}
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
+                                   const cudaStreamAttrValue* value, const char* file, int line) {
+  CUDA_EMU_STICKY();
+  if (!known_stream_attribute(attr)) return record(cudaErrorInvalidValue);
+  if (attr != cudaStreamAttributeAccessPolicyWindow)
+    attribute_not_measured("cudaStreamSetAttribute", attr, file, line);
+  if (!value) return record(cudaErrorInvalidValue);
+  // What the H200 refused: a window past accessPolicyMaxWindowSize, a
+  // hitRatio outside [0, 1], a missProp of cudaAccessPropertyPersisting.
+  // It took hitProp 3 and missProp 7 and kept them.
+  const cudaAccessPolicyWindow& w = value->accessPolicyWindow;
+  if (w.num_bytes > 134217728 || !(w.hitRatio >= 0.0f && w.hitRatio <= 1.0f) ||
+      w.missProp == cudaAccessPropertyPersisting)
+    return record(cudaErrorInvalidValue);
+  *stream_window(stream) = w;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
+                                   cudaStreamAttrValue* value, const char* file, int line) {
+  CUDA_EMU_STICKY();
+  if (!known_stream_attribute(attr)) return record(cudaErrorInvalidValue);
+  if (!value) return record(cudaErrorInvalidValue);
+  switch (attr) {
+    case cudaStreamAttributeAccessPolicyWindow: value->accessPolicyWindow = *stream_window(stream); break;
+    // A new stream's, as the H200 read them.
+    case cudaStreamAttributeSynchronizationPolicy:
+      value->syncPolicy = static_cast<cudaSynchronizationPolicy>(-1);
+      break;
+    case cudaStreamAttributePriority:
+      value->priority = reinterpret_cast<uintptr_t>(stream) <= 2 ? 0 : stream->priority;
+      break;
+    default: attribute_not_measured("cudaStreamGetAttribute", attr, file, line);
+  }
+  return cudaSuccess;
+}
+cudaError_t cudaCtxResetPersistingL2Cache() {
+  CUDA_EMU_STICKY();
   return cudaSuccess;
 }
 cudaError_t cudaStreamGetFlags(cudaStream_t stream, unsigned int* flags) {

@@ -31,6 +31,14 @@
 //   clamped to -1). The signed 8-bit case did not fit and is refused.
 // - tex1Dfetch out of range returns zeros; a layer index is unsigned and
 //   clamped to the last layer.
+// - Cubemaps (tests/cuda/tex_cubemap*.cu, 3072 directions x 19 modes, no
+//   miss): the face by the major axis (ties: z over y over x), face
+//   coordinates (RN(s * RN(1/|m|)) + 1) / 2 exactly, then sampled as a 2D
+//   layer with normalized coordinates whatever the description says.
+//   Without seamlessCubemap filtering stays inside the face (its address
+//   modes as in 2D); with it, texels past an edge come from the neighbouring
+//   face and a cube corner's missing texel gives its weight to the other
+//   three (see the fetch).
 // - Surfaces: x is in bytes; Zero drops writes and reads zeros out of range,
 //   Clamp clamps the element index, Trap stops the kernel with error 700.
 //
@@ -71,6 +79,7 @@ struct cudaArray {
   unsigned flags;
   int dims;      // 1, 2 or 3
   bool layered;  // cudaArrayLayered
+  bool cubemap;  // cudaArrayCubemap: square slices, six per cube
   size_t nx, ny, nz;  // texels per row, rows, slices (all at least 1)
   size_t elem;        // bytes per texel
   std::vector<unsigned char> data;
@@ -278,7 +287,7 @@ const int kFix = 21;  // fractional bits of a normalized coordinate
 const long long kOne = 1ll << kFix;
 
 // One dimension's coordinate in texel space, in units of 2^-21 texel.
-bool texel_coordinate(float c, size_t n, const cudaTextureDesc& td, int dim, __int128* x) {
+bool texel_coordinate(double c, size_t n, const cudaTextureDesc& td, int dim, __int128* x) {
   if (std::isnan(c)) return false;
   const cudaTextureAddressMode mode = td.addressMode[dim];
   if (!td.normalizedCoords) {
@@ -327,6 +336,8 @@ const char* shape_name(FetchShape s) {
     case kFetch3D: return "tex3D";
     case kFetch1DLayered: return "tex1DLayered";
     case kFetch2DLayered: return "tex2DLayered";
+    case kFetchCubemap: return "texCubemap";
+    case kFetchCubemapLayered: return "texCubemapLayered";
   }
   return "texture fetch";
 }
@@ -337,6 +348,109 @@ std::string type_name(TexelType t) {
                   : t.kind == cudaChannelFormatKindUnsigned ? "unsigned " + std::to_string(t.bits) + "-bit"
                   : "non-texel";
   return s + " x" + std::to_string(t.count);
+}
+
+// ---- Cubemaps ------------------------------------------------------------------------------------
+// The face of direction (x, y, z) and its coordinates (u, v) in [0, 1]:
+// the programming guide's table (face: major axis m, then s, t):
+//   0 +x: x, -z, -y   1 -x: x, z, -y   2 +y: y, x, z   3 -y: y, x, -z
+//   4 +z: z, x, -y    5 -z: z, -x, -y
+// On a tie between axes z wins over y and y over x. The arithmetic is the
+// H200's (fitted to 1536 directions x 4 modes of tests/cuda/tex_cubemap.cu,
+// no miss): r = 1/|m| rounded to float, s r rounded to float, then
+// u = (s r + 1) / 2 exactly (a double here), made fixed point as any
+// normalized coordinate. Exact quotients or float (s/|m| + 1) / 2 missed.
+void cube_face(float x, float y, float z, int* face, double* u, double* v) {
+  const float ax = std::fabs(x), ay = std::fabs(y), az = std::fabs(z);
+  float m, s, t;
+  if (ax > ay && ax > az) {
+    *face = x >= 0 ? 0 : 1;
+    m = ax;
+    s = x >= 0 ? -z : z;
+    t = -y;
+  } else if (ay > az) {
+    *face = y >= 0 ? 2 : 3;
+    m = ay;
+    s = x;
+    t = y >= 0 ? z : -z;
+  } else {
+    *face = z >= 0 ? 4 : 5;
+    m = az;
+    s = z >= 0 ? x : -x;
+    t = -y;
+  }
+  const float r = 1.0f / m;
+  float sr = s * r, tr = t * r;
+  // 0 * inf (a zero or subnormal major axis): the H200 read the face's
+  // centre, as if the product were 0 (the zero vector reads face 4's).
+  if (std::isnan(sr)) sr = 0;
+  if (std::isnan(tr)) tr = 0;
+  *u = (static_cast<double>(sr) + 1.0) * 0.5;
+  *v = (static_cast<double>(tr) + 1.0) * 0.5;
+}
+
+// Texel (i, j) of face f of an n x n cube, i or j possibly one past an edge:
+// the texel of the face it lies on (the texel centre as a direction, scaled
+// by n to integers, through the major-axis rule), or false at a corner,
+// where it lies on no face.
+bool cube_neighbour(int f, long long i, long long j, long long n, int* face, long long* ti, long long* tj) {
+  if (i >= 0 && i < n && j >= 0 && j < n) {
+    *face = f;
+    *ti = i;
+    *tj = j;
+    return true;
+  }
+  if ((i < 0 || i >= n) && (j < 0 || j >= n)) return false;
+  const long long s = 2 * i + 1 - n, t = 2 * j + 1 - n, m = n;  // face coordinates times n
+  long long x, y, z;
+  switch (f) {
+    case 0: x = m, y = -t, z = -s; break;
+    case 1: x = -m, y = -t, z = s; break;
+    case 2: x = s, y = m, z = t; break;
+    case 3: x = s, y = -m, z = -t; break;
+    case 4: x = s, y = -t, z = m; break;
+    default: x = -s, y = -t, z = -m; break;
+  }
+  const long long ax = x < 0 ? -x : x, ay = y < 0 ? -y : y, az = z < 0 ? -z : z;
+  long long M, S, T;
+  if (ax > ay && ax > az) {
+    *face = x >= 0 ? 0 : 1;
+    M = ax;
+    S = x >= 0 ? -z : z;
+    T = -y;
+  } else if (ay > az) {
+    *face = y >= 0 ? 2 : 3;
+    M = ay;
+    S = x;
+    T = y >= 0 ? z : -z;
+  } else {
+    *face = z >= 0 ? 4 : 5;
+    M = az;
+    S = z >= 0 ? x : -x;
+    T = -y;
+  }
+  // floor((S / M + 1) / 2 * n), clamped to the face.
+  auto index = [&](long long c) {
+    long long v = floor_div(static_cast<__int128>(c + M) * n, 2 * M);
+    return v < 0 ? 0 : (v >= n ? n - 1 : v);
+  };
+  *ti = index(S);
+  *tj = index(T);
+  return true;
+}
+
+// The texture description a cubemap face is sampled with: normalized
+// coordinates whatever the description says (the H200 gave the same results
+// with normalizedCoords 0); seamless filtering ignores the address modes
+// (clamp, wrap and border gave the same results; point sampling clamps).
+cudaTextureDesc cube_texture_desc(const cudaTextureDesc& td, const char* file, int line, const char* name) {
+  cudaTextureDesc c = td;
+  c.normalizedCoords = 1;
+  (void)file;
+  (void)line;
+  (void)name;
+  if (td.seamlessCubemap) c.addressMode[0] = c.addressMode[1] = cudaAddressModeClamp;
+  return c;
 }
 
 }  // namespace
@@ -350,7 +464,7 @@ void texture_fetch(cudaTextureObject_t h, FetchShape shape, TexelType type, void
     refuse(file, line, std::string(name) + " on " + std::to_string(h) +
                            ", which is no live texture object (never created, or destroyed)");
   const Format& fmt = o->format;
-  const cudaTextureDesc& td = o->td;
+  cudaTextureDesc td = o->td;  // a cubemap fetch adjusts its copy
   // The resource must have the fetch's shape.
   const int rt = o->res.resType;
   bool shape_ok = false;
@@ -364,8 +478,14 @@ void texture_fetch(cudaTextureObject_t h, FetchShape shape, TexelType type, void
       break;
     case kFetch3D: shape_ok = o->array && o->array->dims == 3 && !o->array->layered; dims = 3; break;
     case kFetch1DLayered: shape_ok = o->array && o->array->dims == 1 && o->array->layered; dims = 1; break;
-    case kFetch2DLayered: shape_ok = o->array && o->array->dims == 2 && o->array->layered; dims = 2; break;
+    case kFetch2DLayered:
+      shape_ok = o->array && o->array->dims == 2 && o->array->layered && !o->array->cubemap;
+      dims = 2;
+      break;
+    case kFetchCubemap: shape_ok = o->array && o->array->cubemap && !o->array->layered; dims = 2; break;
+    case kFetchCubemapLayered: shape_ok = o->array && o->array->cubemap && o->array->layered; dims = 2; break;
   }
+  if (o->array && o->array->cubemap && shape != kFetchCubemap && shape != kFetchCubemapLayered) shape_ok = false;
   if (!shape_ok) refuse(file, line, std::string(name) + " on a texture whose resource has another shape");
   if (o->array && !live(o->array)) refuse(file, line, std::string(name) + " on a texture whose cudaArray was freed");
   // The result type must match the texture's format and read mode.
@@ -416,8 +536,28 @@ void texture_fetch(cudaTextureObject_t h, FetchShape shape, TexelType type, void
     const unsigned l = static_cast<unsigned>(layer);
     slice = l >= o->nz ? o->nz - 1 : l;
   }
+  // A cubemap: the face of the direction's major axis (the programming
+  // guide's cubemap table), the face coordinates in [0, 1] as normalized
+  // coordinates of that slice.
+  const bool cube = shape == kFetchCubemap || shape == kFetchCubemapLayered;
+  double cu = 0, cv = 0;
+  if (cube) {
+    if (std::isnan(x) || std::isnan(y) || std::isnan(z)) refuse(file, line, std::string(name) + " at a NaN coordinate");
+    int face;
+    cube_face(x, y, z, &face, &cu, &cv);
+    if (std::isinf(cu) || std::isinf(cv))
+      refuse(file, line, std::string(name) + " of a direction whose major axis is subnormal (not measured)");
+    size_t cubes = o->nz / 6;
+    size_t l = 0;
+    if (shape == kFetchCubemapLayered) {
+      const unsigned ul = static_cast<unsigned>(layer);
+      l = ul >= cubes ? cubes - 1 : ul;
+    }
+    slice = 6 * l + static_cast<size_t>(face);
+    td = cube_texture_desc(td, file, line, name);
+  }
   const size_t size[3] = {o->nx, o->ny, o->nz};
-  const float coord[3] = {x, y, z};
+  const double coord[3] = {cube ? cu : x, cube ? cv : y, z};
   auto texel_at = [&](const long long* i) -> const unsigned char* {
     if (o->array) return o->array->at(i[0], dims >= 2 ? i[1] : 0, dims == 3 ? i[2] : slice);
     return o->base + i[1] * o->pitch + i[0] * fmt.bytes();
@@ -475,13 +615,39 @@ void texture_fetch(cudaTextureObject_t h, FetchShape shape, TexelType type, void
   w[3] = ab;
   Texel t[4];
   bool border[4] = {false, false, false, false};
-  for (int k = 0; k < corners; ++k) {
-    long long i[3] = {0, 0, 0};
-    for (int d = 0; d < fdims; ++d) {
-      i[d] = address(i0[d] + ((k >> d) & 1), size2[d], td, d);
-      if (i[d] < 0) border[k] = true;
+  if (cube && td.seamlessCubemap) {
+    // Seamless filtering: a footprint texel past the face's edge is read
+    // from the neighbouring face; at a cube corner, where the fourth texel
+    // belongs to no face, its weight goes to the other three: round(w / 3)
+    // to each of the two beside it, the rest to the one diagonally opposite.
+    const long long n = static_cast<long long>(o->nx);
+    int missing = -1;
+    for (int k = 0; k < corners; ++k) {
+      const long long ci = i0[0] + (k & 1), cj = i0[1] + ((k >> 1) & 1);
+      int f2;
+      long long ti, tj;
+      if (!cube_neighbour(static_cast<int>(slice % 6), ci, cj, n, &f2, &ti, &tj)) {
+        missing = k;
+        continue;
+      }
+      t[k] = read_texel(fmt, o->array->at(ti, tj, slice - slice % 6 + f2));
     }
-    if (!border[k]) t[k] = read_texel(fmt, texel_at(i));
+    if (missing >= 0) {
+      const long share = (w[missing] + 1) / 3;  // w / 3 rounded (never a half)
+      for (int k = 0; k < corners; ++k)
+        if (k != missing) w[k] += (k == (missing ^ 3)) ? w[missing] - 2 * share : share;
+      w[missing] = 0;
+      t[missing] = t[missing ^ 3];
+    }
+  } else {
+    for (int k = 0; k < corners; ++k) {
+      long long i[3] = {0, 0, 0};
+      for (int d = 0; d < fdims; ++d) {
+        i[d] = address(i0[d] + ((k >> d) & 1), size2[d], td, d);
+        if (i[d] < 0) border[k] = true;
+      }
+      if (!border[k]) t[k] = read_texel(fmt, texel_at(i));
+    }
   }
   for (int c = 0; c < fmt.channels; ++c) {
     if (fmt.kind == cudaChannelFormatKindFloat) {
@@ -517,6 +683,7 @@ void surface_access(cudaSurfaceObject_t h, int dims, bool layered, TexelType typ
                            ", which is no live surface object (never created, or destroyed)");
   cudaArray* a = o->array;
   if (!live(a)) refuse(file, line, name + " on a surface whose cudaArray was freed");
+  if (a->cubemap) refuse(file, line, name + " on a surface over a cubemap array (cubemap surfaces are not emulated)");
   if (a->dims != dims || a->layered != layered)
     refuse(file, line, name + " on a surface whose array has another shape");
   if (size != a->elem)
@@ -578,16 +745,25 @@ static cudaError_t make_array(cudaArray_t* array, const cudaChannelFormatDesc* d
   if (f.channels == 0) return texture_record(cudaErrorInvalidChannelDescriptor);
   if (flags & ~(unsigned)(cudaArrayLayered | cudaArraySurfaceLoadStore | cudaArrayTextureGather | cudaArrayCubemap))
     return texture_record(cudaErrorInvalidValue);
-  if (flags & cudaArrayCubemap) return texture_record(cudaErrorInvalidValue);
   if (e.width == 0) return texture_record(cudaErrorInvalidValue);
+  const bool cube = (flags & cudaArrayCubemap) != 0;
+  if (cube && (!three_d || e.width != e.height ||
+               ((flags & cudaArrayLayered) ? (e.depth == 0 || e.depth % 6 != 0) : e.depth != 6)))
+    return texture_record(cudaErrorInvalidValue);
   cudaArray* a = new cudaArray;
   a->desc = *desc;
   a->extent = e;
   a->flags = flags;
   a->layered = (flags & cudaArrayLayered) != 0;
+  a->cubemap = cube;
   a->elem = f.bytes();
   a->nx = e.width;
-  if (a->layered) {
+  if (cube) {
+    // Stored as the slices of a layered 2D array: face f of cube l is slice 6 l + f.
+    a->dims = 2;
+    a->ny = e.height;
+    a->nz = e.depth;
+  } else if (a->layered) {
     if (e.depth == 0) {
       delete a;
       return texture_record(cudaErrorInvalidValue);

@@ -15,6 +15,7 @@
 //   cuda_texture.h  (texture and surface objects, cudaArray; included below)
 //   cuda_emu.cpp  cuda_emu_texture.cpp  (the runtime, compiled once)
 //   cuda_fp16.h  cuda_bf16.h  cuda_emu_fp16_core.h  (half and bfloat16)
+//   cuda_emu_rounding.h  (the _rn/_rz/_rd/_ru arithmetic intrinsics)
 //   curand_kernel.h  math_constants.h
 //   cooperative_groups.h, cooperative_groups/{reduce,scan,memcpy_async}.h
 //   mma.h  (refused: #error)
@@ -671,8 +672,61 @@ enum cudaSharedMemConfig {
 enum cudaLimit {
   cudaLimitStackSize = 0,
   cudaLimitPrintfFifoSize = 1,
-  cudaLimitMallocHeapSize = 2
+  cudaLimitMallocHeapSize = 2,
+  cudaLimitDevRuntimeSyncDepth = 3,
+  cudaLimitDevRuntimePendingLaunchCount = 4,
+  cudaLimitMaxL2FetchGranularity = 5,
+  cudaLimitPersistingL2CacheSize = 6
 };
+// Persisting-L2 hints (access policy windows): accepted with the runtime's
+// argument checks and read back; they change no result (tests/cuda/persisting_l2.cu).
+enum cudaAccessProperty {
+  cudaAccessPropertyNormal = 0,
+  cudaAccessPropertyStreaming = 1,
+  cudaAccessPropertyPersisting = 2
+};
+struct cudaAccessPolicyWindow {
+  void* base_ptr;
+  size_t num_bytes;
+  float hitRatio;
+  cudaAccessProperty hitProp;
+  cudaAccessProperty missProp;
+};
+enum cudaSynchronizationPolicy {
+  cudaSyncPolicyAuto = 1,
+  cudaSyncPolicySpin = 2,
+  cudaSyncPolicyYield = 3,
+  cudaSyncPolicyBlockingSync = 4
+};
+enum cudaLaunchAttributeID {
+  cudaLaunchAttributeIgnore = 0,
+  cudaLaunchAttributeAccessPolicyWindow = 1,
+  cudaLaunchAttributeCooperative = 2,
+  cudaLaunchAttributeSynchronizationPolicy = 3,
+  cudaLaunchAttributeClusterDimension = 4,
+  cudaLaunchAttributeClusterSchedulingPolicyPreference = 5,
+  cudaLaunchAttributeProgrammaticStreamSerialization = 6,
+  cudaLaunchAttributeProgrammaticEvent = 7,
+  cudaLaunchAttributePriority = 8,
+  cudaLaunchAttributeMemSyncDomainMap = 9,
+  cudaLaunchAttributeMemSyncDomain = 10
+};
+union cudaLaunchAttributeValue {
+  char pad[64];
+  cudaAccessPolicyWindow accessPolicyWindow;
+  int cooperative;
+  cudaSynchronizationPolicy syncPolicy;
+  struct {
+    unsigned int x, y, z;
+  } clusterDim;
+  int programmaticStreamSerializationAllowed;
+  int priority;
+};
+typedef cudaLaunchAttributeID cudaStreamAttrID;
+typedef cudaLaunchAttributeValue cudaStreamAttrValue;
+#define cudaStreamAttributeAccessPolicyWindow cudaLaunchAttributeAccessPolicyWindow
+#define cudaStreamAttributeSynchronizationPolicy cudaLaunchAttributeSynchronizationPolicy
+#define cudaStreamAttributePriority cudaLaunchAttributePriority
 
 // ---- Runtime API ---------------------------------------------------------------
 // Implemented in cuda_emu.cpp. Device memory is host memory; streams run in
@@ -692,6 +746,19 @@ cudaError_t cudaDeviceSynchronize();
 cudaError_t cudaDeviceReset();
 cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
 cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit);
+// The access policy window is kept per stream; the synchronization policy
+// and priority are read back as the H200 gave them; setting those, or
+// reading another attribute, stops the program naming the call's line (not
+// measured).
+cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
+                                   const cudaStreamAttrValue* value,
+                                   const char* cuda_emu_file = __builtin_FILE(),
+                                   int cuda_emu_line = __builtin_LINE());
+cudaError_t cudaStreamGetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
+                                   cudaStreamAttrValue* value,
+                                   const char* cuda_emu_file = __builtin_FILE(),
+                                   int cuda_emu_line = __builtin_LINE());
+cudaError_t cudaCtxResetPersistingL2Cache();
 cudaError_t cudaSetDeviceFlags(unsigned int flags);
 cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache config);
 cudaError_t cudaMemGetInfo(size_t* free, size_t* total);
@@ -1432,60 +1499,13 @@ CUDA_EMU_NOT_PROVIDED(cudaLibraryGetKernel)
 CUDA_EMU_NOT_PROVIDED(cudaLibraryUnload)
 CUDA_EMU_NOT_PROVIDED(cudaOccupancyMaxActiveClusters)
 CUDA_EMU_NOT_PROVIDED(cudaOccupancyMaxPotentialClusterSize)
-// Stream attributes (access policy windows) and memory-range queries.
-CUDA_EMU_NOT_PROVIDED(cudaStreamSetAttribute)
-CUDA_EMU_NOT_PROVIDED(cudaStreamGetAttribute)
-CUDA_EMU_NOT_PROVIDED(cudaCtxResetPersistingL2Cache)
+// Memory-range queries.
 CUDA_EMU_NOT_PROVIDED(cudaMemRangeGetAttribute)
 CUDA_EMU_NOT_PROVIDED(cudaMemRangeGetAttributes)
 CUDA_EMU_NOT_PROVIDED(cudaMemcpyBatchAsync)
 CUDA_EMU_NOT_PROVIDED(cudaMemcpy3DBatchAsync)
 CUDA_EMU_NOT_PROVIDED(cudaDeviceGetByPCIBusId)
 CUDA_EMU_NOT_PROVIDED(cudaDeviceFlushGPUDirectRDMAWrites)
-// Arithmetic with a directed rounding mode (_rd, _ru, _rz): g++ does not keep
-// a rounding mode across optimisations, so these are not emulated.
-CUDA_EMU_NOT_PROVIDED(__fadd_rd)
-CUDA_EMU_NOT_PROVIDED(__fadd_ru)
-CUDA_EMU_NOT_PROVIDED(__fadd_rz)
-CUDA_EMU_NOT_PROVIDED(__fsub_rd)
-CUDA_EMU_NOT_PROVIDED(__fsub_ru)
-CUDA_EMU_NOT_PROVIDED(__fsub_rz)
-CUDA_EMU_NOT_PROVIDED(__fmul_rd)
-CUDA_EMU_NOT_PROVIDED(__fmul_ru)
-CUDA_EMU_NOT_PROVIDED(__fmul_rz)
-CUDA_EMU_NOT_PROVIDED(__fdiv_rd)
-CUDA_EMU_NOT_PROVIDED(__fdiv_ru)
-CUDA_EMU_NOT_PROVIDED(__fdiv_rz)
-CUDA_EMU_NOT_PROVIDED(__fmaf_rd)
-CUDA_EMU_NOT_PROVIDED(__fmaf_ru)
-CUDA_EMU_NOT_PROVIDED(__fmaf_rz)
-CUDA_EMU_NOT_PROVIDED(__frcp_rd)
-CUDA_EMU_NOT_PROVIDED(__frcp_ru)
-CUDA_EMU_NOT_PROVIDED(__frcp_rz)
-CUDA_EMU_NOT_PROVIDED(__fsqrt_rd)
-CUDA_EMU_NOT_PROVIDED(__fsqrt_ru)
-CUDA_EMU_NOT_PROVIDED(__fsqrt_rz)
-CUDA_EMU_NOT_PROVIDED(__dadd_rd)
-CUDA_EMU_NOT_PROVIDED(__dadd_ru)
-CUDA_EMU_NOT_PROVIDED(__dadd_rz)
-CUDA_EMU_NOT_PROVIDED(__dsub_rd)
-CUDA_EMU_NOT_PROVIDED(__dsub_ru)
-CUDA_EMU_NOT_PROVIDED(__dsub_rz)
-CUDA_EMU_NOT_PROVIDED(__dmul_rd)
-CUDA_EMU_NOT_PROVIDED(__dmul_ru)
-CUDA_EMU_NOT_PROVIDED(__dmul_rz)
-CUDA_EMU_NOT_PROVIDED(__ddiv_rd)
-CUDA_EMU_NOT_PROVIDED(__ddiv_ru)
-CUDA_EMU_NOT_PROVIDED(__ddiv_rz)
-CUDA_EMU_NOT_PROVIDED(__fma_rd)
-CUDA_EMU_NOT_PROVIDED(__fma_ru)
-CUDA_EMU_NOT_PROVIDED(__fma_rz)
-CUDA_EMU_NOT_PROVIDED(__drcp_rd)
-CUDA_EMU_NOT_PROVIDED(__drcp_ru)
-CUDA_EMU_NOT_PROVIDED(__drcp_rz)
-CUDA_EMU_NOT_PROVIDED(__dsqrt_rd)
-CUDA_EMU_NOT_PROVIDED(__dsqrt_ru)
-CUDA_EMU_NOT_PROVIDED(__dsqrt_rz)
 // Opaque handles of what is not provided, so that declaring one is no error
 // of its own before the call that is refused.
 typedef struct CUuserObject_st* cudaUserObject_t;
@@ -2010,20 +2030,10 @@ inline float __tanf(float x) { return tanf(x); }
 inline void __sincosf(float x, float* s, float* c) { sincosf(x, s, c); }
 inline float __powf(float x, float y) { return powf(x, y); }
 inline float __fdividef(float x, float y) { return x / y; }
-inline float __fdiv_rn(float x, float y) { return x / y; }
-inline float __frcp_rn(float x) { return 1.0f / x; }
-inline float __fsqrt_rn(float x) { return sqrtf(x); }
 inline float __frsqrt_rn(float x) { return 1.0f / sqrtf(x); }
-inline float __fadd_rn(float a, float b) { return a + b; }
-inline float __fsub_rn(float a, float b) { return a - b; }
-inline float __fmul_rn(float a, float b) { return a * b; }
-inline float __fmaf_rn(float a, float b, float c) { return fmaf(a, b, c); }
-inline double __dadd_rn(double a, double b) { return a + b; }
-inline double __dsub_rn(double a, double b) { return a - b; }
-inline double __dmul_rn(double a, double b) { return a * b; }
-inline double __fma_rn(double a, double b, double c) { return fma(a, b, c); }
-inline double __drcp_rn(double x) { return 1.0 / x; }
-inline double __dsqrt_rn(double x) { return sqrt(x); }
+// Add, multiply, divide, fma, reciprocal and square root with a rounding
+// direction (_rn, _rz, _rd, _ru), single and double precision.
+#include "cuda_emu_rounding.h"
 inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
 inline double rsqrt(double x) { return 1.0 / sqrt(x); }
 inline float rcbrtf(float x) { return 1.0f / cbrtf(x); }

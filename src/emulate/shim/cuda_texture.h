@@ -5,14 +5,15 @@
 // Written from the CUDA runtime API reference and the programming guide's
 // texture-fetching appendix, and checked against an H200 with the probes
 // tests/cuda/tex_*.cu and surface_*.cu. What it covers: cudaArray (1D, 2D,
-// 3D, layered; cudaMallocArray, cudaMalloc3DArray and the copies into and out
+// 3D, layered, cubemap; cudaMallocArray, cudaMalloc3DArray and the copies into and out
 // of arrays), texture objects over linear, pitched-2D and array resources
-// (tex1Dfetch, tex1D, tex2D, tex3D, tex1DLayered, tex2DLayered; point and
+// (tex1Dfetch, tex1D, tex2D, tex3D, tex1DLayered, tex2DLayered, texCubemap,
+// texCubemapLayered; point and
 // linear filtering; wrap, clamp, mirror and border addressing; normalized
 // coordinates; element-type and normalized-float reads) and surface objects
 // (surf1D/2D/3D and layered reads and writes, boundary modes zero, clamp,
 // trap). What it refuses: the removed texture-reference API (by the source
-// rewriter), mipmaps, cubemaps, gathers and level-of-detail fetches (the
+// rewriter), mipmaps, cubemap surfaces, gathers and level-of-detail fetches (the
 // rewriter), and at run time, naming the line, anything the runtime half
 // cannot reproduce bit for bit (half-float and sRGB formats, anisotropy,
 // resource views, a fetch type that does not match the texture's format).
@@ -254,6 +255,8 @@ enum FetchShape {
   kFetch3D = 3,
   kFetch1DLayered = 4,
   kFetch2DLayered = 5,
+  kFetchCubemap = 6,         // x, y, z: a direction
+  kFetchCubemapLayered = 7,  // and a layer (a cube of six slices each)
 };
 // Runs the fetch and writes a T (described by `type`) to `out`; stops the
 // program, naming file:line, when the texture cannot serve it.
@@ -305,6 +308,17 @@ inline T tex2DLayered(cudaTextureObject_t t, float x, float y, int layer, CUDA_E
   return ::cuda_emu::texture_result<T>(t, ::cuda_emu::kFetch2DLayered, 0, x, y, 0, layer,
                                        cuda_emu_file, cuda_emu_line);
 }
+template <class T>
+inline T texCubemap(cudaTextureObject_t t, float x, float y, float z, CUDA_EMU_HERE) {
+  return ::cuda_emu::texture_result<T>(t, ::cuda_emu::kFetchCubemap, 0, x, y, z, 0, cuda_emu_file,
+                                       cuda_emu_line);
+}
+template <class T>
+inline T texCubemapLayered(cudaTextureObject_t t, float x, float y, float z, int layer,
+                           CUDA_EMU_HERE) {
+  return ::cuda_emu::texture_result<T>(t, ::cuda_emu::kFetchCubemapLayered, 0, x, y, z, layer,
+                                       cuda_emu_file, cuda_emu_line);
+}
 // The forms that store through a pointer.
 template <class T>
 inline void tex1Dfetch(T* r, cudaTextureObject_t t, int x, CUDA_EMU_HERE) {
@@ -330,6 +344,16 @@ template <class T>
 inline void tex2DLayered(T* r, cudaTextureObject_t t, float x, float y, int layer,
                          CUDA_EMU_HERE) {
   *r = tex2DLayered<T>(t, x, y, layer, cuda_emu_file, cuda_emu_line);
+}
+
+template <class T>
+inline void texCubemap(T* r, cudaTextureObject_t t, float x, float y, float z, CUDA_EMU_HERE) {
+  *r = texCubemap<T>(t, x, y, z, cuda_emu_file, cuda_emu_line);
+}
+template <class T>
+inline void texCubemapLayered(T* r, cudaTextureObject_t t, float x, float y, float z, int layer,
+                              CUDA_EMU_HERE) {
+  *r = texCubemapLayered<T>(t, x, y, z, layer, cuda_emu_file, cuda_emu_line);
 }
 
 // ---- Surface reads and writes (x in bytes) -------------------------------------------
