@@ -127,6 +127,7 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "curand_philox",
     "curand_xorwow",
     "device_assert",
+    "device_clock",
     "device_printf",
     "device_props",
     "directed_rounding",
