@@ -82,9 +82,9 @@ pub enum UnsupportedFeature {
     TextureReference(String),
     /// A kernel launch inside a `__global__` or `__device__` function.
     DynamicParallelism,
-    /// `#if __CUDA_ARCH__ ...` inside a `__host__ __device__` function: one
-    /// g++ pass compiles it once for both sides, so neither branch is right
-    /// for every caller.
+    /// `#if __CUDA_ARCH__ ...` inside a `constexpr __host__ __device__`
+    /// function: one g++ pass compiles it once for both sides, and a
+    /// constexpr function cannot carry the run-time check the others get.
     CudaArchTest,
     /// A header of the CUDA toolkit the shim has only to refuse (`<mma.h>`,
     /// warp matrix multiply-accumulate), named at the program's `#include`
@@ -122,9 +122,9 @@ impl fmt::Display for UnsupportedFeature {
                  texture and surface objects)"
             ),
             Self::CudaArchTest => f.write_str(
-                "a test of `__CUDA_ARCH__` inside a `__host__ __device__` function (the \
-                 emulator compiles such a function once for host and device callers, so it \
-                 cannot take the device branch for one and the host branch for the other)",
+                "a test of `__CUDA_ARCH__` inside a `constexpr __host__ __device__` function \
+                 (the emulator compiles such a function once, with the host's reading, and \
+                 cannot check at run time that no device code calls it)",
             ),
             Self::RefusedHeader(what) => f.write_str(what),
             Self::DynamicParallelism => {
@@ -205,6 +205,7 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
         launches: 0,
         local_includes: Vec::new(),
         lock_step: false,
+        arch_checked: Vec::new(),
     };
     rewriter.run()?;
     let Rewriter {
@@ -386,6 +387,10 @@ struct Scope {
     device: bool,
     /// Inside a `__host__ __device__` function (and not in device code).
     host_device: bool,
+    /// The token index of the `{` that opened it.
+    brace: usize,
+    /// A `constexpr` function's body.
+    constexpr_fn: bool,
 }
 
 /// Names of the texture and surface reference API (removed in CUDA 12),
@@ -448,6 +453,9 @@ struct Rewriter<'a> {
     launches: usize,
     local_includes: Vec<String>,
     lock_step: bool,
+    /// The `{` of each `__host__ __device__` function given a run-time check
+    /// for its `__CUDA_ARCH__` test ([`Rewriter::cuda_arch_test`]).
+    arch_checked: Vec<usize>,
 }
 
 impl Rewriter<'_> {
@@ -559,7 +567,10 @@ impl Rewriter<'_> {
     /// compiles it; the host pass needs only the kernels' declarations,
     /// which a well-formed device branch has too). A file-scope group of
     /// macros or host code keeps the host pass's reading. Inside a
-    /// `__host__ __device__` function there is no single right branch: refused.
+    /// `__host__ __device__` function there is no single right branch: it
+    /// keeps the host's, and its body starts (on the `{`'s line) with a
+    /// check that stops the program, naming the test's line, when device
+    /// code calls it.
     fn cuda_arch_test(&mut self, hash: usize, scopes: &[Scope]) -> Result<(), RewriteError> {
         let kind = self.text_at(Some(hash + 1)).to_string();
         if !matches!(kind.as_str(), "if" | "ifdef" | "ifndef" | "elif") {
@@ -571,8 +582,28 @@ impl Rewriter<'_> {
         let Some(&first) = line.iter().find(|&&k| self.text(k) == "__CUDA_ARCH__") else {
             return Ok(());
         };
-        if scopes.iter().any(|s| s.host_device) {
-            return Err(self.unsupported(first, UnsupportedFeature::CudaArchTest));
+        if let Some(function) = scopes.iter().find(|s| s.host_device) {
+            // Compiled once, it keeps the host pass's reading; called from
+            // device code, where the GPU would take the other reading, it
+            // stops at run time naming this line. A constexpr function
+            // cannot call the check: refused.
+            if function.constexpr_fn {
+                return Err(self.unsupported(first, UnsupportedFeature::CudaArchTest));
+            }
+            if !self.arch_checked.contains(&function.brace) {
+                self.arch_checked.push(function.brace);
+                let at = self.tokens[function.brace].end;
+                self.edits.push(Edit {
+                    start: at,
+                    end: at,
+                    replacement: format!(
+                        " ::cuda_emu::host_device_arch_test({}, {});",
+                        c_string_literal(&self.path.display().to_string()),
+                        self.tokens[first].line
+                    ),
+                });
+            }
+            return Ok(());
         }
         let device = scopes.iter().any(|s| s.device)
             || (scopes.iter().all(|s| s.declarations) && self.group_holds_device_code(hash));
@@ -1134,6 +1165,8 @@ impl Rewriter<'_> {
             declarations,
             device,
             host_device,
+            brace,
+            constexpr_fn: has("constexpr") || has("consteval"),
         }
     }
 
@@ -2117,9 +2150,24 @@ mod tests {
     }
 
     #[test]
-    fn refuses_cuda_arch_tests_in_host_device_functions() {
-        let both = "__host__ __device__ int f() {\n  {\n#ifdef __CUDA_ARCH__\n  return 1;\n#endif\n  }\n  return 0;\n}\n";
-        assert_eq!(refusal(both), (3, 8, UnsupportedFeature::CudaArchTest));
+    fn host_device_functions_check_their_cuda_arch_test_at_run_time() {
+        let both = "__host__ __device__ int f() {\n  {\n#ifdef __CUDA_ARCH__\n  return 1;\n#endif\n#if __CUDA_ARCH__ > 1\n#endif\n  }\n  return 0;\n}\n";
+        let out = rewrite(Path::new(PATH), both).unwrap().cpp;
+        // One check, on the `{` line (lines unchanged), naming the first test.
+        assert_eq!(out.matches("host_device_arch_test").count(), 1, "{out}");
+        assert!(
+            out.contains(&format!(
+                "int f() {{ ::cuda_emu::host_device_arch_test({}, 3);\n",
+                c_string_literal(PATH)
+            )),
+            "{out}"
+        );
+        assert!(
+            out.contains("#ifdef __CUDA_ARCH__\n"),
+            "the host reading stays: {out}"
+        );
+        let constant = "constexpr __host__ __device__ int f() {\n#ifdef __CUDA_ARCH__\n  return 1;\n#endif\n  return 0;\n}\n";
+        assert_eq!(refusal(constant), (2, 8, UnsupportedFeature::CudaArchTest));
     }
 
     #[test]

@@ -642,9 +642,9 @@ fn program_cases() -> Vec<Case> {
         case("unsupported: thread block clusters")
             .program("__global__ void __cluster_dims__(2, 1, 1) k() {}\nint main() { k<<<2, 1>>>(); cudaDeviceSynchronize(); }\n")
             .says("prog.cu:1:17").says("`__cluster_dims__`").says("--backend gpu"),
-        case("unsupported: __CUDA_ARCH__ in a host-device function")
-            .program("__host__ __device__ int f() {\n#if __CUDA_ARCH__ >= 900\n  return 1;\n#endif\n  return 0;\n}\nint main() { return f(); }\n")
-            .says("prog.cu:2:5").says("`__CUDA_ARCH__`").says("`__host__ __device__`"),
+        case("unsupported: __CUDA_ARCH__ in a host-device function called from a kernel")
+            .program("__host__ __device__ int f() {\n#if __CUDA_ARCH__ >= 900\n  return 1;\n#endif\n  return 0;\n}\n__global__ void k(int* p) { p[0] = f(); }\nint main() { int* p; cudaMalloc(&p, 4); k<<<1, 1>>>(p); cudaDeviceSynchronize(); return f(); }\n")
+            .code(1).says("prog.cu:2: a __host__ __device__ function that tests __CUDA_ARCH__").says("called from device code"),
         case("kernel does not compile")
             .program("__global__ void k(int* p) {\n  p[0] = undefined_name;\n}\nint main() {}\n")
             .code(1).says("prog.cu:2:10").says("undefined_name").says("prog.cu did not compile"),

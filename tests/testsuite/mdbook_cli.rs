@@ -50,7 +50,9 @@ fn the_course_book_builds_with_the_mdbook_command_line() {
         return skip_or_fail(reason);
     }
     let copy = tempfile::tempdir().unwrap();
-    for dir in ["book", "kernels", "starter", "evidence", "theme"] {
+    for dir in [
+        "book", "kernels", "starter", "evidence", "theme", "examples",
+    ] {
         if repo_root().join(dir).is_dir() {
             copy_tree(&repo_root().join(dir), &copy.path().join(dir));
         }

@@ -59,7 +59,9 @@ fn every_snippet_in_the_built_book_is_byte_identical_to_its_source_region() {
     assert!(!directives.is_empty());
     // Build a copy, so the test never writes into the working tree.
     let copy = tempfile::tempdir().unwrap();
-    for dir in ["book", "kernels", "starter", "evidence", "theme"] {
+    for dir in [
+        "book", "kernels", "starter", "evidence", "theme", "examples",
+    ] {
         if repo_root().join(dir).is_dir() {
             copy_tree(&repo_root().join(dir), &copy.path().join(dir));
         }

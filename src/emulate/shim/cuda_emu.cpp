@@ -2768,6 +2768,19 @@ thread_local bool t_launching = false;
 
 bool in_device_code() { return g_in_kernel && (t_launching || t_block != ~0ull); }
 
+void host_device_arch_refused(const char* file, int line) {
+  kernel_error_turn();
+  fflush(stdout);
+  fprintf(stderr,
+          "%s:%d: a __host__ __device__ function that tests __CUDA_ARCH__ here was called from "
+          "device code; the CPU emulator compiles it once, with the host's reading of the test, "
+          "and the GPU would take the device's: not emulated (move the device branch into a "
+          "__device__ function, or run on a GPU)\n",
+          file, line);
+  where(stderr);
+  die();
+}
+
 void launch_run(const LaunchConfig& c, void (*body)(void*), void* context) {
   if (t_launching || t_block != ~0ull) {
     kernel_error_turn();

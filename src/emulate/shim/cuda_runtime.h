@@ -126,9 +126,10 @@
 // choose their code by them. tests/cuda/header_guards.cu prints them on the
 // H200. __CUDA_ARCH__ stays undefined, as in nvcc's host pass: one g++ pass
 // compiles host and device code together, and the rewriter gives device code
-// the device pass's reading of its `__CUDA_ARCH__` tests and value (900), and
-// refuses them in __host__ __device__ functions (src/emulate/rewrite.rs,
-// `cuda_arch_test`; probe tests/cuda/cuda_arch.cu).
+// the device pass's reading of its `__CUDA_ARCH__` tests and value (900); a
+// __host__ __device__ function keeps the host's and checks at run time that no
+// device code calls it (src/emulate/rewrite.rs, `cuda_arch_test`; probe
+// tests/cuda/cuda_arch.cu).
 #define __CUDACC__ 1
 #define __NVCC__ 1
 #define __CUDACC_VER_MAJOR__ 13
@@ -1673,6 +1674,14 @@ inline unsigned sreg_lanemask_gt() { return ~sreg_lanemask_le(); }
 // makes it device_clock(), the cycle counter (clock64's, as a clock_t).
 namespace cuda_emu {
 inline clock_t device_clock() { return static_cast<clock_t>(clock64()); }
+// A __host__ __device__ function that tests __CUDA_ARCH__ is compiled once, with the
+// host's reading; the rewriter starts its body with this check, which stops the
+// program when device code calls it (the GPU would have taken the device reading).
+bool in_device_code();
+[[noreturn]] void host_device_arch_refused(const char* file, int line);
+inline void host_device_arch_test(const char* file, int line) {
+  if (in_device_code()) host_device_arch_refused(file, line);
+}
 }  // namespace cuda_emu
 
 // ---- Atomics ---------------------------------------------------------------------
