@@ -639,9 +639,9 @@ fn program_cases() -> Vec<Case> {
         case("flood").program("#include <cstdio>\nint main() { for (;;) std::puts(\"0123456789012345678901234567890123456789\"); }\n")
             .code(124),
         case("inline PTX").program("int main() {\n  asm(\"nop\");\n}\n").says("prog.cu:2").says("inline PTX `nop`"),
-        case("unsupported: thread block clusters")
-            .program("__global__ void __cluster_dims__(2, 1, 1) k() {}\nint main() { k<<<2, 1>>>(); cudaDeviceSynchronize(); }\n")
-            .says("prog.cu:1:17").says("`__cluster_dims__`").says("--backend gpu"),
+        case("unsupported: cluster dims on a template kernel")
+            .program("template <int N>\n__global__ void __cluster_dims__(N, 1, 1) k() {}\nint main() { k<2><<<2, 1>>>(); cudaDeviceSynchronize(); }\n")
+            .says("prog.cu:2:17").says("`__cluster_dims__ on a template kernel`").says("--backend gpu"),
         case("unsupported: __CUDA_ARCH__ in a host-device function")
             .program("__host__ __device__ int f() {\n#if __CUDA_ARCH__ >= 900\n  return 1;\n#endif\n  return 0;\n}\nint main() { return f(); }\n")
             .says("prog.cu:2:5").says("`__CUDA_ARCH__`").says("`__host__ __device__`"),
