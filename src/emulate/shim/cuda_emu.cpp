@@ -10,7 +10,7 @@
 // fiber of its own; a thread that arrives at a barrier switches straight to the
 // next runnable thread, with no scheduler in between. Blocks of an ordinary
 // launch run on several OS threads at once, each with its own fibers and block
-// state (see "Blocks on several cores"); a cooperative launch runs its blocks
+// state (see "Blocks on several cores"); a cooperative or clustered launch runs its blocks
 // one at a time. Programs built for warp lock step meet at memory accesses too
 // (see "Warp lock step").
 #include "cuda_runtime.h"
