@@ -23,9 +23,11 @@
 //! inline PTX of a small subset (integer `mov`/`add`/`mul.lo`/`mad.lo` and the
 //! special registers) into C++, drops the `(void*)` cast of the kernel given to
 //! `cudaLaunchCooperativeKernel` or to a CUDA graph's kernel node
-//! (`params.func = (void*)kernel`), and refuses, with the file, line and column,
-//! the CUDA features the emulator cannot reproduce (other inline PTX, thread
-//! block clusters and multi-grid groups, the removed texture-reference API and
+//! (`params.func = (void*)kernel`), turns a kernel's `__cluster_dims__(x, y, z)`
+//! into a registration of its cluster shape after the kernel (`cluster_dims`),
+//! and refuses, with the file, line and column,
+//! the CUDA features the emulator cannot reproduce (other inline PTX,
+//! multi-grid groups, the removed texture-reference API and
 //! the texture features the shim lacks, dynamic parallelism), before g++
 //! produces a page of confusing errors about them. Texture and surface objects
 //! (`tex2D<float>(tex, x, y)`, `surf2Dwrite`) are plain C++ calls into the
@@ -69,8 +71,9 @@ pub enum UnsupportedFeature {
     InlineAssembly,
     /// An inline PTX instruction, operand or constraint outside that subset.
     InlineAssemblyInstruction(String),
-    /// The parts of cooperative groups the emulator does not have: thread block
-    /// clusters and multi-grid groups, by the name used.
+    /// The parts of cooperative groups the emulator does not have: multi-grid
+    /// groups, and `__cluster_dims__` where the rewriter cannot register the
+    /// shape (a template kernel, no kernel name after it), by what was used.
     CooperativeGroups(String),
     /// `cudaLaunchCooperativeKernelMultiDevice`.
     CooperativeLaunch,
@@ -105,7 +108,7 @@ impl fmt::Display for UnsupportedFeature {
             Self::CooperativeGroups(name) => {
                 write!(
                     f,
-                    "cooperative groups' clusters and multi-grid groups (`{name}`)"
+                    "cooperative groups' multi-grid groups or a cluster form the emulator lacks (`{name}`)"
                 )
             }
             Self::CooperativeLaunch => f.write_str(
@@ -516,6 +519,10 @@ impl Rewriter<'_> {
                     self.shared_alignas(i);
                 }
                 self.check_identifier(i)?;
+                if self.text(i) == "__cluster_dims__" && token.directive.is_none() {
+                    i = self.cluster_dims(i, head_start)?;
+                    continue;
+                }
                 self.noinline(i);
                 self.cooperative_launch(i);
                 self.kernel_node_func(i);
@@ -945,6 +952,117 @@ impl Rewriter<'_> {
         }
     }
 
+    /// `__cluster_dims__(x, y, z)` on a kernel: the attribute is removed (its line
+    /// breaks kept) and, after the kernel's declaration or definition, a static
+    /// registers the shape under the kernel's name and address
+    /// (`::cuda_emu::register_cluster_dims`), which the shim's launches look up: a
+    /// `<<<>>>` launch by the kernel's name (without its qualifiers and template
+    /// arguments), `cudaLaunchKernelEx` by its address. A template kernel has no
+    /// one address to register: refused. Returns the index after the `)`.
+    fn cluster_dims(&mut self, at: usize, head_start: usize) -> Result<usize, RewriteError> {
+        let refuse = |this: &Self, what: &str| {
+            this.unsupported(at, UnsupportedFeature::CooperativeGroups(what.to_string()))
+        };
+        let close = match self.is_punct(at + 1, "(") {
+            true => self.matching_close(at + 1),
+            false => None,
+        };
+        let Some(close) = close else {
+            return Err(refuse(self, "__cluster_dims__ without its shape"));
+        };
+        if close == at + 2 {
+            return Err(refuse(self, "__cluster_dims__ without its shape"));
+        }
+        if (head_start..at).any(|k| self.text(k) == "template") {
+            return Err(refuse(self, "__cluster_dims__ on a template kernel"));
+        }
+        // The kernel's name: the first identifier followed by `(` after the shape.
+        let mut name = close + 1;
+        while name + 1 < self.tokens.len()
+            && !(self.tokens[name].kind == TokenKind::Ident && self.is_punct(name + 1, "("))
+        {
+            if matches!(self.text(name), ";" | "{" | "}" | "(" | ")") {
+                return Err(refuse(
+                    self,
+                    "__cluster_dims__ with no kernel name after it",
+                ));
+            }
+            name += 1;
+        }
+        let params_close = match name + 1 < self.tokens.len() {
+            true => self.matching_close(name + 1),
+            false => None,
+        };
+        let Some(params_close) = params_close else {
+            return Err(refuse(
+                self,
+                "__cluster_dims__ with no kernel name after it",
+            ));
+        };
+        // The end of the declaration (`;`) or of the definition (its `}`).
+        let mut end = params_close + 1;
+        let end = loop {
+            if end >= self.tokens.len() {
+                return Err(refuse(
+                    self,
+                    "__cluster_dims__ with no kernel name after it",
+                ));
+            }
+            match self.text(end) {
+                ";" => break end,
+                "{" => match self.matching_brace(end) {
+                    Some(shut) => break shut,
+                    None => {
+                        return Err(refuse(
+                            self,
+                            "__cluster_dims__ with no kernel name after it",
+                        ));
+                    }
+                },
+                _ => end += 1,
+            }
+        };
+        let removed = &self.source[self.tokens[at].start..self.tokens[close].end];
+        self.edits.push(Edit {
+            start: self.tokens[at].start,
+            end: self.tokens[close].end,
+            replacement: "\n".repeat(removed.matches('\n').count()),
+        });
+        let shape =
+            self.source[self.tokens[at + 2].start..self.tokens[close - 1].end].replace('\n', " ");
+        let kernel = self.text(name).to_string();
+        self.edits.push(Edit {
+            start: self.tokens[end].end,
+            end: self.tokens[end].end,
+            replacement: format!(
+                " static const bool cuda_emu_cluster_dims_{at} = ::cuda_emu::register_cluster_dims({}, reinterpret_cast<const void*>(&{kernel}), {shape});",
+                c_string_literal(&kernel)
+            ),
+        });
+        Ok(close + 1)
+    }
+
+    /// The `}` matching the `{` at `open`.
+    fn matching_brace(&self, open: usize) -> Option<usize> {
+        let mut depth = 0usize;
+        for k in open..self.tokens.len() {
+            if self.tokens[k].kind != TokenKind::Punct || self.tokens[k].directive.is_some() {
+                continue;
+            }
+            match self.text(k) {
+                "{" => depth += 1,
+                "}" => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(k);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
     fn text(&self, index: usize) -> &str {
         let token = self.tokens[index];
         &self.source[token.start..token.end]
@@ -1066,12 +1184,7 @@ impl Rewriter<'_> {
         let next = self.text_at(Some(index + 1));
         let feature = match name {
             "asm" | "__asm__" | "__asm" => Some(UnsupportedFeature::InlineAssembly),
-            "this_cluster"
-            | "cluster_group"
-            | "__cluster_dims__"
-            | "this_multi_grid"
-            | "multi_grid_group"
-            | "cudaLaunchAttributeClusterDimension" => {
+            "this_multi_grid" | "multi_grid_group" => {
                 Some(UnsupportedFeature::CooperativeGroups(name.to_string()))
             }
             _ if TEXTURE_REFERENCE_NAMES.contains(&name) => {
@@ -1933,24 +2046,59 @@ mod tests {
     }
 
     #[test]
-    fn passes_cooperative_groups_but_refuses_clusters_and_multi_grid_groups() {
-        let source = "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n";
+    fn passes_cooperative_groups_and_clusters_but_refuses_multi_grid_groups() {
+        let source = "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\nauto c = cg::this_cluster();\ncg::cluster_group g;\nint a = cudaLaunchAttributeClusterDimension;\n";
         assert_eq!(body(source), source);
         assert_eq!(
-            refusal("namespace cg = cooperative_groups;\nauto c = cg::this_cluster();"),
+            refusal("namespace cg = cooperative_groups;\nauto g = cg::this_multi_grid();"),
             (
                 2,
                 14,
-                UnsupportedFeature::CooperativeGroups("this_cluster".into())
+                UnsupportedFeature::CooperativeGroups("this_multi_grid".into())
             )
-        );
-        assert_eq!(
-            refusal("__global__ void __cluster_dims__(2, 1, 1) k() {}").2,
-            UnsupportedFeature::CooperativeGroups("__cluster_dims__".into())
         );
         assert_eq!(
             refusal("cudaLaunchCooperativeKernelMultiDevice(p, 2);").2,
             UnsupportedFeature::CooperativeLaunch
+        );
+    }
+
+    #[test]
+    fn registers_cluster_dims_after_the_kernel_and_keeps_lines() {
+        let registration = |at: usize, name: &str, shape: &str| {
+            format!(
+                " static const bool cuda_emu_cluster_dims_{at} = ::cuda_emu::register_cluster_dims(\"{name}\", reinterpret_cast<const void*>(&{name}), {shape});"
+            )
+        };
+        // A definition: the registration follows its closing brace.
+        assert_eq!(
+            body("__global__ void __cluster_dims__(2, 1, 1) k(int* p) { p[0] = 1; }\n"),
+            format!(
+                "__global__ void  k(int* p) {{ p[0] = 1; }}{}\n",
+                registration(2, "k", "2, 1, 1")
+            )
+        );
+        // A declaration, the attribute split across lines, in a namespace.
+        assert_eq!(
+            body("namespace n {\n__global__ __cluster_dims__(4,\n 2) void k2(float);\n}\n"),
+            format!(
+                "namespace n {{\n__global__ \n void k2(float);{}\n}}\n",
+                registration(4, "k2", "4,  2")
+            )
+        );
+        assert_eq!(
+            refusal("template <int N>\n__global__ void __cluster_dims__(N, 1, 1) k() {}").2,
+            UnsupportedFeature::CooperativeGroups("__cluster_dims__ on a template kernel".into())
+        );
+        assert_eq!(
+            refusal("__global__ void __cluster_dims__ k() {}").2,
+            UnsupportedFeature::CooperativeGroups("__cluster_dims__ without its shape".into())
+        );
+        assert_eq!(
+            refusal("int x = __cluster_dims__(2, 1, 1);").2,
+            UnsupportedFeature::CooperativeGroups(
+                "__cluster_dims__ with no kernel name after it".into()
+            )
         );
     }
 

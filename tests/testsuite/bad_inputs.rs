@@ -639,9 +639,9 @@ fn program_cases() -> Vec<Case> {
         case("flood").program("#include <cstdio>\nint main() { for (;;) std::puts(\"0123456789012345678901234567890123456789\"); }\n")
             .code(124),
         case("inline PTX").program("int main() {\n  asm(\"nop\");\n}\n").says("prog.cu:2").says("inline PTX `nop`"),
-        case("unsupported: thread block clusters")
-            .program("__global__ void __cluster_dims__(2, 1, 1) k() {}\nint main() { k<<<2, 1>>>(); cudaDeviceSynchronize(); }\n")
-            .says("prog.cu:1:17").says("`__cluster_dims__`").says("--backend gpu"),
+        case("unsupported: cluster dims on a template kernel")
+            .program("template <int N>\n__global__ void __cluster_dims__(N, 1, 1) k() {}\nint main() { k<2><<<2, 1>>>(); cudaDeviceSynchronize(); }\n")
+            .says("prog.cu:2:17").says("`__cluster_dims__ on a template kernel`").says("--backend gpu"),
         case("unsupported: __CUDA_ARCH__ in a host-device function called from a kernel")
             .program("__host__ __device__ int f() {\n#if __CUDA_ARCH__ >= 900\n  return 1;\n#endif\n  return 0;\n}\n__global__ void k(int* p) { p[0] = f(); }\nint main() { int* p; cudaMalloc(&p, 4); k<<<1, 1>>>(p); cudaDeviceSynchronize(); return f(); }\n")
             .code(1).says("prog.cu:2: a __host__ __device__ function that tests __CUDA_ARCH__").says("called from device code"),

@@ -121,6 +121,12 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "cg_tile_reduce",
     "cg_tile_scan",
     "cg_tiles",
+    "cluster_basic",
+    "cluster_dsmem",
+    "cluster_errors",
+    "cluster_exited",
+    "cluster_intrinsics",
+    "cluster_split",
     "constant_memory",
     "cuda_arch",
     "curand_mrg",
@@ -257,6 +263,7 @@ const REPORTED_NOT_RUN: &[&str] = &[
     "awbarrier_misuse",
     "cg_grid_divergent",
     "cg_tile_partial",
+    "cluster_wait_unarrived",
     "divergent_barrier",
     "half_contraction_variable",
     "tex3d_linear",
@@ -562,6 +569,45 @@ fn curand_normal_distributions_are_refused_at_compile_time_with_their_line() {
         "{err}"
     );
     assert_eq!(expected("curand_normal", "status").trim(), "0");
+}
+
+#[test]
+fn cluster_occupancy_queries_are_refused_at_compile_time_with_their_line() {
+    // The H200's active-cluster counts follow its GPCs' sizes, which the
+    // emulator does not model (tests/cuda/expected/cluster_occupancy.stdout).
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let err = backend
+        .compile(&probe("cluster_occupancy"))
+        .expect_err("cluster_occupancy must be refused")
+        .to_string();
+    assert!(
+        err.contains("tests/cuda/cluster_occupancy.cu:31:")
+            && err.contains("`cudaOccupancyMaxPotentialClusterSize` is not provided")
+            && err.contains("`cudaOccupancyMaxActiveClusters` is not provided")
+            && err.contains("--backend gpu"),
+        "{err}"
+    );
+    assert_eq!(expected("cluster_occupancy", "status").trim(), "0");
+}
+
+#[test]
+fn a_cluster_wait_without_an_arrival_is_reported_with_its_line() {
+    // barrier_wait without barrier_arrive is undefined on a GPU: the
+    // emulator stops there, naming the line.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let done = run(&backend, "cluster_wait_unarrived", Duration::from_secs(30));
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert!(
+        stderr.contains(
+            "tests/cuda/cluster_wait_unarrived.cu:9: barrier_wait on the cluster barrier without barrier_arrive"
+        ),
+        "{stderr}"
+    );
+    assert_eq!(done.termination, Termination::Exited(1));
 }
 
 #[test]

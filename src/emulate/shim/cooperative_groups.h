@@ -29,9 +29,12 @@
 //   grid_group (this_grid(), sync under cudaLaunchCooperativeKernel: every
 //     block of the grid alive at once, see cuda_emu.cpp);
 //   cooperative_groups/reduce.h, scan.h and memcpy_async.h (their own files).
+//   cluster_group (this_cluster(): ranks and shapes, sync, barrier_arrive /
+//     barrier_wait, map_shared_rank / query_shared_rank; see "Thread block
+//     clusters" in cuda_emu.cpp and cuda_runtime.h).
 // What is not: the dynamic tiled_partition(group, n) with n > 32 (the H200
-// fails the launch: 719), clusters (this_cluster), multi grid groups; the
-// rewriter refuses those names with the file and line.
+// fails the launch: 719), multi grid groups; the rewriter refuses those names
+// with the file and line.
 //
 // Every collective takes the caller's file and line through
 // __builtin_FILE()/__builtin_LINE() default arguments, so a divergent group
@@ -434,6 +437,57 @@ class grid_group : public thread_group {
 };
 
 inline grid_group this_grid() { return grid_group(); }
+
+// ---- Thread block clusters ------------------------------------------------------
+// The blocks of one cluster (a launch without clusters: the block alone), on the
+// cluster intrinsics of cuda_runtime.h. Ranks run x fastest; thread_index and
+// dim_threads count threads across the cluster's blocks (tests/cuda/cluster_basic.cu).
+class cluster_group {
+  friend cluster_group this_cluster();
+  cluster_group() {}
+
+ public:
+  struct arrival_token {};
+  static void sync(const char* f = __builtin_FILE(), int l = __builtin_LINE()) {
+    ::cuda_emu::cluster_arrive(f, l);
+    ::cuda_emu::cluster_wait(f, l);
+  }
+  static arrival_token barrier_arrive(const char* f = __builtin_FILE(), int l = __builtin_LINE()) {
+    ::cuda_emu::cluster_arrive(f, l);
+    return arrival_token();
+  }
+  static void barrier_wait(const char* f = __builtin_FILE(), int l = __builtin_LINE()) {
+    ::cuda_emu::cluster_wait(f, l);
+  }
+  static void barrier_wait(arrival_token&&, const char* f = __builtin_FILE(), int l = __builtin_LINE()) {
+    ::cuda_emu::cluster_wait(f, l);
+  }
+  static unsigned block_rank() { return __clusterRelativeBlockRank(); }
+  static unsigned num_blocks() { return __clusterSizeInBlocks(); }
+  static dim3 dim_blocks() { return __clusterDim(); }
+  static dim3 block_index() { return __clusterRelativeBlockIdx(); }
+  static unsigned num_threads() { return num_blocks() * details::block_threads(); }
+  static unsigned size() { return num_threads(); }
+  static unsigned thread_rank() { return block_rank() * details::block_threads() + details::linear_tid(); }
+  static dim3 thread_index() {
+    dim3 b = block_index();
+    return dim3(b.x * blockDim.x + threadIdx.x, b.y * blockDim.y + threadIdx.y,
+                b.z * blockDim.z + threadIdx.z);
+  }
+  static dim3 dim_threads() {
+    dim3 c = dim_blocks();
+    return dim3(c.x * blockDim.x, c.y * blockDim.y, c.z * blockDim.z);
+  }
+  template <class T>
+  static T* map_shared_rank(T* p, int rank, const char* f = __builtin_FILE(), int l = __builtin_LINE()) {
+    return static_cast<T*>(::cuda_emu::cluster_map_shared(p, static_cast<unsigned>(rank), f, l));
+  }
+  static unsigned query_shared_rank(const void* p, const char* f = __builtin_FILE(), int l = __builtin_LINE()) {
+    return ::cuda_emu::cluster_query_shared(p, f, l);
+  }
+};
+
+inline cluster_group this_cluster() { return cluster_group(); }
 
 template <class G>
 inline void sync(const G& g, const char* f = __builtin_FILE(), int l = __builtin_LINE()) {

@@ -10,7 +10,7 @@
 // fiber of its own; a thread that arrives at a barrier switches straight to the
 // next runnable thread, with no scheduler in between. Blocks of an ordinary
 // launch run on several OS threads at once, each with its own fibers and block
-// state (see "Blocks on several cores"); a cooperative launch runs its blocks
+// state (see "Blocks on several cores"); a cooperative or clustered launch runs its blocks
 // one at a time. Programs built for warp lock step meet at memory accesses too
 // (see "Warp lock step").
 #include "cuda_runtime.h"
@@ -787,6 +787,8 @@ struct GridRun {
 GridRun g_run;
 GridRun* g_grid = nullptr;  // during an ordinary launch
 thread_local unsigned long long t_block = ~0ull;
+thread_local bool t_worker = false;  // a worker of cooperative and clustered launches,
+                                     // which runs nothing but blocks
 thread_local bool t_abandoned = false;  // the block was left where it stood
 thread_local bool t_in_signal = false;  // ... from the fault handler (signals stay blocked)
 
@@ -826,6 +828,10 @@ void kernel_error_turn() {
 }
 
 void (*g_body)(void*) = nullptr;
+// Thread block clusters (their section, after the cooperative launches): set while a
+// clustered launch runs; a returning thread counts as arrived at the cluster barrier.
+bool g_cluster_threads = false;
+void cluster_thread_exited(int tid);
 void* g_body_ctx = nullptr;
 const LaunchConfig* g_launch = nullptr;
 
@@ -1228,6 +1234,7 @@ void fiber_loop(Fiber* self) {
     int t = self->tid;
     ++B.exited;
     B.warps[t >> 5].exited |= 1u << (t & 31);
+    if (g_cluster_threads) cluster_thread_exited(t);
     if (!rq_empty() || B.next >= B.n) return;
     // The plain loop: the next thread on the same fiber. Threads start in
     // order, so its index follows from this one's without a division.
@@ -2211,6 +2218,8 @@ const void* ldg_source(const void* p, size_t n) {
   return it->second.data() + (reinterpret_cast<uintptr_t>(p) - kv->first);
 }
 
+bool cluster_check(const LaunchConfig& c);  // "Thread block clusters"
+
 bool launch_check(const LaunchConfig& c) {
   flush_device_printf();
   if (g_sticky != cudaSuccess) {
@@ -2236,7 +2245,7 @@ bool launch_check(const LaunchConfig& c) {
     record(cudaErrorInvalidValue);
     return false;
   }
-  return true;
+  return cluster_check(c);
 }
 
 // ---- Cooperative launches -------------------------------------------------------------
@@ -2263,6 +2272,8 @@ struct Worker {
   bool start = false;    // on its next turn it starts block idx (else resumes it)
   std::vector<unsigned char> dyn;
   void* dyn_ptr = nullptr;
+  char* tp = nullptr;  // its OS thread's thread pointer (thread block clusters: static
+                       // __shared__ of the block it holds lie just below it)
 };
 std::vector<Worker*> g_workers;  // [0] is the calling (host) thread
 bool g_coop_done = false;
@@ -2296,6 +2307,7 @@ void give_this_thread_a_signal_stack() {
 void* worker_main(void* p) {
   Worker* w = static_cast<Worker*>(p);
   give_this_thread_a_signal_stack();
+  t_worker = true;
   for (;;) {
     sem_wait(&w->go);
     worker_turns(w);
@@ -2334,8 +2346,12 @@ Worker* free_worker(Worker* prefer) {
   die();
 }
 
+bool g_cluster_run = false;  // a clustered launch runs (see "Thread block clusters")
+Worker* cluster_dispatch(Worker* me);
+
 // Chooses who runs next, after `me` ran its turn.
 Worker* coop_dispatch(Worker* me) {
+  if (g_cluster_run) return cluster_dispatch(me);
   if (g_abort) {
     g_coop_done = true;
     return g_workers[0];
@@ -2381,6 +2397,7 @@ Worker* coop_dispatch(Worker* me) {
 
 // Runs (or resumes) `me`'s block until it returns or waits in grid.sync.
 Worker* worker_run(Worker* me) {
+  me->tp = static_cast<char*>(__builtin_thread_pointer());
   g_home = me->home;
   g_blk = me->blk;
   blockIdx = me->idx;
@@ -2406,7 +2423,8 @@ Worker* worker_run(Worker* me) {
   }
   if (!g_abort) {
     if (B.exited == B.n) {
-      me->busy = false;
+      // A finished block of a cluster keeps its worker until the cluster ends.
+      if (!g_cluster_run) me->busy = false;
       ++g_coop_finished;
     } else {
       me->at_grid = true;
@@ -2766,7 +2784,7 @@ void run_grid(const LaunchConfig& c) {
 std::mutex g_launch_lock;
 thread_local bool t_launching = false;
 
-bool in_device_code() { return g_in_kernel && (t_launching || t_block != ~0ull); }
+bool in_device_code() { return g_in_kernel && (t_launching || t_block != ~0ull || t_worker); }
 
 void host_device_arch_refused(const char* file, int line) {
   kernel_error_turn();
@@ -2780,6 +2798,478 @@ void host_device_arch_refused(const char* file, int line) {
   where(stderr);
   die();
 }
+
+// ---- Thread block clusters --------------------------------------------------------------
+// A launch with clusters (`__cluster_dims__`, or cudaLaunchKernelEx with
+// cudaLaunchAttributeClusterDimension) groups its blocks in clusters of up to 16 that the
+// GPU keeps resident together: their threads meet at cluster.sync() (barrier.cluster, which
+// waits for every thread of the cluster that has not returned: tests/cuda/cluster_exited.cu)
+// and a block reads and writes the others' shared memory (map_shared_rank). Here a
+// clustered grid runs one cluster at a time on the cooperative launches' workers: each
+// block of the cluster on a worker (an OS thread) of its own, held until the whole cluster
+// is done, so the static __shared__ variables (thread_local) of every block of the cluster
+// stay apart and alive; a block runs until all its threads that have not returned wait at
+// the cluster barrier, then the next block starts (rank order). The last arrival releases
+// every waiter; released blocks resume in rank order. One OS thread runs at any time (the
+// cooperative launches' baton), so the emulation stays deterministic. Another block's
+// shared memory is the same offset from its worker's thread pointer (static __shared__)
+// or dynamic buffer (`extern __shared__`) as the address from the caller's. A launch whose
+// clusters are one block runs as an ordinary launch: cluster.sync() is then __syncthreads().
+dim3 cluster_dim = dim3(1, 1, 1);
+bool cluster_specified = false;
+
+namespace {
+struct ClusterShape {
+  unsigned x = 1, y = 1, z = 1;
+  unsigned blocks() const { return x * y * z; }
+  bool operator!=(const ClusterShape& o) const { return x != o.x || y != o.y || z != o.z; }
+};
+// `__cluster_dims__`, by bare name and by address. Filled by the program's static
+// initialisers (register_cluster_dims), which may run before this file's: made on first use.
+std::map<std::string, ClusterShape>& cluster_by_name() {
+  static std::map<std::string, ClusterShape> m;
+  return m;
+}
+std::map<const void*, ClusterShape>& cluster_by_kernel() {
+  static std::map<const void*, ClusterShape> m;
+  return m;
+}
+#define g_cluster_by_name cluster_by_name()
+#define g_cluster_by_kernel cluster_by_kernel()
+std::map<const void*, int> g_nonportable;  // cudaFuncAttributeNonPortableClusterSizeAllowed
+bool g_cluster_asked = false;              // cudaLaunchKernelEx's attribute, for launch_check
+ClusterShape g_cluster_asked_shape;
+bool g_cluster_next_given = false;  // what launch_check resolved, for launch_run
+ClusterShape g_cluster_next;
+
+// The kernel of a `<<<>>>` launch as the rewriter passes it (`ns::k<int>`): `k`.
+std::string bare_kernel_name(const char* name) {
+  std::string s = name ? name : "";
+  size_t lt = s.find('<');
+  if (lt != std::string::npos) s.resize(lt);
+  size_t colon = s.rfind("::");
+  if (colon != std::string::npos) s = s.substr(colon + 2);
+  while (!s.empty() && isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+  while (!s.empty() && isspace(static_cast<unsigned char>(s.front()))) s.erase(0, 1);
+  return s;
+}
+
+const ClusterShape* fixed_shape(const LaunchConfig& c) {
+  if (c.kernel) {
+    auto it = g_cluster_by_kernel.find(c.kernel);
+    if (it != g_cluster_by_kernel.end()) return &it->second;
+  }
+  if (c.name) {
+    auto it = g_cluster_by_name.find(bare_kernel_name(c.name));
+    if (it != g_cluster_by_name.end()) return &it->second;
+  }
+  return nullptr;
+}
+
+// The running cluster.
+unsigned long long g_cl_index = 0, g_cl_count = 0;  // this cluster, clusters in the grid
+unsigned g_cl_size = 0, g_cl_started = 0;          // blocks a cluster, blocks started
+Worker* g_cl_worker[16];                            // by block rank
+unsigned g_cl_phase = 0;                 // completed barrier phases
+unsigned long long g_cl_pending = 0;     // threads yet to arrive (or return) in this phase
+unsigned long long g_cl_exited = 0;      // threads of the cluster that returned
+std::vector<unsigned> g_cl_arrived;      // each thread's phase at its last arrival, plus 1
+const char* g_cl_file = nullptr;         // the last arrival's place, for a report
+int g_cl_line = 0;
+
+unsigned block_rank_in_cluster() {
+  const dim3& c = cluster_dim;
+  return ((blockIdx.z % c.z) * c.y + blockIdx.y % c.y) * c.x + blockIdx.x % c.x;
+}
+
+void cluster_begin() {
+  g_cl_started = 0;
+  g_cl_phase = 0;
+  g_cl_exited = 0;
+  g_cl_pending = static_cast<unsigned long long>(g_cl_size) * B.n;
+  g_cl_arrived.assign(static_cast<size_t>(g_cl_size) * B.n, 0);
+  g_coop_finished = g_coop_arrived = 0;
+  g_coop_resume.clear();
+  for (Worker*& w : g_cl_worker) w = nullptr;
+}
+
+// A barrier completed for the threads of a block: what __syncthreads does for the hazard
+// watch (accesses on the two sides are ordered).
+void barrier_epoch(Block& b) {
+  for (int w = 0; w < b.nwarps; ++w) {
+    ++b.warps[w].sync_count;
+    memset(b.warps[w].step, 0, sizeof b.warps[w].step);
+  }
+  ++b.lockstep.epoch;
+}
+
+// Every thread of the cluster arrived or returned: release every waiter.
+void cluster_phase_complete() {
+  ++g_cl_phase;
+  g_cl_pending = static_cast<unsigned long long>(g_cl_size) * B.n - g_cl_exited;
+  for (unsigned r = 0; r < g_cl_started; ++r) {
+    Worker* w = g_cl_worker[r];
+    barrier_epoch(*w->blk);
+    if (w->blk == g_blk) {
+      // The running block's waiters go on after the thread that completed the phase.
+      for (int i = 0; i < B.grid_count; ++i) {
+        Fiber* f = B.grid[i];
+        f->wait = 0;
+        B.warps[f->tid >> 5].bar_wait &= ~(1u << (f->tid & 31));
+        rq_push(f);
+      }
+      B.grid_count = 0;
+    } else if (w->busy && w->at_grid) {
+      w->at_grid = false;
+      --g_coop_arrived;
+      g_coop_resume.push_back(w);
+    }
+  }
+  std::sort(g_coop_resume.begin(), g_coop_resume.end(),
+            [](const Worker* a, const Worker* b) { return a->linear > b->linear; });
+}
+
+void cluster_thread_exited(int tid) {
+  size_t at = static_cast<size_t>(block_rank_in_cluster()) * B.n + tid;
+  ++g_cl_exited;
+  if (g_cl_arrived[at] != g_cl_phase + 1 && --g_cl_pending == 0) cluster_phase_complete();
+}
+
+[[noreturn]] void cluster_deadlock() {
+  fflush(stdout);
+  unsigned waiting = 0;
+  for (unsigned r = 0; r < g_cl_started; ++r)
+    if (g_cl_worker[r]->at_grid) ++waiting;
+  fprintf(stderr,
+          "cluster barrier (cluster.sync or barrier_wait) at %s:%d never completes: %u of %u "
+          "blocks of cluster %llu wait there and %llu threads of the cluster have yet to arrive "
+          "(a GPU hangs)\n",
+          g_cl_file ? g_cl_file : "?", g_cl_line, waiting, g_cl_size, g_cl_index, g_cl_pending);
+  where(stderr);
+  die();
+}
+
+// The cooperative launches' dispatcher, for clusters: start every block of the cluster
+// (rank order), resume released ones, then the next cluster.
+Worker* cluster_dispatch(Worker* me) {
+  for (;;) {
+    if (g_abort) {
+      g_coop_done = true;
+      return g_workers[0];
+    }
+    if (g_cl_started < g_cl_size) {
+      Worker* t = free_worker(me);
+      unsigned r = g_cl_started++;
+      const dim3& c = cluster_dim;
+      unsigned long long k = g_cl_index;
+      unsigned nx = gridDim.x / c.x, ny = gridDim.y / c.y;
+      unsigned cx = static_cast<unsigned>(k % nx), cy = static_cast<unsigned>(k / nx % ny),
+               cz = static_cast<unsigned>(k / nx / ny);
+      t->idx = uint3{cx * c.x + r % c.x, cy * c.y + r / c.x % c.y, cz * c.z + r / (c.x * c.y)};
+      t->linear = r;
+      t->busy = true;
+      t->at_grid = false;
+      t->start = true;
+      shape_block(*t->blk);
+      if (t != g_workers[0]) {
+        if (t->dyn.size() < g_coop_shmem + 128) t->dyn.resize(g_coop_shmem + 128);
+        t->dyn_ptr = reinterpret_cast<void*>(
+            (reinterpret_cast<uintptr_t>(t->dyn.data()) + 127) / 128 * 128);
+      }
+      g_cl_worker[r] = t;
+      return t;
+    }
+    if (!g_coop_resume.empty()) {
+      Worker* w = g_coop_resume.back();
+      g_coop_resume.pop_back();
+      return w;
+    }
+    if (g_coop_finished == g_cl_size) {
+      for (unsigned r = 0; r < g_cl_size; ++r) g_cl_worker[r]->busy = false;
+      if (++g_cl_index == g_cl_count) {
+        g_coop_done = true;
+        return g_workers[0];
+      }
+      cluster_begin();
+      continue;
+    }
+    cluster_deadlock();
+  }
+}
+
+void run_cluster_grid(const LaunchConfig& c) {
+  if (g_coop) {
+    fflush(stdout);
+    fprintf(stderr, "%s:%d: a cooperative launch with thread block clusters is not emulated; run "
+            "this program on a GPU (--backend gpu)\n", c.file, c.line);
+    die();
+  }
+  if (g_workers.empty()) {
+    Worker* w = new Worker;
+    sem_init(&w->go, 0, 0);
+    w->home = &g_main;
+    w->blk = &g_block0;
+    g_workers.push_back(w);
+  }
+  for (Worker* w : g_workers) w->busy = w->at_grid = w->start = false;
+  Worker* host = g_workers[0];
+  host->dyn_ptr = g_dynamic_shared_ptr;
+  g_coop_shmem = c.shmem;
+  g_coop_done = false;
+  g_coop_next = g_coop_total = 0;
+  g_cl_size = cluster_dim.x * cluster_dim.y * cluster_dim.z;
+  g_cl_count = static_cast<unsigned long long>(c.grid.x) * c.grid.y * c.grid.z / g_cl_size;
+  g_cl_index = 0;
+  cluster_begin();
+  g_cluster_run = true;
+  g_cluster_threads = true;
+  Worker* first = cluster_dispatch(host);
+  if (first == host) worker_turns(host);
+  g_cluster_run = false;
+  g_cluster_threads = false;
+  g_home = &g_main;
+  g_blk = &g_block0;
+  g_dynamic_shared_ptr = host->dyn_ptr;
+  shape_block(g_block0);
+}
+
+// The shape launch_check resolved; true when the launch needs clusters of several blocks.
+bool take_cluster_shape(const LaunchConfig&) {
+  ClusterShape s = g_cluster_next_given ? g_cluster_next : ClusterShape{};
+  cluster_dim = dim3(s.x, s.y, s.z);
+  cluster_specified = g_cluster_next_given;
+  g_cluster_next_given = false;
+  return s.blocks() > 1;
+}
+
+// Where shared-memory address a lies: the rank of the block whose it is and its offset
+// from that block's thread pointer (static __shared__) or dynamic buffer.
+bool locate_shared(uintptr_t a, unsigned& rank, ptrdiff_t& offset, bool& dynamic) {
+  size_t tls = tls_block_bytes();
+  size_t shm = g_launch ? g_launch->shmem : 0;
+  for (unsigned r = 0; r < g_cl_started; ++r) {
+    Worker* w = g_cl_worker[r];
+    uintptr_t tp = reinterpret_cast<uintptr_t>(w->tp);
+    uintptr_t d = reinterpret_cast<uintptr_t>(w->dyn_ptr);
+    if (a < tp && a >= tp - tls) {
+      rank = r;
+      offset = static_cast<ptrdiff_t>(a - tp);
+      dynamic = false;
+      return true;
+    }
+    if (a >= d && a < d + shm) {
+      rank = r;
+      offset = static_cast<ptrdiff_t>(a - d);
+      dynamic = true;
+      return true;
+    }
+  }
+  return false;
+}
+
+// Undefined on a GPU (what it does there was not measured): the emulator stops, saying where.
+[[noreturn]] void cluster_misuse(const char* file, int line, const char* what) {
+  kernel_error_turn();
+  fflush(stdout);
+  fprintf(stderr, "%s:%d: %s in thread (%u,%u,%u) of block (%u,%u,%u) (undefined on a GPU)\n",
+          file, line, what, threadIdx.x, threadIdx.y, threadIdx.z, blockIdx.x, blockIdx.y,
+          blockIdx.z);
+  where(stderr);
+  die();
+}
+}  // namespace
+
+bool register_cluster_dims(const char* name, const void* kernel, unsigned x, unsigned y,
+                           unsigned z) {
+  ClusterShape s;
+  s.x = x;
+  s.y = y;
+  s.z = z;
+  g_cluster_by_name[bare_kernel_name(name)] = s;
+  if (kernel) g_cluster_by_kernel[kernel] = s;
+  return true;
+}
+
+void request_cluster(bool given, unsigned x, unsigned y, unsigned z) {
+  g_cluster_asked = given;
+  g_cluster_asked_shape.x = x;
+  g_cluster_asked_shape.y = y;
+  g_cluster_asked_shape.z = z;
+}
+
+bool launch_attributes(const cudaLaunchConfig_t* config, const char* file, int line) {
+  request_cluster(false, 1, 1, 1);
+  if (config->numAttrs > 0 && config->attrs == nullptr) {
+    record(cudaErrorInvalidValue);
+    return false;
+  }
+  for (unsigned i = 0; i < config->numAttrs; ++i) {
+    const cudaLaunchAttribute& a = config->attrs[i];
+    switch (a.id) {
+      case cudaLaunchAttributeIgnore:
+        break;
+      case cudaLaunchAttributeClusterDimension:
+        request_cluster(true, a.val.clusterDim.x, a.val.clusterDim.y, a.val.clusterDim.z);
+        break;
+      // Where blocks and clusters are placed and how streams are ordered: nothing a
+      // launch that runs to its end before the call returns can show.
+      case cudaLaunchAttributeClusterSchedulingPolicyPreference:
+      case cudaLaunchAttributePriority:
+        break;
+      case cudaLaunchAttributeCooperative:
+        if (a.val.cooperative == 0) break;
+        [[fallthrough]];
+      default:
+        fflush(stdout);
+        fprintf(stderr, "%s:%d: cudaLaunchKernelEx with launch attribute %d is not emulated (the "
+                "emulator has the cluster dimension, priority and cluster scheduling policy); run "
+                "this program on a GPU (--backend gpu)\n", file, line, static_cast<int>(a.id));
+        die();
+    }
+  }
+  return true;
+}
+
+// The last check of every launch: the cluster shape, as the H200 checks it
+// (tests/cuda/cluster_errors.cu; every failure is 912, not sticky).
+bool cluster_check(const LaunchConfig& c) {
+  bool asked = g_cluster_asked;
+  ClusterShape a = g_cluster_asked_shape;
+  g_cluster_asked = false;
+  g_cluster_next_given = false;
+  const ClusterShape* fixed = fixed_shape(c);
+  ClusterShape s;
+  bool given = false;
+  if (asked) {
+    if (a.x == 0 || a.y == 0 || a.z == 0 || (fixed && a != *fixed)) {
+      record(cudaErrorInvalidClusterSize);
+      return false;
+    }
+    s = a;
+    given = true;
+  } else if (fixed) {
+    s = *fixed;
+    given = true;
+  }
+  if (given) {
+    unsigned long long n = static_cast<unsigned long long>(s.x) * s.y * s.z;
+    auto np = c.kernel ? g_nonportable.find(c.kernel) : g_nonportable.end();
+    bool non_portable = np != g_nonportable.end() && np->second != 0;
+    if (n > 16 || (n > 8 && !non_portable) || c.grid.x % s.x || c.grid.y % s.y ||
+        c.grid.z % s.z) {
+      record(cudaErrorInvalidClusterSize);
+      return false;
+    }
+  }
+  g_cluster_next = s;
+  g_cluster_next_given = given;
+  return true;
+}
+
+cudaError_t cluster_func_set_attribute(const void* func, int attr, int value) {
+  bool fixed = g_cluster_by_kernel.count(func) != 0;
+  switch (attr) {
+    case cudaFuncAttributeNonPortableClusterSizeAllowed:
+      g_nonportable[func] = value;
+      return cudaSuccess;
+    case cudaFuncAttributeRequiredClusterWidth:
+    case cudaFuncAttributeRequiredClusterHeight:
+    case cudaFuncAttributeRequiredClusterDepth:
+      // The H200 refused this for a kernel with `__cluster_dims__`.
+      if (fixed) return record(cudaErrorInvalidValue);
+      break;
+    default:
+      break;
+  }
+  fflush(stdout);
+  fprintf(stderr, "cuda_emu: cudaFuncSetAttribute with attribute %d (a cluster attribute other "
+          "than cudaFuncAttributeNonPortableClusterSizeAllowed) is not emulated; run this program "
+          "on a GPU (--backend gpu)\n", attr);
+  die();
+}
+
+void cluster_func_attributes(cudaFuncAttributes* attr, const void* func) {
+  auto it = g_cluster_by_kernel.find(func);
+  if (it != g_cluster_by_kernel.end()) {
+    attr->clusterDimMustBeSet = 1;
+    attr->requiredClusterWidth = static_cast<int>(it->second.x);
+    attr->requiredClusterHeight = static_cast<int>(it->second.y);
+    attr->requiredClusterDepth = static_cast<int>(it->second.z);
+  }
+  auto np = g_nonportable.find(func);
+  attr->nonPortableClusterSizeAllowed = np != g_nonportable.end() && np->second != 0 ? 1 : 0;
+}
+
+void cluster_arrive(const char* file, int line) {
+  if (!g_in_kernel) {
+    fprintf(stderr, "%s:%d: a cluster barrier called outside a kernel\n", file, line);
+    die();
+  }
+  if (!g_cluster_run) return;  // one block a cluster: cluster_wait is __syncthreads
+  size_t at = static_cast<size_t>(block_rank_in_cluster()) * B.n + g_cur->tid;
+  if (g_cl_arrived[at] == g_cl_phase + 1)
+    cluster_misuse(file, line, "a second barrier_arrive on the cluster barrier before barrier_wait");
+  g_cl_arrived[at] = g_cl_phase + 1;
+  g_cl_file = file;
+  g_cl_line = line;
+  if (--g_cl_pending == 0) cluster_phase_complete();
+}
+
+void cluster_wait(const char* file, int line) {
+  if (!g_in_kernel) {
+    fprintf(stderr, "%s:%d: a cluster barrier called outside a kernel\n", file, line);
+    die();
+  }
+  if (!g_cluster_run) {
+    syncthreads(file, line, kSync, 1);
+    return;
+  }
+  Fiber* cur = g_cur;
+  size_t at = static_cast<size_t>(block_rank_in_cluster()) * B.n + cur->tid;
+  if (g_cl_arrived[at] == 0)
+    cluster_misuse(file, line, "barrier_wait on the cluster barrier without barrier_arrive");
+  if (g_cl_arrived[at] <= g_cl_phase) return;  // the phase it arrived in is complete
+  cur->wait = 4;
+  cur->file = file;
+  cur->line = line;
+  B.grid[B.grid_count++] = cur;
+  B.warps[cur->tid >> 5].bar_wait |= 1u << (cur->tid & 31);
+  if (B.grid_count + B.exited == B.n) {
+    switch_to(cur, g_home);  // the whole block waits: another block's turn
+  } else {
+    park(cur);
+  }
+}
+
+void* cluster_map_shared(const void* p, unsigned rank, const char* file, int line) {
+  unsigned size = cluster_dim.x * cluster_dim.y * cluster_dim.z;
+  if (rank >= size)
+    cluster_misuse(file, line, "map_shared_rank to a block rank outside the cluster");
+  if (!g_cluster_run) return const_cast<void*>(p);
+  unsigned from = 0;
+  ptrdiff_t offset = 0;
+  bool dynamic = false;
+  if (!locate_shared(reinterpret_cast<uintptr_t>(p), from, offset, dynamic))
+    cluster_misuse(file, line, "map_shared_rank of an address that is not in shared memory");
+  if (rank == from) return const_cast<void*>(p);
+  if (rank >= g_cl_started)
+    cluster_misuse(file, line, "map_shared_rank to a block of the cluster that has not started "
+                   "(no cluster.sync() before reading another block's shared memory)");
+  Worker* w = g_cl_worker[rank];
+  return (dynamic ? static_cast<char*>(w->dyn_ptr) : w->tp) + offset;
+}
+
+unsigned cluster_query_shared(const void* p, const char* file, int line) {
+  if (!g_cluster_run) return 0;
+  unsigned from = 0;
+  ptrdiff_t offset = 0;
+  bool dynamic = false;
+  if (!locate_shared(reinterpret_cast<uintptr_t>(p), from, offset, dynamic))
+    cluster_misuse(file, line, "query_shared_rank of an address that is not in shared memory");
+  return from;
+}
+#undef g_cluster_by_name
+#undef g_cluster_by_kernel
 
 void launch_run(const LaunchConfig& c, void (*body)(void*), void* context) {
   if (t_launching || t_block != ~0ull) {
@@ -2816,11 +3306,15 @@ void launch_run(const LaunchConfig& c, void (*body)(void*), void* context) {
     san::on_launch(c.name, c.file, c.line, g_coop, g_dynamic_shared_ptr, c.shmem,
                    g_dynamic_shared.data(), g_dynamic_shared.data() + g_dynamic_shared.size());
   }
-  if (g_coop) {
+  if (take_cluster_shape(c)) {
+    run_cluster_grid(c);
+  } else if (g_coop) {
     run_cooperative_grid(c);
   } else {
     run_grid(c);
   }
+  cluster_dim = dim3(1, 1, 1);
+  cluster_specified = false;
   san::on_launch_end();
   g_coop = false;
   if (g_abort) {
@@ -2861,6 +3355,9 @@ void register_symbol(const void* p, size_t size) {
 }
 
 cudaError_t func_set_attribute(const void* func, int attr, int value) {
+  if (attr >= cudaFuncAttributeClusterDimMustBeSet &&
+      attr <= cudaFuncAttributeClusterSchedulingPolicyPreference)
+    return cluster_func_set_attribute(func, attr, value);
   if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
     if (value < 0 || value > 232448) return record(cudaErrorInvalidValue);
     g_max_dynamic_shared[func] = value;
@@ -3623,6 +4120,7 @@ cudaError_t func_get_attributes(cudaFuncAttributes* attr, const void* func) {
   attr->maxDynamicSharedSizeBytes = limit == g_max_dynamic_shared.end() ? 49152 : limit->second;
   auto carve = g_carveout.find(func);
   attr->preferredShmemCarveout = carve == g_carveout.end() ? -1 : carve->second;
+  cluster_func_attributes(attr, func);
   return cudaSuccess;
 }
 }  // namespace cuda_emu

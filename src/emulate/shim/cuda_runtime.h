@@ -657,7 +657,15 @@ enum cudaDeviceAttr {
 
 enum cudaFuncAttribute {
   cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
-  cudaFuncAttributePreferredSharedMemoryCarveout = 9
+  cudaFuncAttributePreferredSharedMemoryCarveout = 9,
+  // Thread block clusters (see "Thread block clusters" below).
+  cudaFuncAttributeClusterDimMustBeSet = 10,
+  cudaFuncAttributeRequiredClusterWidth = 11,
+  cudaFuncAttributeRequiredClusterHeight = 12,
+  cudaFuncAttributeRequiredClusterDepth = 13,
+  cudaFuncAttributeNonPortableClusterSizeAllowed = 14,
+  cudaFuncAttributeClusterSchedulingPolicyPreference = 15,
+  cudaFuncAttributeMax
 };
 enum cudaFuncCache {
   cudaFuncCachePreferNone = 0,
@@ -712,6 +720,11 @@ enum cudaLaunchAttributeID {
   cudaLaunchAttributeMemSyncDomainMap = 9,
   cudaLaunchAttributeMemSyncDomain = 10
 };
+enum cudaClusterSchedulingPolicy {
+  cudaClusterSchedulingPolicyDefault = 0,
+  cudaClusterSchedulingPolicySpread = 1,
+  cudaClusterSchedulingPolicyLoadBalancing = 2
+};
 union cudaLaunchAttributeValue {
   char pad[64];
   cudaAccessPolicyWindow accessPolicyWindow;
@@ -720,6 +733,7 @@ union cudaLaunchAttributeValue {
   struct {
     unsigned int x, y, z;
   } clusterDim;
+  cudaClusterSchedulingPolicy clusterSchedulingPolicyPreference;
   int programmaticStreamSerializationAllowed;
   int priority;
 };
@@ -1398,6 +1412,119 @@ inline cudaError_t cudaLaunchKernel(const T*, dim3, dim3, void**, size_t = 0, cu
   return cudaErrorNotSupported;
 }
 
+// ---- Thread block clusters ---------------------------------------------------------
+// A cluster is a group of blocks of one grid that are resident at once and may read
+// and write each other's shared memory (cooperative_groups::cluster_group, the
+// intrinsics below). Its shape comes from `__cluster_dims__(x, y, z)` on the kernel
+// (the rewriter removes the attribute and registers the shape under the kernel's name
+// and address, register_cluster_dims) or from cudaLaunchKernelEx with
+// cudaLaunchAttributeClusterDimension. The launch fails with 912
+// (cudaErrorInvalidClusterSize, not sticky) as on the H200 (tests/cuda/cluster_errors.cu):
+// a grid that is not a multiple of the shape, a zero dimension, more than 8 blocks (16
+// after cudaFuncAttributeNonPortableClusterSizeAllowed), an attribute that differs from
+// the kernel's `__cluster_dims__`. The emulator runs a clustered grid one cluster at a
+// time, every block of the cluster alive at once on an OS thread of its own (so that
+// their static __shared__, thread_local here, stay apart), one OS thread running at any
+// moment (see "Thread block clusters" in cuda_emu.cpp).
+struct cudaLaunchAttribute {
+  cudaLaunchAttributeID id;
+  char pad[8 - sizeof(cudaLaunchAttributeID)];
+  cudaLaunchAttributeValue val;
+};
+typedef cudaLaunchAttribute cudaLaunchAttribute_st;
+struct cudaLaunchConfig_t {
+  dim3 gridDim;
+  dim3 blockDim;
+  size_t dynamicSmemBytes;
+  cudaStream_t stream;
+  cudaLaunchAttribute* attrs;
+  unsigned int numAttrs;
+};
+typedef cudaLaunchConfig_t cudaLaunchConfig_st;
+
+namespace cuda_emu {
+// The cluster shape of the running launch ((1,1,1) without clusters) and whether the
+// launch gave one (__clusterDimIsSpecified).
+extern dim3 cluster_dim;
+extern bool cluster_specified;
+// Registers a kernel's `__cluster_dims__` (the rewriter emits the call after the
+// kernel's declaration); `kernel` may be null (then it is found by name only).
+bool register_cluster_dims(const char* name, const void* kernel, unsigned x, unsigned y = 1,
+                           unsigned z = 1);
+// The shape a cudaLaunchKernelEx asks for, read by the next launch_check.
+void request_cluster(bool given, unsigned x, unsigned y, unsigned z);
+// Checks an attribute list for what the emulator does; names the call site otherwise.
+bool launch_attributes(const cudaLaunchConfig_t* config, const char* file, int line);
+// cluster.sync() and its halves, block ranks, distributed shared memory.
+void cluster_arrive(const char* file, int line);
+void cluster_wait(const char* file, int line);
+void* cluster_map_shared(const void* p, unsigned rank, const char* file, int line);
+unsigned cluster_query_shared(const void* p, const char* file, int line);
+
+template <class... P, class... A>
+inline cudaError_t launch_kernel_ex(const char* file, int line, const cudaLaunchConfig_t* config,
+                                    void (*kernel)(P...), A&&... a) {
+  static_assert(sizeof...(A) == sizeof...(P),
+                "cudaLaunchKernelEx with the wrong number of kernel arguments");
+  if (config == nullptr || kernel == nullptr) return record_error(cudaErrorInvalidValue);
+  if (!launch_attributes(config, file, line)) return last_error();
+  std::tuple<std::decay_t<P>...> values(static_cast<P>(std::forward<A>(a))...);
+  LaunchConfig c{file, line, nullptr, reinterpret_cast<const void*>(kernel), config->gridDim,
+                 config->blockDim, config->dynamicSmemBytes, config->stream};
+  if (!launch_check(c)) return cudaPeekAtLastError();
+  LaunchContext<void(P...), std::tuple<std::decay_t<P>...>> context{kernel, &values};
+  launch_run(c, &LaunchContext<void(P...), std::tuple<std::decay_t<P>...>>::body, &context);
+  return cudaSuccess;
+}
+}  // namespace cuda_emu
+
+// cudaLaunchKernelEx(&config, kernel, args...): a macro, so the emulator's messages
+// name the call's file and line.
+#define cudaLaunchKernelEx(...) ::cuda_emu::launch_kernel_ex(__FILE__, __LINE__, __VA_ARGS__)
+
+// The cluster intrinsics of sm_90 (what cooperative_groups' cluster_group is made of).
+inline unsigned __clusterDimIsSpecified() { return ::cuda_emu::cluster_specified ? 1u : 0u; }
+inline dim3 __clusterDim() { return ::cuda_emu::cluster_dim; }
+inline dim3 __clusterRelativeBlockIdx() {
+  const dim3& c = ::cuda_emu::cluster_dim;
+  return dim3(blockIdx.x % c.x, blockIdx.y % c.y, blockIdx.z % c.z);
+}
+inline dim3 __clusterIdx() {
+  const dim3& c = ::cuda_emu::cluster_dim;
+  return dim3(blockIdx.x / c.x, blockIdx.y / c.y, blockIdx.z / c.z);
+}
+inline dim3 __clusterGridDimInClusters() {
+  const dim3& c = ::cuda_emu::cluster_dim;
+  return dim3(gridDim.x / c.x, gridDim.y / c.y, gridDim.z / c.z);
+}
+inline unsigned __clusterSizeInBlocks() {
+  const dim3& c = ::cuda_emu::cluster_dim;
+  return c.x * c.y * c.z;
+}
+inline unsigned __clusterRelativeBlockRank() {
+  const dim3& c = ::cuda_emu::cluster_dim;
+  return ((blockIdx.z % c.z) * c.y + blockIdx.y % c.y) * c.x + blockIdx.x % c.x;
+}
+inline void __cluster_barrier_arrive(const char* f = __builtin_FILE(), int l = __builtin_LINE()) {
+  ::cuda_emu::cluster_arrive(f, l);
+}
+inline void __cluster_barrier_arrive_relaxed(const char* f = __builtin_FILE(),
+                                             int l = __builtin_LINE()) {
+  ::cuda_emu::cluster_arrive(f, l);
+}
+inline void __cluster_barrier_wait(const char* f = __builtin_FILE(), int l = __builtin_LINE()) {
+  ::cuda_emu::cluster_wait(f, l);
+}
+inline void __threadfence_cluster() { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+inline void* __cluster_map_shared_rank(const void* p, unsigned rank,
+                                       const char* f = __builtin_FILE(), int l = __builtin_LINE()) {
+  return ::cuda_emu::cluster_map_shared(p, rank, f, l);
+}
+inline unsigned __cluster_query_shared_rank(const void* p, const char* f = __builtin_FILE(),
+                                            int l = __builtin_LINE()) {
+  return ::cuda_emu::cluster_query_shared(p, f, l);
+}
+
 // ---- What the emulator does not provide -----------------------------------------
 // Each name below is a runtime (or, through cuda.h, driver) API function the
 // emulator does not implement. Calling one stops the compile with g++'s
@@ -1488,7 +1615,6 @@ CUDA_EMU_NOT_PROVIDED(cudaGraphicsSubResourceGetMappedArray)
 CUDA_EMU_NOT_PROVIDED(cudaGraphicsUnregisterResource)
 // Launch and module variants.
 CUDA_EMU_NOT_PROVIDED(cudaLaunchKernelExC)
-CUDA_EMU_NOT_PROVIDED(cudaLaunchKernelEx)
 CUDA_EMU_NOT_PROVIDED(cudaFuncGetName)
 CUDA_EMU_NOT_PROVIDED(cudaGetFuncBySymbol)
 CUDA_EMU_NOT_PROVIDED(cudaGetKernel)
