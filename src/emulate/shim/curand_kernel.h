@@ -119,10 +119,12 @@ struct XorwowPowers {
     for (int k = 1; k < 131; ++k) square(p[k - 1], &p[k]);
   }
 };
-inline const XorwowPowers& xorwow_powers() {
-  static const XorwowPowers* powers = new XorwowPowers();
-  return *powers;
-}
+// Computed before main, not on first use: a function-local static first reached in a
+// kernel would be initialized by one thread's fiber while the warp's lock step switches
+// to another fiber on the same OS thread, which then finds the initialization under way
+// (recursive_init_error: cuda-samples' MC_EstimatePiInlineP).
+inline const XorwowPowers* const g_xorwow_powers = new XorwowPowers();
+inline const XorwowPowers& xorwow_powers() { return *g_xorwow_powers; }
 inline void xorwow_jump(curandStateXORWOW* s, unsigned long long n, int first_power) {
   if (n == 0) return;
   const XorwowPowers& pw = xorwow_powers();
@@ -240,11 +242,13 @@ inline void apply3(const Mat3& a, unsigned int* s, unsigned long long m) {
   for (int i = 0; i < 3; ++i) s[i] = static_cast<unsigned>(r[i]);
 }
 // Jumps n draws (k = 0) or n subsequences of 2^76 draws (k = 76).
+// Before main, for the reason given at g_xorwow_powers.
+inline const Mat3 g_mrg_b1_76 = power2(mrg_a1(), 76, kM1);
+inline const Mat3 g_mrg_b2_76 = power2(mrg_a2(), 76, kM2);
 inline void mrg_jump(curandStateMRG32k3a* s, unsigned long long n, int k) {
   if (n == 0) return;
-  static const Mat3 b1_76 = power2(mrg_a1(), 76, kM1), b2_76 = power2(mrg_a2(), 76, kM2);
-  Mat3 b1 = k == 0 ? mrg_a1() : b1_76;
-  Mat3 b2 = k == 0 ? mrg_a2() : b2_76;
+  Mat3 b1 = k == 0 ? mrg_a1() : g_mrg_b1_76;
+  Mat3 b2 = k == 0 ? mrg_a2() : g_mrg_b2_76;
   apply3(power(b1, n, kM1), s->s1, kM1);
   apply3(power(b2, n, kM2), s->s2, kM2);
 }
