@@ -305,10 +305,10 @@ fn judge(
         return Ok(Verification::Reused { when: reused.when });
     }
     let mut run = backend.run(compiled, timeout)?;
-    if options.sanitized {
-        if let Some(report) = crate::workflow::sanitizers::take_findings(&mut run) {
-            return Ok(Verification::SanitizerErrors { report });
-        }
+    if options.sanitized
+        && let Some(report) = crate::workflow::sanitizers::take_findings(&mut run)
+    {
+        return Ok(Verification::SanitizerErrors { report });
     }
     // `band` rules compare only on a GPU like the recording's.
     let gpu_device = (backend.name() == "gpu")
