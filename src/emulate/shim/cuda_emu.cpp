@@ -2449,7 +2449,9 @@ void worker_turns(Worker* me) {
   }
 }
 
-void run_cooperative_grid(const LaunchConfig& c) {
+// The workers of a cooperative or clustered launch, ready for it: the host thread's
+// own first (made on first use), none busy; the host's, returned.
+Worker* ready_workers(const LaunchConfig& c) {
   if (g_workers.empty()) {
     Worker* w = new Worker;
     sem_init(&w->go, 0, 0);
@@ -2462,6 +2464,11 @@ void run_cooperative_grid(const LaunchConfig& c) {
   host->dyn_ptr = g_dynamic_shared_ptr;
   g_coop_shmem = c.shmem;
   g_coop_done = false;
+  return host;
+}
+
+void run_cooperative_grid(const LaunchConfig& c) {
+  Worker* host = ready_workers(c);
   g_coop_next = g_coop_finished = g_coop_arrived = 0;
   g_coop_total = static_cast<unsigned long long>(c.grid.x) * c.grid.y * c.grid.z;
   g_coop_resume.clear();
@@ -3004,18 +3011,7 @@ void run_cluster_grid(const LaunchConfig& c) {
             "this program on a GPU (--backend gpu)\n", c.file, c.line);
     die();
   }
-  if (g_workers.empty()) {
-    Worker* w = new Worker;
-    sem_init(&w->go, 0, 0);
-    w->home = &g_main;
-    w->blk = &g_block0;
-    g_workers.push_back(w);
-  }
-  for (Worker* w : g_workers) w->busy = w->at_grid = w->start = false;
-  Worker* host = g_workers[0];
-  host->dyn_ptr = g_dynamic_shared_ptr;
-  g_coop_shmem = c.shmem;
-  g_coop_done = false;
+  Worker* host = ready_workers(c);
   g_coop_next = g_coop_total = 0;
   g_cl_size = cluster_dim.x * cluster_dim.y * cluster_dim.z;
   g_cl_count = static_cast<unsigned long long>(c.grid.x) * c.grid.y * c.grid.z / g_cl_size;
