@@ -296,29 +296,31 @@ fn embedded_programs(book: &Book) -> Vec<String> {
 /// The programs whose mutants the book shows (`{{#mutants FILE}}`), in
 /// order of first use.
 fn mutant_programs(book: &Book) -> Vec<String> {
-    let mut programs = Vec::new();
-    for chapter in book.chapters() {
-        for found in directive::find_all(&chapter.content) {
-            if let Ok(Directive::Mutants { path }) = found.parsed
-                && !programs.contains(&path)
-            {
-                programs.push(path);
-            }
-        }
-    }
-    programs
+    shown_in(book, |d| match d {
+        Directive::Mutants { path } => Some(path),
+        _ => None,
+    })
 }
 
 /// The programs whose sanitizer reports the book shows (`{{#evidence FILE
 /// sanitizers}}`), in order of first use.
 fn sanitizer_programs(book: &Book) -> Vec<String> {
+    shown_in(book, |d| match d {
+        Directive::Evidence {
+            path,
+            view: EvidenceView::Sanitizers,
+        } => Some(path),
+        _ => None,
+    })
+}
+
+/// The programs the directives of the book's chapters name, as `pick`
+/// chooses them, in order of first use.
+fn shown_in(book: &Book, pick: impl Fn(Directive) -> Option<String>) -> Vec<String> {
     let mut programs = Vec::new();
     for chapter in book.chapters() {
         for found in directive::find_all(&chapter.content) {
-            if let Ok(Directive::Evidence {
-                path,
-                view: EvidenceView::Sanitizers,
-            }) = found.parsed
+            if let Some(path) = found.parsed.ok().and_then(&pick)
                 && !programs.contains(&path)
             {
                 programs.push(path);

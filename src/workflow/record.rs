@@ -294,10 +294,6 @@ pub(crate) fn record_sanitizers(
             ),
         )
     };
-    let compiled_args = program
-        .run_line()
-        .map(|l| l.split_whitespace().skip(1).map(str::to_string).collect())
-        .unwrap_or_default();
     let evidence = SanitizerEvidence {
         format: 1,
         program: program.path.clone(),
@@ -306,7 +302,7 @@ pub(crate) fn record_sanitizers(
         device: device.clone(),
         backend: backend.name().to_string(),
         toolkit,
-        arguments: compiled_args,
+        arguments: crate::backend::gpu::run_args(program),
         tools: reports,
     };
     evidence.save(&path)?;

@@ -32,7 +32,7 @@ use std::process::Command;
 use std::time::Duration;
 
 /// compute-sanitizer's tools, in the order they are run and shown.
-pub(crate) const TOOLS: &[&str] = &["memcheck", "racecheck", "synccheck", "initcheck"];
+const TOOLS: [&str; 4] = Sanitize::TOOLS;
 
 /// The file name ending of a program's sanitizer evidence.
 pub(crate) const SUFFIX: &str = ".sanitizers.toml";
@@ -158,10 +158,16 @@ impl ToolReport {
 /// program counters, threads and frames, and the program lines it names.
 fn reduce(record: &[&str]) -> Option<Finding> {
     record.first()?;
-    let location = regex::Regex::new(r"in (?:\S*/)?([\w.-]+\.(?:cu|cuh|cpp|h|hpp)):(\d+)")
-        .expect("a valid pattern");
-    let hazards = regex::Regex::new(r"\[\d+ hazards?\]").expect("a valid pattern");
-    let address = regex::Regex::new(r"\s+at 0x[0-9a-f]+").expect("a valid pattern");
+    // Compiled once: an initcheck report has a record per thread.
+    static PATTERNS: std::sync::LazyLock<[regex::Regex; 3]> = std::sync::LazyLock::new(|| {
+        [
+            r"in (?:\S*/)?([\w.-]+\.(?:cu|cuh|cpp|h|hpp)):(\d+)",
+            r"\[\d+ hazards?\]",
+            r"\s+at 0x[0-9a-f]+",
+        ]
+        .map(|p| regex::Regex::new(p).expect("a valid pattern"))
+    });
+    let [location, hazards, address] = &*PATTERNS;
     let mut what = Vec::new();
     let mut at: Vec<String> = Vec::new();
     for (i, line) in record.iter().enumerate() {

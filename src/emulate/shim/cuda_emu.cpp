@@ -2349,6 +2349,21 @@ Worker* free_worker(Worker* prefer) {
 bool g_cluster_run = false;  // a clustered launch runs (see "Thread block clusters")
 Worker* cluster_dispatch(Worker* me);
 
+// Hands block `linear` (its index already in t->idx) to worker `t`: busy, to start, its
+// block shaped, and (but for the host's) its own dynamic shared memory, 128-byte aligned.
+void start_worker(Worker* t, unsigned long long linear) {
+  t->linear = linear;
+  t->busy = true;
+  t->at_grid = false;
+  t->start = true;
+  shape_block(*t->blk);
+  if (t != g_workers[0]) {
+    if (t->dyn.size() < g_coop_shmem + 128) t->dyn.resize(g_coop_shmem + 128);
+    t->dyn_ptr = reinterpret_cast<void*>(
+        (reinterpret_cast<uintptr_t>(t->dyn.data()) + 127) / 128 * 128);
+  }
+}
+
 // Chooses who runs next, after `me` ran its turn.
 Worker* coop_dispatch(Worker* me) {
   if (g_cluster_run) return cluster_dispatch(me);
@@ -2362,16 +2377,7 @@ Worker* coop_dispatch(Worker* me) {
     unsigned gx = gridDim.x, gy = gridDim.y;
     t->idx = uint3{static_cast<unsigned>(k % gx), static_cast<unsigned>(k / gx % gy),
                    static_cast<unsigned>(k / gx / gy)};
-    t->linear = k;
-    t->busy = true;
-    t->at_grid = false;
-    t->start = true;
-    shape_block(*t->blk);
-    if (t != g_workers[0]) {
-      if (t->dyn.size() < g_coop_shmem + 128) t->dyn.resize(g_coop_shmem + 128);
-      t->dyn_ptr = reinterpret_cast<void*>(
-          (reinterpret_cast<uintptr_t>(t->dyn.data()) + 127) / 128 * 128);
-    }
+    start_worker(t, k);
     return t;
   }
   if (g_coop_resume.empty() && g_coop_arrived > 0) {
@@ -2973,16 +2979,7 @@ Worker* cluster_dispatch(Worker* me) {
       unsigned cx = static_cast<unsigned>(k % nx), cy = static_cast<unsigned>(k / nx % ny),
                cz = static_cast<unsigned>(k / nx / ny);
       t->idx = uint3{cx * c.x + r % c.x, cy * c.y + r / c.x % c.y, cz * c.z + r / (c.x * c.y)};
-      t->linear = r;
-      t->busy = true;
-      t->at_grid = false;
-      t->start = true;
-      shape_block(*t->blk);
-      if (t != g_workers[0]) {
-        if (t->dyn.size() < g_coop_shmem + 128) t->dyn.resize(g_coop_shmem + 128);
-        t->dyn_ptr = reinterpret_cast<void*>(
-            (reinterpret_cast<uintptr_t>(t->dyn.data()) + 127) / 128 * 128);
-      }
+      start_worker(t, r);
       g_cl_worker[r] = t;
       return t;
     }
