@@ -190,6 +190,7 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "tex_normalized_read",
     "nv_atomic_builtins",
     "source_latin1",
+    "warp_byte_owners",
     "warp_legacy",
     "warp_race_warnings",
     "warp_shuffle",
@@ -866,6 +867,27 @@ fn warps_talk_through_plain_shared_memory_in_lock_step_and_say_so() {
             "{line}: {stderr}"
         );
     }
+}
+
+#[test]
+fn a_cooperative_kernel_whose_warps_talk_meets_in_every_launch() {
+    // `talk`'s lanes talk through plain shared memory: every launch meets, so the
+    // second and third print the H200's answers too, and no launch says it ran its
+    // lanes one after another; `quiet`'s later launches run without meetings.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let done = run(&backend, "coop_warp_talk", Duration::from_secs(60));
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(stdout, expected("coop_warp_talk", "stdout"));
+    assert!(!stderr.contains("one after another"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "tests/cuda/coop_warp_talk.cu:26: warning: lanes of warp 0 communicate through plain"
+        ),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -25,6 +25,7 @@
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -731,10 +732,15 @@ struct Lockstep {
   bool meet = true;    // whether this block's lanes meet at plain accesses
   bool warp_comm = false;  // lanes of a warp talked through shared memory in this block
   size_t tls_bytes = 0;
-  ShadowWord* tls_shadow = nullptr;  // a word for each 4 bytes (allocated when needed)
-  size_t tls_words = 0;
-  ShadowWord* dyn_shadow = nullptr;
-  size_t dyn_words = 0;
+  // A cell for each 4-byte word (allocated when needed), and four for each word that
+  // accesses of less than a word split (cuda_emu_lockstep.h).
+  struct Area {
+    ShadowWord* words = nullptr;
+    ShadowWord* bytes = nullptr;
+    size_t n = 0;  // words
+  };
+  Area tls;  // the program's thread-local block (static __shared__)
+  Area dyn;  // the launch's extern __shared__
 };
 
 struct Block {
@@ -1099,7 +1105,17 @@ void tile_deadlock() {
 // step"): the first block does, and so do the rest when it showed its warps' lanes
 // talking through shared memory.
 std::atomic<bool> g_launch_meets{true};  // blocks on several OS threads read it
-bool g_coop = false;  // a cooperative launch is running (its blocks always meet)
+bool g_coop = false;  // a cooperative launch is running
+// A cooperative launch's blocks run at once, so none of them can go first to show
+// whether its warps talk: they all meet, unless the kernel's previous cooperative
+// launch showed no warp talking through shared memory (those kernels are here).
+std::set<std::pair<const void*, std::string>> g_quiet_kernels;
+bool g_coop_meets = true;  // the current cooperative launch's blocks meet
+std::atomic<bool> g_launch_warp_comm{false};  // some block of the launch showed it
+
+std::pair<const void*, std::string> kernel_key(const LaunchConfig& c) {
+  return {c.kernel, c.name ? c.name : ""};
+}
 
 #include "cuda_emu_lockstep.h"
 
@@ -1127,7 +1143,9 @@ bool g_coop = false;  // a cooperative launch is running (its blocks always meet
 // memory (cuda_emu_lockstep.h keeps a shadow word for each word of shared memory), the
 // later blocks run their lanes one after another, still watched: lanes of a warp found
 // talking there after all are reported, and the blocks after that meet again. Volatile
-// accesses always meet. Cooperative launches always meet. Where the order cannot be
+// accesses always meet. A cooperative launch's blocks run at once, so none goes first:
+// they all meet unless the same kernel's previous cooperative launch showed no lanes
+// of a warp talking through shared memory (g_quiet_kernels). Where the order cannot be
 // known to be the GPU's (plain memory, which nvcc may keep in registers; different
 // warps with no barrier between; the two paths of a divergent branch), the hazard is
 // reported once for each source line (cuda_emu_lockstep.h).
@@ -1309,7 +1327,7 @@ void run_block() {
   reset_tiles();
   ++B.lockstep.epoch;
   B.lockstep.tls_bytes = tls_block_bytes();
-  B.lockstep.meet = g_launch_meets.load(std::memory_order_relaxed) || g_coop;
+  B.lockstep.meet = g_coop ? g_coop_meets : g_launch_meets.load(std::memory_order_relaxed);
   B.lockstep.warp_comm = false;
   for (int w = 0; w < B.nwarps; ++w) {
     Warp& W = B.warps[w];
@@ -2555,8 +2573,10 @@ void meet_warp(const void* site) {
 // kind 0 a read, 1 a write, 2 an atomic, 3 a volatile read, 4 a volatile write. An
 // access to the thread's own stack is nobody else's business; any other meets the
 // warp, and one to shared memory is checked for hazards (cuda_emu_lockstep.h).
-void memory_access(const void* site, const void* addr, unsigned size, int kind) {
-  (void)size;
+// Inlined into the thread-sanitizer entry points (below): a shared-memory kernel makes
+// every access through here.
+inline __attribute__((always_inline)) void access_inline(const void* site, const void* addr,
+                                                         unsigned size, int kind) {
   if (!g_in_kernel) return;
   if (san::g_on) {
     // A sanitize build instruments every program: its warps meet at volatile accesses
@@ -2566,17 +2586,30 @@ void memory_access(const void* site, const void* addr, unsigned size, int kind) 
     return;
   }
   Fiber* cur = g_cur;
+  Block& b = B;
+  if (!b.lockstep.meet && kind < 3) {
+    // The block's lanes run one after another: only shared memory is watched (a
+    // thread's own stack is not shared memory), with no meeting.
+    Lockstep::Area* area;
+    size_t word;
+    if (!shadow_of(addr, &area, &word)) return;
+    int t = cur->tid;
+    Warp& W = b.warps[t >> 5];
+    note_shared(W, t >> 5, t & 31, W.exists, site, *area, word, addr, size, kind != 0,
+                kind <= 1, kind == 2);
+    return;
+  }
   if (static_cast<uintptr_t>(reinterpret_cast<const char*>(addr) - cur->map) < kStackBytes + kPage)
     return;
   int t = cur->tid;
-  Warp& W = B.warps[t >> 5];
-  if (B.lockstep.meet || kind >= 3) {
-    meet_warp(site);
-  } else {
-    W.group[t & 31] = W.exists;
-  }
-  note_shared_access(W, t >> 5, t & 31, site, addr, kind == 1 || kind == 2 || kind == 4,
+  Warp& W = b.warps[t >> 5];
+  meet_warp(site);
+  note_shared_access(W, t >> 5, t & 31, site, addr, size, kind == 1 || kind == 2 || kind == 4,
                      kind <= 1, kind == 2);
+}
+
+void memory_access(const void* site, const void* addr, unsigned size, int kind) {
+  access_inline(site, addr, size, kind);
 }
 
 // Before a volatile access whose address is not known.
@@ -3292,6 +3325,8 @@ void launch_run(const LaunchConfig& c, void (*body)(void*), void* context) {
   protect_device(true);
   snapshot_for_ldg();
   g_launch_meets.store(true, std::memory_order_relaxed);
+  g_launch_warp_comm.store(false, std::memory_order_relaxed);
+  if (g_coop) g_coop_meets = g_quiet_kernels.count(kernel_key(c)) == 0;
   g_in_kernel = true;
   if (settings().bounds_check) {
     san::on_launch(c.name, c.file, c.line, g_coop, g_dynamic_shared_ptr, c.shmem, nullptr, nullptr);
@@ -3309,6 +3344,12 @@ void launch_run(const LaunchConfig& c, void (*body)(void*), void* context) {
   cluster_dim = dim3(1, 1, 1);
   cluster_specified = false;
   san::on_launch_end();
+  if (g_coop) {
+    if (g_launch_warp_comm.load(std::memory_order_relaxed))
+      g_quiet_kernels.erase(kernel_key(c));
+    else
+      g_quiet_kernels.insert(kernel_key(c));
+  }
   g_coop = false;
   if (g_abort) {
     // A thread stopped the kernel (device assert, __trap): every fiber is
@@ -4557,7 +4598,7 @@ __attribute__((noinline)) void __tsan_write_range(const void* a, unsigned long n
 #define CUDA_EMU_TSAN_ACCESS(NAME, CONST, KIND, N, ALIGNED)         \
   __attribute__((noinline)) void NAME(CONST void* a) {               \
     CUDA_EMU_SAN(a, N, (KIND) == 1 || (KIND) == 4, ALIGNED);         \
-    cuda_emu::memory_access(__builtin_return_address(0), a, N, KIND); \
+    cuda_emu::access_inline(__builtin_return_address(0), a, N, KIND); \
   }
 #define CUDA_EMU_TSAN_PLAIN(N)                                                  \
   CUDA_EMU_TSAN_ACCESS(__tsan_read##N, const, 0, N, true)                       \

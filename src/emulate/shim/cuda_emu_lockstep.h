@@ -215,6 +215,7 @@ struct ShadowWord {
   bool w_plain = false;  // the last write was a plain store (not volatile)
   bool r_plain = false;  // the last read was a plain load
   unsigned w_step = 0, r_step = 0;  // the writer's and reader's Warp::step then
+  bool split = false;  // the word's bytes have cells of their own (Lockstep::Area::bytes)
 };
 
 // The hazards already reported: once for each kind and source line where one is found.
@@ -284,11 +285,12 @@ void report_hazard(int kind, const void* first, bool first_write, int first_warp
     say(
             "%s: %s: lanes of warp %d communicate through shared memory with no __syncwarp(): "
             "lane %d %s at %s, lane %d %s at %s; the emulator ran this block's lanes one after "
-            "another (the launch's first block showed no such communication), so its order "
-            "here may differ from the GPU's lock step; the launch's later blocks run in lock "
-            "step\n",
+            "another (%s showed no such communication), so its order here may differ from the "
+            "GPU's lock step; %s run in lock step\n",
             b.c_str(), level, first_warp, first_lane, first_write ? "writes" : "reads",
-            a.c_str(), second_lane, second_write ? "writes" : "reads", b.c_str());
+            a.c_str(), second_lane, second_write ? "writes" : "reads", b.c_str(),
+            g_coop ? "the kernel's previous cooperative launch" : "the launch's first block",
+            g_coop ? "the kernel's next launches" : "the launch's later blocks");
   } else if (kind == 1) {
     say(
             "%s: %s: lanes of a divergent warp communicate through shared memory: lane %d of "
@@ -325,31 +327,42 @@ void report_hazard(int kind, const void* first, bool first_write, int first_warp
   if (settings_sanitize()) die();
 }
 
-// The shadow word of addr, or null when addr is not shared memory.
-ShadowWord* shadow_of(const void* addr) {
+// Where addr's shadow is: its area and word, or false when addr is not shared memory
+// (two range tests: the program's thread-local block, where static __shared__ live, and
+// the launch's `extern __shared__` buffer).
+inline __attribute__((always_inline)) bool shadow_of(const void* addr, Lockstep::Area** area,
+                                                     size_t* word) {
   Lockstep& L = B.lockstep;
   uintptr_t a = reinterpret_cast<uintptr_t>(addr);
   uintptr_t tp = reinterpret_cast<uintptr_t>(__builtin_thread_pointer());
   if (a < tp && a >= tp - L.tls_bytes) {
     size_t i = (a - (tp - L.tls_bytes)) >> 2;
-    if (L.tls_words <= i) {
-      delete[] L.tls_shadow;
-      L.tls_words = L.tls_bytes / 4 + 1;
-      L.tls_shadow = new ShadowWord[L.tls_words];
+    if (L.tls.n <= i) {
+      delete[] L.tls.words;
+      delete[] L.tls.bytes;
+      L.tls.bytes = nullptr;
+      L.tls.n = L.tls_bytes / 4 + 1;
+      L.tls.words = new ShadowWord[L.tls.n];
     }
-    return &L.tls_shadow[i];
+    *area = &L.tls;
+    *word = i;
+    return true;
   }
   uintptr_t d = reinterpret_cast<uintptr_t>(g_dynamic_shared_ptr);
   if (g_launch && a >= d && a < d + g_launch->shmem) {
     size_t i = (a - d) >> 2;
-    if (L.dyn_words <= i) {
-      delete[] L.dyn_shadow;
-      L.dyn_words = g_launch->shmem / 4 + 1;
-      L.dyn_shadow = new ShadowWord[L.dyn_words];
+    if (L.dyn.n <= i) {
+      delete[] L.dyn.words;
+      delete[] L.dyn.bytes;
+      L.dyn.bytes = nullptr;
+      L.dyn.n = g_launch->shmem / 4 + 1;
+      L.dyn.words = new ShadowWord[L.dyn.n];
     }
-    return &L.dyn_shadow[i];
+    *area = &L.dyn;
+    *word = i;
+    return true;
   }
-  return nullptr;
+  return false;
 }
 
 // The size of the program's thread-local block (where static __shared__ live).
@@ -374,18 +387,22 @@ size_t tls_block_bytes() {
   return bytes;
 }
 
-// Notes an access of lane `lane` of warp `w` (just released from a meeting, so it makes
-// the access next) and reports a hazard with an earlier one.
-void note_shared_access(Warp& W, int w, int lane, const void* site, const void* addr,
-                        bool write, bool plain, bool atomic) {
-  ShadowWord* s = shadow_of(addr);
-  if (!s) return;
+// Notes an access of lane `lane` of warp `w` (its `step`-th since the warp's last sync)
+// to the shared memory whose shadow cell is `s` (the lane was just released from a
+// meeting with the lanes `group`, or runs alone: then `group` is every lane of the
+// warp) and reports a hazard with an earlier one. Inlined into the access path
+// (memory_access): a shared-memory kernel calls it for every access, most of them reads
+// that find nothing to report.
+inline __attribute__((always_inline)) void note_shared_word(Warp& W, int w, int lane,
+                                                            unsigned group, const void* site,
+                                                            ShadowWord* s, unsigned step,
+                                                            bool write, bool plain,
+                                                            bool atomic) {
   if (atomic) {
     // Atomics are ordered among themselves (no hazard between warps, nothing a compiler
     // may cache), but the two paths of a divergent warp taking them in turn give
     // results in an order the GPU's compiler chooses.
     Lockstep& L = B.lockstep;
-    unsigned group = W.group[lane];
     if (s->w_epoch == L.epoch && s->w_warp == w && s->w_lane != lane &&
         s->w_sync == W.sync_count && !(s->w_group & (1u << lane)) &&
         !(group & (1u << s->w_lane)))
@@ -404,9 +421,7 @@ void note_shared_access(Warp& W, int w, int lane, const void* site, const void* 
   Lockstep& L = B.lockstep;
   unsigned e = L.epoch;
   unsigned bit = 1u << lane;
-  unsigned group = W.group[lane];
   unsigned sync = W.sync_count;
-  unsigned step = ++W.step[lane];
   // Lanes of one warp talking through this word since the warp's last sync: lock step
   // matters. Run one after another (L.meet false), the other lane's access came first
   // in time; if it came later in the lanes' step count, lock step would have put this
@@ -414,7 +429,10 @@ void note_shared_access(Warp& W, int w, int lane, const void* site, const void* 
   bool other_wrote = s->w_epoch == e && s->w_warp == w && s->w_lane != lane && s->w_sync == sync;
   bool other_read = s->r_epoch == e && s->r_warp == w && s->r_lane != lane && s->r_sync == sync;
   if (other_wrote || (write && other_read)) {
-    L.warp_comm = true;
+    if (!L.warp_comm) {
+      L.warp_comm = true;
+      g_launch_warp_comm.store(true, std::memory_order_relaxed);
+    }
     bool violated = !L.meet && (other_wrote ? s->w_step > step : s->r_step > step);
     if (violated) {
       g_launch_meets = true;
@@ -468,4 +486,74 @@ void note_shared_access(Warp& W, int w, int lane, const void* site, const void* 
     s->r_warp = static_cast<unsigned short>(w);
     s->r_lane = static_cast<unsigned short>(lane);
   }
+}
+
+// An access of `size` bytes at addr, whose shadow is `word` of `area` on: each word it
+// touches. A word is one cell while whole words are accessed; an access to part of one
+// (a byte, a half) splits it into four byte cells, so that threads owning different
+// bytes of a word (a per-thread byte histogram) are not taken to communicate. A split
+// word whose byte cells are all from earlier barrier intervals is one cell again at
+// its next whole-word access. (The common case, one aligned word of an unsplit cell, is
+// inlined in note_shared; the rest is here.)
+__attribute__((noinline)) void note_shared_parts(Warp& W, int w, int lane, unsigned group,
+                                                 const void* site, Lockstep::Area& area,
+                                                 size_t word, uintptr_t a, unsigned size,
+                                                 unsigned step, bool write, bool plain,
+                                                 bool atomic) {
+  unsigned first_byte = static_cast<unsigned>(a & 3);
+  size_t words = (first_byte + size + 3) >> 2;
+  if (word + words > area.n) words = area.n - word;
+  for (size_t k = 0; k < words; ++k) {
+    ShadowWord& cell = area.words[word + k];
+    // The bytes of this word the access covers.
+    unsigned from = k == 0 ? first_byte : 0;
+    unsigned long long end = first_byte + static_cast<unsigned long long>(size) - 4 * k;
+    unsigned to = end >= 4 ? 4 : static_cast<unsigned>(end);
+    unsigned mask = ((1u << to) - 1) & ~((1u << from) - 1);
+    if (mask == 0xf && cell.split) {
+      unsigned e = B.lockstep.epoch;
+      ShadowWord* b = &area.bytes[4 * (word + k)];
+      bool stale = true;
+      for (int i = 0; i < 4; ++i)
+        if (b[i].w_epoch == e || b[i].r_epoch == e) stale = false;
+      if (stale) cell = ShadowWord();
+    }
+    if (mask == 0xf && !cell.split) {
+      note_shared_word(W, w, lane, group, site, &cell, step, write, plain, atomic);
+      continue;
+    }
+    if (area.bytes == nullptr) area.bytes = new ShadowWord[4 * area.n];
+    ShadowWord* b = &area.bytes[4 * (word + k)];
+    if (!cell.split) {
+      for (int i = 0; i < 4; ++i) b[i] = cell;
+      cell.split = true;
+    }
+    for (unsigned r = mask; r; r &= r - 1)
+      note_shared_word(W, w, lane, group, site, &b[__builtin_ctz(r)], step, write, plain, atomic);
+  }
+}
+
+inline __attribute__((always_inline)) void note_shared(Warp& W, int w, int lane,
+                                                       unsigned group, const void* site,
+                                                       Lockstep::Area& area, size_t word,
+                                                       const void* addr, unsigned size,
+                                                       bool write, bool plain, bool atomic) {
+  if (size == 0) return;
+  unsigned step = atomic ? 0 : ++W.step[lane];
+  uintptr_t a = reinterpret_cast<uintptr_t>(addr);
+  ShadowWord& cell = area.words[word];
+  if (size == 4 && (a & 3) == 0 && !cell.split) {
+    note_shared_word(W, w, lane, group, site, &cell, step, write, plain, atomic);
+    return;
+  }
+  note_shared_parts(W, w, lane, group, site, area, word, a, size, step, write, plain, atomic);
+}
+
+// The same after a meeting (the lanes met with are W.group[lane]).
+void note_shared_access(Warp& W, int w, int lane, const void* site, const void* addr,
+                        unsigned size, bool write, bool plain, bool atomic) {
+  Lockstep::Area* area;
+  size_t word;
+  if (shadow_of(addr, &area, &word))
+    note_shared(W, w, lane, W.group[lane], site, *area, word, addr, size, write, plain, atomic);
 }
