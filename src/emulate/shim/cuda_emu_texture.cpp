@@ -227,8 +227,9 @@ float normalized(const Format& fmt, long long v) {
 float round_away(__int128 v, int e) {
   const bool neg = v < 0;
   unsigned __int128 a = neg ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
-  int nb = 0;
-  for (unsigned __int128 t = a; t; t >>= 1) ++nb;
+  const unsigned long long hi = static_cast<unsigned long long>(a >> 64);
+  const int nb = hi ? 128 - __builtin_clzll(hi)
+                    : 64 - __builtin_clzll(static_cast<unsigned long long>(a));  // a != 0
   const int sh = nb - 24;
   unsigned long long m;
   if (sh > 0) {
@@ -242,6 +243,20 @@ float round_away(__int128 v, int e) {
   return neg ? -f : f;
 }
 
+// A normal float t as frexpf splits it, t = m * 2^(e - 24) with 2^23 <= |m| < 2^24,
+// read from its bits (frexpf and ldexpf were most of a filtered fetch's time).
+inline int float_exponent(float t) {
+  uint32_t b;
+  memcpy(&b, &t, 4);
+  return static_cast<int>((b >> 23) & 0xff) - 126;
+}
+inline long long float_significand(float t) {
+  uint32_t b;
+  memcpy(&b, &t, 4);
+  const long long m = (b & 0x7fffff) | 0x800000;
+  return (b >> 31) ? -m : m;
+}
+
 // sum(t[k] * w[k]) / 2^wbits as the H200's filter computes it; false when
 // it is not reproducible here (a non-finite or subnormal texel, or a
 // subnormal result).
@@ -253,8 +268,7 @@ bool filter_float(const float* t, const long* w, int n, int wbits, float* out) {
     if (!std::isfinite(t[k])) return false;
     if (t[k] == 0.0f) continue;
     if (std::fpclassify(t[k]) == FP_SUBNORMAL) return false;
-    int e;
-    frexpf(t[k], &e);
+    const int e = float_exponent(t[k]);
     if (e > E) E = e;
   }
   if (E == INT_MIN) {
@@ -264,9 +278,8 @@ bool filter_float(const float* t, const long* w, int n, int wbits, float* out) {
   __int128 sum = 0;
   for (int k = 0; k < n; ++k) {
     if (w[k] == 0 || t[k] == 0.0f) continue;
-    int e;
-    const float fr = frexpf(t[k], &e);
-    long long m = static_cast<long long>(ldexpf(fr, 24));  // t = m * 2^(e - 24)
+    const int e = float_exponent(t[k]);
+    long long m = float_significand(t[k]);  // t = m * 2^(e - 24)
     const int shift = E - e + 24 - K;                      // >= -4
     long long a = m < 0 ? -m : m;
     a = shift <= 0 ? a << -shift : (shift >= 63 ? 0 : a >> shift);
@@ -294,13 +307,14 @@ bool texel_coordinate(double c, size_t n, const cudaTextureDesc& td, int dim, __
     double d = c;
     if (d > 1e12) d = 1e12;
     if (d < -1e12) d = -1e12;
-    *x = static_cast<__int128>(std::floor(std::ldexp(d, kFix)));
+    // (A product by 2^21 is exact, and within 2^62 after the clamp.)
+    *x = static_cast<long long>(std::floor(d * static_cast<double>(kOne)));
     return true;
   }
   double u = c;
   if (u > 1e9) u = 1e9;
   if (u < -1e9) u = -1e9;
-  long long q = static_cast<long long>(std::floor(std::ldexp(u, kFix)));
+  long long q = static_cast<long long>(std::floor(u * static_cast<double>(kOne)));
   if (mode == cudaAddressModeWrap) {
     q = ((q % kOne) + kOne) % kOne;
   } else if (mode == cudaAddressModeMirror) {
@@ -321,6 +335,14 @@ long long address(long long i, size_t n, const cudaTextureDesc& td, int dim) {
 }
 
 long long floor_div(__int128 x, long long d) {
+  const long long lim = 1ll << 60;
+  if (x > -lim && x < lim) {
+    // The common case, in 64 bits (a 128-bit division is a library call).
+    const long long xl = static_cast<long long>(x);
+    long long q = xl / d;
+    if ((xl % d != 0) && ((xl < 0) != (d < 0))) --q;
+    return q;  // |q| <= |x| < 2^60: within the clamp below
+  }
   __int128 q = x / d;
   if ((x % d != 0) && ((x < 0) != (d < 0))) --q;
   if (q > (__int128)(1ll << 60)) q = (__int128)(1ll << 60);
