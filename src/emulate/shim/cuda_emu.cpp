@@ -1143,7 +1143,9 @@ std::pair<const void*, std::string> kernel_key(const LaunchConfig& c) {
 // memory (cuda_emu_lockstep.h keeps a shadow word for each word of shared memory), the
 // later blocks run their lanes one after another, still watched: lanes of a warp found
 // talking there after all are reported, and the blocks after that meet again. Volatile
-// accesses always meet. A cooperative launch's blocks run at once, so none goes first:
+// accesses are no different (the first block's meetings show whether the warp talks
+// through them: a pre-Volta reduction does, a scan with a barrier between its steps
+// does not). A cooperative launch's blocks run at once, so none goes first:
 // they all meet unless the same kernel's previous cooperative launch showed no lanes
 // of a warp talking through shared memory (g_quiet_kernels). Where the order cannot be
 // known to be the GPU's (plain memory, which nvcc may keep in registers; different
@@ -2587,7 +2589,7 @@ inline __attribute__((always_inline)) void access_inline(const void* site, const
   }
   Fiber* cur = g_cur;
   Block& b = B;
-  if (!b.lockstep.meet && kind < 3) {
+  if (!b.lockstep.meet) {
     // The block's lanes run one after another: only shared memory is watched (a
     // thread's own stack is not shared memory), with no meeting.
     Lockstep::Area* area;
@@ -2595,8 +2597,8 @@ inline __attribute__((always_inline)) void access_inline(const void* site, const
     if (!shadow_of(addr, &area, &word)) return;
     int t = cur->tid;
     Warp& W = b.warps[t >> 5];
-    note_shared(W, t >> 5, t & 31, W.exists, site, *area, word, addr, size, kind != 0,
-                kind <= 1, kind == 2);
+    note_shared(W, t >> 5, t & 31, W.exists, site, *area, word, addr, size,
+                kind == 1 || kind == 2 || kind == 4, kind <= 1, kind == 2);
     return;
   }
   if (static_cast<uintptr_t>(reinterpret_cast<const char*>(addr) - cur->map) < kStackBytes + kPage)

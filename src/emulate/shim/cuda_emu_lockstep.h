@@ -327,6 +327,15 @@ void report_hazard(int kind, const void* first, bool first_write, int first_warp
   if (settings_sanitize()) die();
 }
 
+// Makes `area` hold `words` cells (its old cells and byte cells dropped: a new launch).
+__attribute__((noinline)) void size_area(Lockstep::Area& area, size_t words) {
+  delete[] area.words;
+  delete[] area.bytes;
+  area.bytes = nullptr;
+  area.n = words;
+  area.words = new ShadowWord[words];
+}
+
 // Where addr's shadow is: its area and word, or false when addr is not shared memory
 // (two range tests: the program's thread-local block, where static __shared__ live, and
 // the launch's `extern __shared__` buffer).
@@ -337,13 +346,7 @@ inline __attribute__((always_inline)) bool shadow_of(const void* addr, Lockstep:
   uintptr_t tp = reinterpret_cast<uintptr_t>(__builtin_thread_pointer());
   if (a < tp && a >= tp - L.tls_bytes) {
     size_t i = (a - (tp - L.tls_bytes)) >> 2;
-    if (L.tls.n <= i) {
-      delete[] L.tls.words;
-      delete[] L.tls.bytes;
-      L.tls.bytes = nullptr;
-      L.tls.n = L.tls_bytes / 4 + 1;
-      L.tls.words = new ShadowWord[L.tls.n];
-    }
+    if (L.tls.n <= i) size_area(L.tls, L.tls_bytes / 4 + 1);
     *area = &L.tls;
     *word = i;
     return true;
@@ -351,13 +354,7 @@ inline __attribute__((always_inline)) bool shadow_of(const void* addr, Lockstep:
   uintptr_t d = reinterpret_cast<uintptr_t>(g_dynamic_shared_ptr);
   if (g_launch && a >= d && a < d + g_launch->shmem) {
     size_t i = (a - d) >> 2;
-    if (L.dyn.n <= i) {
-      delete[] L.dyn.words;
-      delete[] L.dyn.bytes;
-      L.dyn.bytes = nullptr;
-      L.dyn.n = g_launch->shmem / 4 + 1;
-      L.dyn.words = new ShadowWord[L.dyn.n];
-    }
+    if (L.dyn.n <= i) size_area(L.dyn, g_launch->shmem / 4 + 1);
     *area = &L.dyn;
     *word = i;
     return true;
@@ -541,9 +538,13 @@ inline __attribute__((always_inline)) void note_shared(Warp& W, int w, int lane,
   if (size == 0) return;
   unsigned step = atomic ? 0 : ++W.step[lane];
   uintptr_t a = reinterpret_cast<uintptr_t>(addr);
-  ShadowWord& cell = area.words[word];
-  if (size == 4 && (a & 3) == 0 && !cell.split) {
-    note_shared_word(W, w, lane, group, site, &cell, step, write, plain, atomic);
+  ShadowWord* cell = &area.words[word];
+  // One or two aligned whole words (a float, a double), neither split.
+  size_t whole = (a & 3) == 0 && (size == 4 || size == 8) ? size / 4 : 0;
+  if (whole == 2 && (word + 1 >= area.n || cell[1].split)) whole = 0;
+  if (whole != 0 && !cell->split) {
+    for (size_t k = 0; k < whole; ++k)
+      note_shared_word(W, w, lane, group, site, cell + k, step, write, plain, atomic);
     return;
   }
   note_shared_parts(W, w, lane, group, site, area, word, a, size, step, write, plain, atomic);
