@@ -305,6 +305,56 @@ fn racecheck_of_device_memory_is_a_check_of_the_cpu_emulator_of_its_own() {
 }
 
 #[test]
+fn racecheck_of_device_memory_keeps_to_its_bound_and_says_so() {
+    // The shadow of device memory is bounded (1 GiB of pages a block, 26 MiB of
+    // memory; CUDA_EMU_RACECHECK_PAGES sets another bound): past it the pages a
+    // block holds are still checked, and a warning names the block.
+    if !has_compiler() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("big.cu"),
+        "#include <cstdio>\n__global__ void k(int* a) {\n  int t = threadIdx.x;\n  a[t] = t;\n  \
+         int x = t > 0 ? a[t - 1] : 0;\n  for (int i = 1024 + t; i < 4096; i += blockDim.x) a[i] = x;\n  \
+         a[t] = x;\n}\nint main() {\n  int* d;\n  cudaMalloc(&d, 4096 * sizeof(int));\n  k<<<1, 256>>>(d);\n  \
+         printf(\"sync %d\\n\", (int)cudaDeviceSynchronize());\n  cudaFree(d);\n}\n",
+    )
+    .unwrap();
+    let racecheck = |pages: Option<&str>| {
+        let mut command = Command::new(BIN);
+        command
+            .args([
+                "run",
+                "--backend",
+                "emulate",
+                "--sanitize=racecheck",
+                "big.cu",
+            ])
+            .current_dir(dir.path());
+        if let Some(pages) = pages {
+            command.env("CUDA_EMU_RACECHECK_PAGES", pages);
+        }
+        let output = command.output().unwrap();
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let race = "========= Error: Race reported between Write access at big.cu:7 | =========     and Read access at big.cu:5 [1020 hazards]".to_string();
+    let whole = racecheck(None);
+    assert_eq!(cpu_only(&whole).0, [race.clone()], "{whole}");
+    assert!(!whole.contains("does not check all"), "{whole}");
+    // Two pages (8 KiB): the block's 16 KiB pass them; its first page still has the race.
+    let bounded = racecheck(Some("2"));
+    assert_eq!(cpu_only(&bounded).0, [race], "{bounded}");
+    assert!(
+        bounded.contains(
+            "Warning: racecheck of __global__ memory does not check all of block (0,0,0) of k: \
+             it touched more than 8 KiB of device memory (a check of the CPU emulator;"
+        ),
+        "{bounded}"
+    );
+}
+
+#[test]
 fn a_static_shared_overflow_into_the_next_array_is_reported_where_the_h200_is_silent() {
     // Known difference: the H200 lays a kernel's static __shared__ arrays out
     // in their order of declaration, one after another, so `a[t + 64]` of

@@ -24,6 +24,15 @@
 //   at FILE:LINE [N hazards]" per pair. Hazards between lanes of one warp are warnings
 //   (compute-sanitizer's "Warp Level Programming"), an aggregate with a hazard between
 //   warps is an error. The shadow does not depend on the order threads run in.
+//   Device memory (the live allocations) is checked the same way, a check compute-
+//   sanitizer does not make (its racecheck watches shared memory only): its reports
+//   and its own summary line say so, and the evidence comparison leaves them out
+//   (src/workflow/sanitizers.rs). Its shadow is pages made when a block first touches
+//   them and recycled at the next block (see global_access).
+// - memcheck of static __shared__ arrays: an access in the guard that cuda_runtime.h
+//   puts past the program's static __shared__ (thread_local) variables is an invalid
+//   __shared__ access; without memcheck the kernel stops with cudaErrorIllegalAddress,
+//   as the GPU's hardware stops it.
 // - synccheck: a __syncwarp whose mask leaves out a calling lane ("Barrier error
 //   detected. Invalid arguments." for each lane of the warp); the kernel stops.
 // - initcheck: one bit per byte of each device allocation, set by kernel writes, host
@@ -349,20 +358,21 @@ void shared_access(Region& r, uintptr_t a, unsigned size, bool write, const void
 // A page of cells for each 4 KiB of device memory a block touches, made on first touch
 // and recycled when the next block starts: a recycled page's cells carry an older epoch
 // (g_epoch grows at every block start), so they read as untouched without clearing, and
-// the shadow is bounded by the footprint of one block, not by the device memory. A block
-// whose footprint passes kGlobalShadowMax stops being checked (and says so).
+// the shadow is bounded by the footprint of one block, not by the device memory: 40 bytes
+// a byte (sizeof(Cell)), 160 KiB a page. A block whose pages would pass 1 GiB (26 MiB
+// of device memory) is checked in the pages it holds, no others, and says so.
 const size_t kGPage = 4096;
 struct GPage {
   Cell cells[kGPage];
 };
-const size_t kGlobalShadowMax = 1ull << 30;  // bytes of pages, at most
+// Pages at most (1 GiB of them; CUDA_EMU_RACECHECK_PAGES sets another bound, for tests).
+size_t g_gpages_max = (1ull << 30) / sizeof(GPage);
 std::vector<GPage*>& g_gpool = *new std::vector<GPage*>;  // every page made so far
 size_t g_gpool_used = 0;                                 // those the block holds
 std::unordered_map<uintptr_t, GPage*>& g_gmap = *new std::unordered_map<uintptr_t, GPage*>;
 uintptr_t g_glast_no = ~uintptr_t(0);
 GPage* g_glast = nullptr;
-bool g_gfull = false;  // this block's footprint passed the bound
-bool g_gfull_said = false;
+bool g_gfull = false;  // this block's footprint passed the bound (and it was said)
 unsigned long long g_grace_errors = 0, g_grace_warnings = 0;
 const char* const kCpuOnly =
     "(a check of the CPU emulator; compute-sanitizer's racecheck watches shared memory only)";
@@ -375,7 +385,7 @@ GPage* global_page(uintptr_t no) {
     p = it->second;
   } else {
     if (g_gpool_used == g_gpool.size()) {
-      if ((g_gpool.size() + 1) * sizeof(GPage) > kGlobalShadowMax) return nullptr;
+      if (g_gpool.size() >= g_gpages_max) return nullptr;
       // Zeroed: epoch 0 is older than any block's.
       g_gpool.push_back(static_cast<GPage*>(calloc(1, sizeof(GPage))));
       if (!g_gpool.back()) {
@@ -393,24 +403,24 @@ GPage* global_page(uintptr_t no) {
 }
 
 void global_access(uintptr_t a, unsigned size, bool write, const void* pc) {
-  if (g_gfull) return;
   unsigned t = linear_tid();
   uint32_t ws = g_wsync[(t >> 5) & 31];
   for (uintptr_t b = a; b < a + size;) {
     GPage* p = global_page(b / kGPage);
-    if (!p) {
-      g_gfull = true;
-      if (!g_gfull_said) {
-        g_gfull_said = true;
-        out(fmt("========= Warning: racecheck of __global__ memory stops in block (%u,%u,%u) of %s: "
-                "the block touched more than %zu MiB of device memory %s\n", blockIdx.x,
-                blockIdx.y, blockIdx.z, g_kernel, kGlobalShadowMax / sizeof(GPage) * kGPage >> 20,
-                kCpuOnly));
-      }
-      return;
-    }
     uintptr_t page_end = (b / kGPage + 1) * kGPage;
     uintptr_t end = a + size < page_end ? a + size : page_end;
+    if (!p) {
+      // Past the bound: the pages the block holds are still checked, no others.
+      if (!g_gfull) {
+        g_gfull = true;
+        out(fmt("========= Warning: racecheck of __global__ memory does not check all of block "
+                "(%u,%u,%u) of %s: it touched more than %zu KiB of device memory %s\n",
+                blockIdx.x, blockIdx.y, blockIdx.z, g_kernel, g_gpages_max * kGPage >> 10,
+                kCpuOnly));
+      }
+      b = end;
+      continue;
+    }
     for (; b < end; ++b) check_cell(p->cells[b % kGPage], g_ghazards, write, pc, t, ws);
   }
 }
@@ -580,6 +590,7 @@ void init() {
   }
   if (const char* l = getenv("CUDA_EMU_LEAK_CHECK")) g_leak_check = strcmp(l, "full") == 0 || strcmp(l, "1") == 0;
   if (const char* e = getenv("CUDA_EMU_ERROR_EXITCODE")) g_error_exitcode = atoi(e);
+  if (const char* e = getenv("CUDA_EMU_RACECHECK_PAGES")) g_gpages_max = strtoull(e, nullptr, 10);
   std::string names;
   for (const char* t : {"memcheck", "racecheck", "synccheck", "initcheck"})
     if (tools.find(t) != std::string::npos) names += names.empty() ? t : std::string(", ") + t;
