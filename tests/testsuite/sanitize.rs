@@ -340,7 +340,7 @@ fn racecheck_of_device_memory_keeps_to_its_bound_and_says_so() {
     };
     let race = "========= Error: Race reported between Write access at big.cu:7 | =========     and Read access at big.cu:5 [1020 hazards]".to_string();
     let whole = racecheck(None);
-    assert_eq!(cpu_only(&whole).0, [race.clone()], "{whole}");
+    assert_eq!(cpu_only(&whole).0, std::slice::from_ref(&race), "{whole}");
     assert!(!whole.contains("does not check all"), "{whole}");
     // Two pages (8 KiB): the block's 16 KiB pass them; its first page still has the race.
     let bounded = racecheck(Some("2"));
