@@ -37,6 +37,12 @@ const TOOLS: [&str; 4] = Sanitize::TOOLS;
 /// The file name ending of a program's sanitizer evidence.
 pub(crate) const SUFFIX: &str = ".sanitizers.toml";
 
+/// The words the CPU sanitizers put in a report of a check compute-sanitizer
+/// does not make (racecheck of device memory, and its summary line): such
+/// lines are no part of a report two machines can agree on, so [`ToolReport::parse`]
+/// leaves them out (a program's GPU evidence never has them).
+pub(crate) const CPU_ONLY: &str = "(a check of the CPU emulator;";
+
 /// One kind of finding at one place, and how many times it was reported.
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 pub(crate) struct Finding {
@@ -69,7 +75,9 @@ impl ToolReport {
         let mut summaries = Vec::new();
         let mut record: Vec<&str> = Vec::new();
         let mut close = |record: &mut Vec<&str>| {
-            if let Some(finding) = reduce(record) {
+            if let Some(finding) = reduce(record)
+                && !record.iter().any(|line| line.contains(CPU_ONLY))
+            {
                 match findings
                     .iter_mut()
                     .find(|f| f.what == finding.what && f.at == finding.at)
@@ -442,7 +450,25 @@ pub(crate) fn take_findings(run: &mut exec::Captured) -> Option<String> {
         *stream = kept.into_bytes();
     }
     let found = ToolReport::parse("", &report, "");
-    (!found.findings.is_empty()).then_some(report)
+    (!found.findings.is_empty() || cpu_only_races(&report) > 0).then_some(report)
+}
+
+/// How many hazards of a check compute-sanitizer does not make (racecheck of
+/// device memory) a CPU sanitizer's report holds: left out of the evidence,
+/// they still fail `verify --sanitize` and `check --sanitize`.
+pub(crate) fn cpu_only_races(report: &str) -> usize {
+    let mut count = 0;
+    let mut race = false;
+    for line in report.lines() {
+        let body = line.trim_start_matches('=').trim();
+        if !line.starts_with("=========     ") {
+            race = body.contains("Race reported between");
+        } else if race && body.contains(CPU_ONLY) {
+            count += 1;
+            race = false;
+        }
+    }
+    count
 }
 
 /// The verdict on a program's sanitizer evidence.
@@ -630,6 +656,53 @@ sum 4
         assert!(fewer.difference(&recorded).is_some());
         let failed = ToolReport::parse("racecheck", RACE, "exit 1");
         assert!(failed.difference(&recorded).unwrap().contains("exit 1 now"));
+    }
+
+    #[test]
+    fn device_memory_races_are_left_out_of_the_evidence_but_fail_a_check() {
+        // The CPU's racecheck of device memory, which compute-sanitizer does not
+        // make: the H200's report of the same program has neither the finding nor
+        // the second summary line, and the two must agree.
+        let cpu = RACE.replace(
+            "========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)\n",
+            "\
+========= Error: Race reported between Write access at raw(int*, int*) in demo.cu:17
+=========     and Read access at raw(int*, int*) in demo.cu:18 [2040 hazards]
+=========     in __global__ memory (a check of the CPU emulator; compute-sanitizer's racecheck watches shared memory only)
+========= 
+========= RACECHECK SUMMARY: 1 hazard displayed (1 error, 0 warnings)
+========= RACECHECK SUMMARY of __global__ memory: 1 hazard displayed (1 error, 0 warnings) (a check of the CPU emulator; compute-sanitizer's racecheck watches shared memory only)
+",
+        );
+        assert!(cpu.contains("demo.cu:18"), "{cpu}");
+        let gpu = ToolReport::parse("racecheck", RACE, "exit 0");
+        let ours = ToolReport::parse("racecheck", &cpu, "exit 0");
+        assert_eq!(ours, gpu);
+        assert_eq!(ours.difference(&gpu), None);
+        assert_eq!(cpu_only_races(&cpu), 1);
+        assert_eq!(cpu_only_races(RACE), 0);
+        // Left out of the comparison, a device-memory race still fails `verify
+        // --sanitize`; a clean report with its (zero) summary line does not.
+        let captured = |stderr: &str| exec::Captured {
+            stdout: b"sum 4\n".to_vec(),
+            stderr: stderr.as_bytes().to_vec(),
+            termination: crate::evidence::Termination::Exited(0),
+            elapsed: Duration::ZERO,
+        };
+        let global_only: String = cpu
+            .lines()
+            .filter(|l| !l.contains("rotate("))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        assert!(global_only.contains("demo.cu:18"), "{global_only}");
+        let mut run = captured(&global_only);
+        assert!(take_findings(&mut run).is_some());
+        assert_eq!(run.stdout, b"sum 4\n");
+        let clean = "========= RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)\n\
+            ========= RACECHECK SUMMARY of __global__ memory: 0 hazards displayed (0 errors, 0 warnings) (a check of the CPU emulator; compute-sanitizer's racecheck watches shared memory only)\n";
+        let mut run = captured(clean);
+        assert_eq!(take_findings(&mut run), None);
+        assert!(run.stderr.is_empty());
     }
 
     #[test]

@@ -33,5 +33,6 @@ done
 (cd "$here" && timeout 40 compute-sanitizer --tool memcheck "$bin/san_leak" > "$res/san_leak.memcheck-noleak.stdout" 2> "$res/san_leak.memcheck-noleak.stderr"); echo $? > "$res/san_leak.memcheck-noleak.status"
 (cd "$here" && timeout 40 compute-sanitizer --tool memcheck --leak-check full --error-exitcode 3 "$bin/san_leak" > "$res/san_leak.memcheck-exitcode.stdout" 2> "$res/san_leak.memcheck-exitcode.stderr"); echo $? > "$res/san_leak.memcheck-exitcode.status"
 (cd "$here" && timeout 40 compute-sanitizer --tool racecheck --racecheck-report all "$bin/san_race_shared" > "$res/san_race_shared.racecheck-all.stdout" 2> "$res/san_race_shared.racecheck-all.stderr"); echo $? > "$res/san_race_shared.racecheck-all.status"
+(cd "$here" && timeout 40 compute-sanitizer --tool racecheck --racecheck-report all "$bin/san_race_global" > "$res/san_race_global.racecheck-all.stdout" 2> "$res/san_race_global.racecheck-all.stderr"); echo $? > "$res/san_race_global.racecheck-all.status"
 for i in 1 2 3; do (cd "$here" && timeout 30 "$bin/san_race_shared" >> "$res/san_race_shared.repeat" 2>&1); done
 mkdir -p "$OUT"; tar -C "$work" -cf "$OUT/san.tar" san; echo "wrote $(ls "$res" | wc -l) files"

@@ -175,6 +175,8 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "san_leak",
     "san_oob_far",
     "san_oob_guard",
+    "san_oob_static_shared_read",
+    "san_race_global",
     "san_race_shared",
     "san_uninit_global",
     "surface_rw",

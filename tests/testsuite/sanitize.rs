@@ -33,12 +33,21 @@ const PROBES: &[&str] = &[
     "san_leak",
     "san_oob_far",
     "san_oob_guard",
+    "san_oob_static_shared",
+    "san_oob_static_shared_edge",
+    "san_oob_static_shared_read",
+    "san_race_global",
     "san_race_shared",
     "san_sync_mask",
     "san_uninit_global",
 ];
 
 const TOOLS: &[&str] = &["memcheck", "racecheck", "synccheck", "initcheck"];
+
+/// What the CPU sanitizers add to a report of a check compute-sanitizer does
+/// not make (racecheck of device memory).
+const CPU_ONLY: &str =
+    "(a check of the CPU emulator; compute-sanitizer's racecheck watches shared memory only)";
 
 struct Ran {
     stdout: String,
@@ -116,6 +125,9 @@ fn report(text: &str) -> Report {
         record.push(address.replace_all(&located, "0x_").into_owned());
     }
     close(&mut record, &mut findings);
+    // The CPU's racecheck of device memory, a check compute-sanitizer does not
+    // make (its findings and its summary line): compared on their own below.
+    findings.retain(|f| !f.contains(CPU_ONLY));
     findings.sort();
     Report {
         findings,
@@ -205,6 +217,191 @@ fn the_comparison_sees_a_wrong_line_and_a_wrong_count() {
         report(&memcheck)
     );
     assert_eq!(report(&memcheck).findings.len(), 28);
+}
+
+/// The CPU's findings of a check compute-sanitizer does not make (racecheck
+/// of device memory), each as its two lines and hazard count, and their summary.
+fn cpu_only(text: &str) -> (Vec<String>, Vec<String>) {
+    let location = regex::Regex::new(r" at [^\n]*? in (?:\S*/)?([\w.-]+\.cu:\d+)").unwrap();
+    let mut findings = Vec::new();
+    let mut summaries = Vec::new();
+    let lines: Vec<&str> = text.lines().collect();
+    for (i, line) in lines.iter().enumerate() {
+        if line.contains("RACECHECK SUMMARY of __global__ memory") {
+            summaries.push(line.replace(CPU_ONLY, "").trim_end().to_string());
+        } else if line.contains("Race reported between")
+            && lines.get(i + 2).is_some_and(|l| l.contains(CPU_ONLY))
+        {
+            let pair = format!("{} | {}", line, lines[i + 1]);
+            findings.push(location.replace_all(&pair, " at $1").into_owned());
+        }
+    }
+    findings.sort();
+    (findings, summaries)
+}
+
+#[test]
+fn racecheck_of_device_memory_is_a_check_of_the_cpu_emulator_of_its_own() {
+    // compute-sanitizer's racecheck watches shared memory only: on the H200 it
+    // reported nothing for `san_race_global` (recorded, compared above with
+    // the CPU's shared-memory findings and summary). The CPU's racecheck finds
+    // the probe's three device-memory hazards in their own lines and summary,
+    // and none in its clean kernels (a barrier or __syncwarp between,
+    // adjacent bytes, in-place updates, atomics, a grid-stride loop).
+    if !has_compiler() {
+        return;
+    }
+    for recorded in ["racecheck", "racecheck-all"] {
+        // `--racecheck-report all` (warnings too) found nothing either.
+        let gpu = expected(&format!("san_race_global.{recorded}.stdout"));
+        assert!(
+            gpu.contains("RACECHECK SUMMARY: 0 hazards displayed (0 errors, 0 warnings)")
+                && !gpu.contains("Race reported"),
+            "{gpu}"
+        );
+    }
+    let want = (
+        vec![
+            "========= Error: Race reported between Write access at san_race_global.cu:17 | =========     and Read access at san_race_global.cu:18 [2040 hazards]".to_string(),
+            "========= Error: Race reported between Write access at san_race_global.cu:24 | =========     and Read access at san_race_global.cu:23 [1020 hazards]".to_string(),
+            "========= Error: Race reported between Write access at san_race_global.cu:28 | =========     and Write access at san_race_global.cu:28 [1020 hazards]".to_string(),
+            "========= Warning: Race reported between Write access at san_race_global.cu:17 | =========     and Read access at san_race_global.cu:18 [124 hazards]".to_string(),
+        ],
+        vec![
+            "========= RACECHECK SUMMARY of __global__ memory: 4 hazards displayed (3 errors, 1 warning)"
+                .to_string(),
+        ],
+    );
+    for schedule in ["in-order", "reverse"] {
+        let ran = run(&[
+            "--sanitize=racecheck",
+            "--schedule",
+            schedule,
+            "tests/cuda/san_race_global.cu",
+        ]);
+        assert_eq!(cpu_only(&ran.stderr), want, "{schedule}:\n{}", ran.stderr);
+        assert_eq!(ran.stdout, expected("san_race_global.stdout"));
+        assert_eq!(ran.status, 0, "{}", ran.stderr);
+    }
+    // --error-exitcode counts them (a student asked for the exit status wants
+    // every finding); the evidence comparison leaves them out.
+    let exit = run(&[
+        "--sanitize=racecheck",
+        "--error-exitcode",
+        "5",
+        "tests/cuda/san_race_global.cu",
+    ]);
+    assert_eq!(exit.status, 5, "{}", exit.stderr);
+    // The shared-memory probe has no device-memory hazard: its second summary says 0.
+    let shared = run(&["--sanitize=racecheck", "tests/cuda/san_race_shared.cu"]);
+    let (found, summary) = cpu_only(&shared.stderr);
+    assert!(found.is_empty(), "{found:?}");
+    assert_eq!(
+        summary,
+        [
+            "========= RACECHECK SUMMARY of __global__ memory: 0 hazards displayed (0 errors, 0 warnings)"
+        ]
+    );
+}
+
+#[test]
+fn racecheck_of_device_memory_keeps_to_its_bound_and_says_so() {
+    // The shadow of device memory is bounded (1 GiB of pages a block, 26 MiB of
+    // memory; CUDA_EMU_RACECHECK_PAGES sets another bound): past it the pages a
+    // block holds are still checked, and a warning names the block.
+    if !has_compiler() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("big.cu"),
+        "#include <cstdio>\n__global__ void k(int* a) {\n  int t = threadIdx.x;\n  a[t] = t;\n  \
+         int x = t > 0 ? a[t - 1] : 0;\n  for (int i = 1024 + t; i < 4096; i += blockDim.x) a[i] = x;\n  \
+         a[t] = x;\n}\nint main() {\n  int* d;\n  cudaMalloc(&d, 4096 * sizeof(int));\n  k<<<1, 256>>>(d);\n  \
+         printf(\"sync %d\\n\", (int)cudaDeviceSynchronize());\n  cudaFree(d);\n}\n",
+    )
+    .unwrap();
+    let racecheck = |pages: Option<&str>| {
+        let mut command = Command::new(BIN);
+        command
+            .args([
+                "run",
+                "--backend",
+                "emulate",
+                "--sanitize=racecheck",
+                "big.cu",
+            ])
+            .current_dir(dir.path());
+        if let Some(pages) = pages {
+            command.env("CUDA_EMU_RACECHECK_PAGES", pages);
+        }
+        let output = command.output().unwrap();
+        String::from_utf8_lossy(&output.stderr).into_owned()
+    };
+    let race = "========= Error: Race reported between Write access at big.cu:7 | =========     and Read access at big.cu:5 [1020 hazards]".to_string();
+    let whole = racecheck(None);
+    assert_eq!(cpu_only(&whole).0, std::slice::from_ref(&race), "{whole}");
+    assert!(!whole.contains("does not check all"), "{whole}");
+    // Two pages (8 KiB): the block's 16 KiB pass them; its first page still has the race.
+    let bounded = racecheck(Some("2"));
+    assert_eq!(cpu_only(&bounded).0, [race], "{bounded}");
+    assert!(
+        bounded.contains(
+            "Warning: racecheck of __global__ memory does not check all of block (0,0,0) of k: \
+             it touched more than 8 KiB of device memory (a check of the CPU emulator;"
+        ),
+        "{bounded}"
+    );
+}
+
+#[test]
+fn a_static_shared_overflow_into_the_next_array_is_reported_where_the_h200_is_silent() {
+    // Known difference: the H200 lays a kernel's static __shared__ arrays out
+    // in their order of declaration, one after another, so `a[t + 64]` of
+    // `san_oob_static_shared_two` lands in `b` (it printed `b-a 256 landed in
+    // b 64 of 64`) and memcheck, which checks the block's window, reports
+    // nothing. The emulator's arrays are thread-local variables, laid out in
+    // the reverse order: `a` is the highest, the writes leave it past every
+    // array, and memcheck reports each of them at its line (without memcheck
+    // the kernel stops with 700, as the GPU does for an access outside the
+    // window).
+    if !has_compiler() {
+        return;
+    }
+    let gpu = expected("san_oob_static_shared_two.memcheck.stdout");
+    assert!(
+        gpu.contains("b-a 256 landed in b 64 of 64") && gpu.contains("ERROR SUMMARY: 0 errors"),
+        "{gpu}"
+    );
+    let ran = run(&[
+        "--sanitize=memcheck",
+        "tests/cuda/san_oob_static_shared_two.cu",
+    ]);
+    let ours = report(&ran.stderr);
+    let invalid: Vec<&String> = ours
+        .findings
+        .iter()
+        .filter(|f| {
+            f.starts_with(
+                "Invalid __shared__ write of size 4 bytes | at san_oob_static_shared_two.cu:16",
+            )
+        })
+        .collect();
+    assert_eq!(invalid.len(), 64, "{}", ran.stderr);
+    assert!(
+        ran.stdout.starts_with("launch 0 sync 719 copy 719"),
+        "{}",
+        ran.stdout
+    );
+    let racecheck = run(&[
+        "--sanitize=racecheck",
+        "tests/cuda/san_oob_static_shared_two.cu",
+    ]);
+    assert!(
+        racecheck.stdout.starts_with("launch 0 sync 700 copy 700"),
+        "{}",
+        racecheck.stdout
+    );
 }
 
 #[test]

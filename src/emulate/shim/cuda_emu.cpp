@@ -2026,6 +2026,8 @@ __attribute__((noinline)) void complete_group(Warp& W, unsigned mask, int self_l
                              : op == kAll  ? ballot == mask
                                            : 0;
     for (unsigned r = mask; r; r &= r - 1) W.result[__builtin_ctz(r)] = res;
+    // The sanitizers' racecheck: lanes on either side of a __syncwarp are ordered.
+    if (op == kSyncwarp) san::on_syncwarp(W.fiber[self_lane]->tid >> 5);
     release_group(W, mask, self_lane);
     return;
   }
@@ -2107,7 +2109,6 @@ __attribute__((noinline)) void complete_group(Warp& W, unsigned mask, int self_l
     }
     W.result[l] = res;
   }
-  if (op == kSyncwarp) san::on_syncwarp(W.fiber[self_lane]->tid >> 5);
   release_group(W, mask, self_lane);
 }
 }  // namespace
@@ -2718,10 +2719,10 @@ void run_one(GridRun& g, unsigned long long k, std::string& out) {
   blockIdx = block_index(k);
   san::on_block();
   run_block();
-  if (san::block_failed()) {
-    // memcheck found an invalid access: the kernel stops, as on the GPU (a sanitized
-    // program runs on one OS thread).
-    g_sticky = cudaErrorLaunchFailure;
+  if (cudaError_t e = san::block_error()) {
+    // memcheck found an invalid access (or the GPU would have faulted): the kernel
+    // stops, as on the GPU (a sanitized program runs on one OS thread).
+    g_sticky = e;
     g_abort = true;
     g.stopped.store(k, std::memory_order_release);
   }

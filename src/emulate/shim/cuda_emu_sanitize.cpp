@@ -24,6 +24,15 @@
 //   at FILE:LINE [N hazards]" per pair. Hazards between lanes of one warp are warnings
 //   (compute-sanitizer's "Warp Level Programming"), an aggregate with a hazard between
 //   warps is an error. The shadow does not depend on the order threads run in.
+//   Device memory (the live allocations) is checked the same way, a check compute-
+//   sanitizer does not make (its racecheck watches shared memory only): its reports
+//   and its own summary line say so, and the evidence comparison leaves them out
+//   (src/workflow/sanitizers.rs). Its shadow is pages made when a block first touches
+//   them and recycled at the next block (see global_access).
+// - memcheck of static __shared__ arrays: an access in the guard that cuda_runtime.h
+//   puts past the program's static __shared__ (thread_local) variables is an invalid
+//   __shared__ access; without memcheck the kernel stops with cudaErrorIllegalAddress,
+//   as the GPU's hardware stops it.
 // - synccheck: a __syncwarp whose mask leaves out a calling lane ("Barrier error
 //   detected. Invalid arguments." for each lane of the warp); the kernel stops.
 // - initcheck: one bit per byte of each device allocation, set by kernel writes, host
@@ -52,6 +61,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -79,6 +89,12 @@ bool g_finished = false;
 const char* g_kernel = "(kernel)";
 unsigned long long g_errors[4];  // memcheck, (racecheck: see g_race_*), synccheck, initcheck
 bool g_block_failed = false;
+bool g_block_fault = false;  // an access the GPU's hardware faults on (outside memcheck)
+// The guard past the program's static __shared__ variables (cuda_runtime.h), on this OS
+// thread: an access there left the block's shared memory.
+char* (*g_guard_fn)() = nullptr;
+size_t g_guard_size = 0;
+uintptr_t g_guard_lo = 0, g_guard_hi = 0;
 bool g_race_off = false;  // this launch is not race-checked
 uintptr_t g_buffer_lo = 0, g_buffer_hi = 0;  // the buffer holding the dynamic shared memory
 unsigned long long g_race_errors = 0, g_race_warnings = 0;
@@ -286,11 +302,12 @@ struct Hazard {
   bool error = false;  // between warps
 };
 // (write pc, other pc, other is a write)
-std::map<std::pair<std::pair<const void*, const void*>, bool>, Hazard>& g_hazards =
-    *new std::map<std::pair<std::pair<const void*, const void*>, bool>, Hazard>;
+using HazardMap = std::map<std::pair<std::pair<const void*, const void*>, bool>, Hazard>;
+HazardMap& g_hazards = *new HazardMap;   // shared memory
+HazardMap& g_ghazards = *new HazardMap;  // device memory (a check compute-sanitizer does not make)
 
-void hazard(const void* wpc, const void* other, bool ww, unsigned t1, unsigned t2) {
-  Hazard& h = g_hazards[{{wpc, other}, ww}];
+void hazard(HazardMap& m, const void* wpc, const void* other, bool ww, unsigned t1, unsigned t2) {
+  Hazard& h = m[{{wpc, other}, ww}];
   ++h.count;
   if ((t1 >> 5) != (t2 >> 5)) h.error = true;
 }
@@ -300,47 +317,129 @@ inline bool ordered(unsigned t1, uint32_t ws1, unsigned t2) {
   return (t1 >> 5) == (t2 >> 5) && ws1 != g_wsync[t2 >> 5];
 }
 
+// One byte's access by thread t (its warp's __syncwarp count ws) against the byte's cell.
+inline void check_cell(Cell& c, HazardMap& m, bool write, const void* pc, unsigned t, uint32_t ws) {
+  if (write) {
+    if (c.wep == g_epoch && c.wtid != t && !ordered(c.wtid, c.wws, t))
+      hazard(m, c.wpc, pc, true, c.wtid, t);
+    if (c.rep == g_epoch && (c.rtid != t || c.rmulti) && !ordered(c.rtid, c.rws, t))
+      // When the last reader is this thread, another reader stands for it: one of
+      // another warp if any (an error), else of this thread's warp (a warning).
+      hazard(m, pc, c.rpc, false, c.rtid != t ? c.rtid : c.rmulti == 2 ? t ^ 32 : t ^ 1, t);
+    c.wep = g_epoch;
+    c.wtid = static_cast<uint16_t>(t);
+    c.wws = ws;
+    c.wpc = pc;
+  } else {
+    if (c.wep == g_epoch && c.wtid != t && !ordered(c.wtid, c.wws, t))
+      hazard(m, c.wpc, pc, false, c.wtid, t);
+    if (c.rep != g_epoch) {
+      c.rep = g_epoch;
+      c.rtid = static_cast<uint16_t>(t);
+      c.rws = ws;
+      c.rpc = pc;
+      c.rmulti = 0;
+    } else if (c.rtid != t) {
+      uint8_t other = (c.rtid >> 5) != (t >> 5) ? 2 : 1;
+      if (other > c.rmulti) c.rmulti = other;
+    }
+  }
+}
+
 void shared_access(Region& r, uintptr_t a, unsigned size, bool write, const void* pc) {
   unsigned t = linear_tid();
   uint32_t ws = g_wsync[(t >> 5) & 31];
   size_t off = a - r.lo;
   size_t end = off + size <= r.cells.size() ? off + size : r.cells.size();
-  for (size_t i = off; i < end; ++i) {
-    Cell& c = r.cells[i];
-    if (write) {
-      if (c.wep == g_epoch && c.wtid != t && !ordered(c.wtid, c.wws, t))
-        hazard(c.wpc, pc, true, c.wtid, t);
-      if (c.rep == g_epoch && (c.rtid != t || c.rmulti) && !ordered(c.rtid, c.rws, t))
-        // When the last reader is this thread, another reader stands for it: one of
-        // another warp if any (an error), else of this thread's warp (a warning).
-        hazard(pc, c.rpc, false, c.rtid != t ? c.rtid : c.rmulti == 2 ? t ^ 32 : t ^ 1, t);
-      c.wep = g_epoch;
-      c.wtid = static_cast<uint16_t>(t);
-      c.wws = ws;
-      c.wpc = pc;
-    } else {
-      if (c.wep == g_epoch && c.wtid != t && !ordered(c.wtid, c.wws, t))
-        hazard(c.wpc, pc, false, c.wtid, t);
-      if (c.rep != g_epoch) {
-        c.rep = g_epoch;
-        c.rtid = static_cast<uint16_t>(t);
-        c.rws = ws;
-        c.rpc = pc;
-        c.rmulti = 0;
-      } else if (c.rtid != t) {
-        uint8_t other = (c.rtid >> 5) != (t >> 5) ? 2 : 1;
-        if (other > c.rmulti) c.rmulti = other;
+  for (size_t i = off; i < end; ++i) check_cell(r.cells[i], g_hazards, write, pc, t, ws);
+}
+
+// ---- Shadow of device memory for racecheck ---------------------------------------------
+// A page of cells for each 4 KiB of device memory a block touches, made on first touch
+// and recycled when the next block starts: a recycled page's cells carry an older epoch
+// (g_epoch grows at every block start), so they read as untouched without clearing, and
+// the shadow is bounded by the footprint of one block, not by the device memory: 40 bytes
+// a byte (sizeof(Cell)), 160 KiB a page. A block whose pages would pass 1 GiB (26 MiB
+// of device memory) is checked in the pages it holds, no others, and says so.
+const size_t kGPage = 4096;
+struct GPage {
+  Cell cells[kGPage];
+};
+// Pages at most (1 GiB of them; CUDA_EMU_RACECHECK_PAGES sets another bound, for tests).
+size_t g_gpages_max = (1ull << 30) / sizeof(GPage);
+std::vector<GPage*>& g_gpool = *new std::vector<GPage*>;  // every page made so far
+size_t g_gpool_used = 0;                                 // those the block holds
+std::unordered_map<uintptr_t, GPage*>& g_gmap = *new std::unordered_map<uintptr_t, GPage*>;
+uintptr_t g_glast_no = ~uintptr_t(0);
+GPage* g_glast = nullptr;
+bool g_gfull = false;  // this block's footprint passed the bound (and it was said)
+unsigned long long g_grace_errors = 0, g_grace_warnings = 0;
+const char* const kCpuOnly =
+    "(a check of the CPU emulator; compute-sanitizer's racecheck watches shared memory only)";
+
+GPage* global_page(uintptr_t no) {
+  if (no == g_glast_no) return g_glast;
+  auto it = g_gmap.find(no);
+  GPage* p;
+  if (it != g_gmap.end()) {
+    p = it->second;
+  } else {
+    if (g_gpool_used == g_gpool.size()) {
+      if (g_gpool.size() >= g_gpages_max) return nullptr;
+      // Zeroed: epoch 0 is older than any block's.
+      g_gpool.push_back(static_cast<GPage*>(calloc(1, sizeof(GPage))));
+      if (!g_gpool.back()) {
+        g_gpool.pop_back();
+        return nullptr;
       }
+      note_shadow();
     }
+    p = g_gpool[g_gpool_used++];
+    g_gmap.emplace(no, p);
+  }
+  g_glast_no = no;
+  g_glast = p;
+  return p;
+}
+
+void global_access(uintptr_t a, unsigned size, bool write, const void* pc) {
+  unsigned t = linear_tid();
+  uint32_t ws = g_wsync[(t >> 5) & 31];
+  for (uintptr_t b = a; b < a + size;) {
+    GPage* p = global_page(b / kGPage);
+    uintptr_t page_end = (b / kGPage + 1) * kGPage;
+    uintptr_t end = a + size < page_end ? a + size : page_end;
+    if (!p) {
+      // Past the bound: the pages the block holds are still checked, no others.
+      if (!g_gfull) {
+        g_gfull = true;
+        out(fmt("========= Warning: racecheck of __global__ memory does not check all of block "
+                "(%u,%u,%u) of %s: it touched more than %zu KiB of device memory %s\n",
+                blockIdx.x, blockIdx.y, blockIdx.z, g_kernel, g_gpages_max * kGPage >> 10,
+                kCpuOnly));
+      }
+      b = end;
+      continue;
+    }
+    for (; b < end; ++b) check_cell(p->cells[b % kGPage], g_ghazards, write, pc, t, ws);
   }
 }
 
-size_t shadow_cells_bytes() {
-  return (g_static.cells.capacity() + g_dynamic.cells.capacity()) * sizeof(Cell);
+void global_block() {
+  g_gmap.clear();
+  g_gpool_used = 0;
+  g_glast_no = ~uintptr_t(0);
+  g_glast = nullptr;
+  g_gfull = false;
 }
 
-void report_hazards() {
-  for (const auto& kv : g_hazards) {
+size_t shadow_cells_bytes() {
+  return (g_static.cells.capacity() + g_dynamic.cells.capacity()) * sizeof(Cell) +
+         g_gpool.size() * sizeof(GPage);
+}
+
+void report_hazards(HazardMap& m, bool global) {
+  for (const auto& kv : m) {
     const void* wpc = kv.first.first.first;
     const void* opc = kv.first.first.second;
     bool ww = kv.first.second;
@@ -352,11 +451,20 @@ void report_hazards() {
     s += fmt("=========     and %s access at %s in %s [%llu hazards]\n", ww ? "Write" : "Read",
              b.function.c_str(), b.line.empty() ? "(line unknown)" : b.line.c_str(),
              kv.second.count);
+    if (global) s += fmt("=========     in __global__ memory %s\n", kCpuOnly);
     s += "========= \n";
     out(s);
-    ++(kv.second.error ? g_race_errors : g_race_warnings);
+    if (global)
+      ++(kv.second.error ? g_grace_errors : g_grace_warnings);
+    else
+      ++(kv.second.error ? g_race_errors : g_race_warnings);
   }
-  g_hazards.clear();
+  m.clear();
+}
+
+void report_hazards() {
+  report_hazards(g_hazards, false);
+  report_hazards(g_ghazards, true);
 }
 
 void report_invalid(const char* space, bool write, unsigned size, const void* pc, uintptr_t a,
@@ -430,6 +538,12 @@ void summaries() {
             plural(shown, "hazard", "hazards").c_str(),
             plural(g_race_errors, "error", "errors").c_str(),
             plural(g_race_warnings, "warning", "warnings").c_str()));
+    // Device memory's hazards, counted apart: compute-sanitizer has no such line.
+    unsigned long long global = g_grace_errors + g_grace_warnings;
+    out(fmt("========= RACECHECK SUMMARY of __global__ memory: %s displayed (%s, %s) %s\n",
+            plural(global, "hazard", "hazards").c_str(),
+            plural(g_grace_errors, "error", "errors").c_str(),
+            plural(g_grace_warnings, "warning", "warnings").c_str(), kCpuOnly));
   }
   if (g_synccheck)
     out(fmt("========= ERROR SUMMARY: %s%s\n", plural(g_errors[2], "error", "errors").c_str(),
@@ -476,6 +590,7 @@ void init() {
   }
   if (const char* l = getenv("CUDA_EMU_LEAK_CHECK")) g_leak_check = strcmp(l, "full") == 0 || strcmp(l, "1") == 0;
   if (const char* e = getenv("CUDA_EMU_ERROR_EXITCODE")) g_error_exitcode = atoi(e);
+  if (const char* e = getenv("CUDA_EMU_RACECHECK_PAGES")) g_gpages_max = strtoull(e, nullptr, 10);
   std::string names;
   for (const char* t : {"memcheck", "racecheck", "synccheck", "initcheck"})
     if (tools.find(t) != std::string::npos) names += names.empty() ? t : std::string(", ") + t;
@@ -587,9 +702,10 @@ void on_launch(const char* kernel, const char* file, int line, bool cooperative,
 void on_block() {
   if (!g_on) return;
   ++g_epoch;
+  if (g_racecheck) global_block();
   static pthread_t last_thread;
   static bool known = false;
-  if (g_racecheck && (!known || !pthread_equal(last_thread, pthread_self()))) {
+  if (!known || !pthread_equal(last_thread, pthread_self())) {
     // Once per OS thread that runs blocks (cooperative launches use several).
     known = true;
     last_thread = pthread_self();
@@ -597,7 +713,11 @@ void on_block() {
     dl_iterate_phdr(tls_range, &r);
     g_static.lo = r.lo;
     g_static.hi = r.hi;
-    if (g_static.cells.size() < r.hi - r.lo) {
+    if (g_guard_fn) {
+      g_guard_lo = reinterpret_cast<uintptr_t>(g_guard_fn());
+      g_guard_hi = g_guard_lo + g_guard_size;
+    }
+    if (g_racecheck && g_static.cells.size() < r.hi - r.lo) {
       g_static.cells.resize(r.hi - r.lo);
       note_shadow();
     }
@@ -608,12 +728,23 @@ void on_barrier() { ++g_epoch; }
 
 void on_syncwarp(int warp) { ++g_wsync[warp & 31]; }
 
-bool block_failed() { return g_on && g_block_failed; }
+cudaError_t block_error() {
+  if (!g_on) return cudaSuccess;
+  return g_block_failed ? cudaErrorLaunchFailure
+         : g_block_fault ? cudaErrorIllegalAddress
+                         : cudaSuccess;
+}
+
+void shared_guard(char* (*guard)(), unsigned long size) {
+  g_guard_fn = guard;
+  g_guard_size = size;
+}
 
 void on_launch_end() {
   if (!g_on) return;
   g_in_kernel = false;
   g_block_failed = false;
+  g_block_fault = false;
   if (g_racecheck) report_hazards();
 }
 
@@ -682,7 +813,8 @@ void finish() {
   if (const char* v = getenv("CUDA_EMU_SANITIZE_STATS"); v && strcmp(v, "1") == 0)
     out(fmt("========= shadow state: %zu bytes at most (%zu bytes a shared-memory byte, 1 bit a "
             "device-memory byte)\n", g_shadow_peak, sizeof(Cell)));
-  unsigned long long total = g_errors[0] + g_errors[2] + g_errors[3] + g_race_errors + g_race_warnings;
+  unsigned long long total = g_errors[0] + g_errors[2] + g_errors[3] + g_race_errors + g_race_warnings +
+                             g_grace_errors + g_grace_warnings;
   if (total > 0 && g_error_exitcode >= 0) {
     fflush(stdout);
     _exit(g_error_exitcode);
@@ -709,6 +841,7 @@ void access(const void* addr, unsigned size, bool write, const void* pc, bool al
       if (g_memcheck) report_invalid("__global__", write, size, pc, a, nearest(a));
       return;
     }
+    if (g_racecheck && !g_race_off) global_access(a, size, write, pc);
     if (g_initcheck) {
       if (write) {
         set_init(*l, a - lo, size);
@@ -725,6 +858,16 @@ void access(const void* addr, unsigned size, bool write, const void* pc, bool al
     return;
   }
   if (!g_in_kernel) return;
+  if (a + size > g_guard_lo && a < g_guard_hi) {
+    // Past the end of the program's static __shared__ variables: out of the block's
+    // shared memory. memcheck reports it; without memcheck the GPU's hardware faults
+    // (cudaErrorIllegalAddress) and the kernel stops.
+    if (g_memcheck)
+      report_invalid("__shared__", write, size, pc, a, "");
+    else
+      g_block_fault = true;
+    return;
+  }
   if (aligned && g_memcheck && (a & (size - 1)) != 0 &&
       ((a >= g_static.lo && a < g_static.hi) || (a >= g_dynamic.lo && a < g_dynamic.hi))) {
     report_invalid("__shared__", write, size, pc, a, "", "misaligned");

@@ -49,7 +49,10 @@ void on_launch(const char* kernel, const char* file, int line, bool cooperative,
 void on_block();                 // a block starts: shared memory is fresh
 void on_barrier();               // a __syncthreads completed
 void on_syncwarp(int warp);      // a __syncwarp of `warp` completed
-bool block_failed();             // a memcheck error in this block: the kernel stops
+// An error in this block that stops the kernel: 719 after a memcheck error, 700 after an
+// access outside the block's shared memory without memcheck (the GPU's hardware faults);
+// cudaSuccess when none.
+cudaError_t block_error();
 void on_launch_end();
 void on_api_error(cudaError_t e);  // an API call returns e (memcheck: "Program hit ...")
 // synccheck: the lanes `lanes` of warp `warp` met an invalid __syncwarp mask at file:line.

@@ -2362,4 +2362,24 @@ inline int __double2loint(double x) { return static_cast<int>(__double_as_longlo
 // Texture and surface objects, cudaArray (runtime half: cuda_emu_texture.cpp).
 #include "cuda_texture.h"
 
+// memcheck of static `__shared__` arrays (run --sanitize, cuda_emu_sanitize.cpp): a
+// guard of 64 KiB in the program's thread-local block, defined before the program's own
+// `__shared__` (thread_local) variables. g++ lays a file's thread-local variables out in
+// the reverse order of their definitions, so the guard lies just past the highest of them:
+// an access past the end of that array lands in the guard, not in the runtime's own
+// thread-local state, and is memcheck's invalid __shared__ access.
+#ifdef CUDA_EMU_SANITIZE_BUILD
+namespace cuda_emu {
+namespace san {
+void shared_guard(char* (*guard)(), unsigned long size);
+}  // namespace san
+namespace {
+__attribute__((used)) thread_local char g_shared_guard[65536];
+char* shared_guard_here() { return g_shared_guard; }
+__attribute__((used)) const int g_shared_guard_known =
+    (::cuda_emu::san::shared_guard(&shared_guard_here, sizeof g_shared_guard), 0);
+}  // namespace
+}  // namespace cuda_emu
+#endif
+
 #endif  // CUDA_EMU_CUDA_RUNTIME_H
