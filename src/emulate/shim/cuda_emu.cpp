@@ -518,6 +518,14 @@ double now_ms() {
 
 // ---- Fibers ------------------------------------------------------------------------
 const size_t kStackBytes = 1024 * 1024;  // reserved, committed as touched; a guard page below
+// A guarded stack's guard is 16 MiB of address space (no memory), not one page: a
+// thread's local array indexed far past its end (a[1 << 20]) lands in the guard of the
+// stack above it, or in the pool's cap, and faults, as on the GPU (whose threads have at
+// most 512 KiB of local memory), instead of writing into another thread's stack. The
+// fault handler calls an access within kLocalReach of the faulting thread's own stack
+// memcheck's invalid __local__ access.
+const size_t kStackGuard = 16 * 1024 * 1024;
+const size_t kLocalReach = kStackGuard;
 
 struct Fiber {
   void* sp = nullptr;
@@ -629,14 +637,21 @@ Fiber* new_fiber() {
   char*& slab = p.slab;
   size_t& slab_left = p.slab_left;
   if (p.all.size() < kGuardedFibers && g_guarded.fetch_add(1) < kGuardedInProcess) {
-    void* m = mmap(nullptr, len, PROT_READ | PROT_WRITE,
+    // The pool's first stack gets a cap above it (stacks are mapped downwards, each
+    // below the last): its top has a guard too. f->map is the guard's last page.
+    if (p.all.empty() && mmap(nullptr, kStackGuard, PROT_NONE,
+                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0) == MAP_FAILED) {
+      fprintf(stderr, "cuda_emu: cannot map a thread stack\n");
+      _exit(1);
+    }
+    void* m = mmap(nullptr, len - kPage + kStackGuard, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (m == MAP_FAILED) {
       fprintf(stderr, "cuda_emu: cannot map a thread stack\n");
       _exit(1);
     }
-    f->map = static_cast<char*>(m);
-    mprotect(f->map, kPage, PROT_NONE);
+    mprotect(m, kStackGuard, PROT_NONE);
+    f->map = static_cast<char*>(m) + kStackGuard - kPage;
   } else {
     if (slab_left == 0) {
       void* m = mmap(nullptr, len * kSlabFibers, PROT_READ | PROT_WRITE,
@@ -1547,23 +1562,36 @@ void on_fault(int sig, siginfo_t* si, void* ucv) {
   const char* kind = "access";
   int size = 0;
   char line[512] = "";
+  const char* pc = nullptr;
 #if defined(__x86_64__) && defined(REG_ERR)
   ucontext_t* uc = static_cast<ucontext_t*>(ucv);
   kind = (uc->uc_mcontext.gregs[REG_ERR] & 2) ? "write" : "read";
   size = access_size(reinterpret_cast<const unsigned char*>(uc->uc_mcontext.gregs[REG_RIP]));
   // The faulting instruction's source line (the line table of -g1; +1: fault_line looks
   // up the byte before a return address).
-  san::fault_line(reinterpret_cast<const char*>(uc->uc_mcontext.gregs[REG_RIP]) + 1, line,
-                  sizeof line);
+  pc = reinterpret_cast<const char*>(uc->uc_mcontext.gregs[REG_RIP]) + 1;
+  san::fault_line(pc, line, sizeof line);
 #else
   (void)ucv;
 #endif
+  // Within reach of the thread's own stack (see kStackGuard): its local memory.
+  uintptr_t stack_lo = reinterpret_cast<uintptr_t>(f->map);
+  bool local = a + kLocalReach >= stack_lo && a < stack_lo + kPage + kStackBytes + kLocalReach;
+  if (local && san::g_on) {
+    // Under a sanitizer the program goes on, as under compute-sanitizer: memcheck reports
+    // the access (counted in its summary) and the kernel stops with 719; the other
+    // tools see the GPU's fault, 700.
+    if (!san::g_memcheck) abort_kernel(cudaErrorIllegalAddress);
+    san::local_fault(kind[0] == 'w', size > 0 ? static_cast<unsigned>(size) : 0, pc, a);
+    abort_kernel(cudaErrorLaunchFailure);
+  }
+  const char* space = local ? "__local__" : "__global__";
   fflush(stdout);
   std::string out;
   if (size > 0) {
-    n = snprintf(buf, sizeof buf, "========= Invalid __global__ %s of size %d bytes\n", kind, size);
+    n = snprintf(buf, sizeof buf, "========= Invalid %s %s of size %d bytes\n", space, kind, size);
   } else {
-    n = snprintf(buf, sizeof buf, "========= Invalid __global__ %s\n", kind);
+    n = snprintf(buf, sizeof buf, "========= Invalid %s %s\n", space, kind);
   }
   out.append(buf, static_cast<size_t>(n));
   if (line[0]) {
@@ -1577,6 +1605,16 @@ void on_fault(int sig, siginfo_t* si, void* ucv) {
   n = snprintf(buf, sizeof buf, "=========     by thread (%u,%u,%u) in block (%u,%u,%u)\n",
                f->tidx.x, f->tidx.y, f->tidx.z, blockIdx.x, blockIdx.y, blockIdx.z);
   out.append(buf, static_cast<size_t>(n));
+  if (local) {
+    // A thread's local array indexed past its end (the GPU faults: cudaErrorIllegalAddress).
+    n = snprintf(buf, sizeof buf,
+                 "=========     Access to 0x%lx is out of bounds (of the thread's local memory, its "
+                 "stack)\n",
+                 static_cast<unsigned long>(a));
+    out.append(buf, static_cast<size_t>(n));
+    if (write(2, out.data(), out.size())) {}
+    die();
+  }
   if (g_shared_map && a >= reinterpret_cast<uintptr_t>(g_shared_map) &&
       a < reinterpret_cast<uintptr_t>(g_shared_map) + g_shared_maplen) {
     // Dynamic shared memory: memcheck calls it __shared__.

@@ -805,6 +805,10 @@ void fault_line(const void* pc, char* buf, size_t n) {
   snprintf(buf, n, "%s", w.line.c_str());
 }
 
+void local_fault(bool write, unsigned size, const void* pc, uintptr_t a) {
+  report_invalid("__local__", write, size, pc, a, "");
+}
+
 void finish() {
   if (!g_on || g_finished) return;
   g_finished = true;

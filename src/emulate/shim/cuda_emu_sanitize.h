@@ -59,6 +59,9 @@ void on_api_error(cudaError_t e);  // an API call returns e (memcheck: "Program 
 void sync_error(const char* file, int line, int warp, unsigned lanes);
 // A memory fault inside a kernel at address a, instruction pc: the access's line, or "".
 void fault_line(const void* pc, char* out, size_t n);
+// memcheck: a memory fault at address a, instruction pc, within reach of the faulting
+// thread's stack: an invalid __local__ access of `size` bytes (0: unknown), counted.
+void local_fault(bool write, unsigned size, const void* pc, uintptr_t a);
 // The summaries (and leak check); exits with --error-exitcode when errors were found.
 void finish();
 
