@@ -2628,25 +2628,22 @@ inline __attribute__((always_inline)) void access_inline(const void* site, const
   }
   Fiber* cur = g_cur;
   Block& b = B;
-  if (!b.lockstep.meet) {
-    // The block's lanes run one after another: only shared memory is watched (a
-    // thread's own stack is not shared memory), with no meeting.
-    Lockstep::Area* area;
-    size_t word;
-    if (!shadow_of(addr, &area, &word)) return;
-    int t = cur->tid;
-    Warp& W = b.warps[t >> 5];
-    note_shared(W, t >> 5, t & 31, W.exists, site, *area, word, addr, size,
-                kind == 1 || kind == 2 || kind == 4, kind <= 1, kind == 2);
-    return;
-  }
-  if (static_cast<uintptr_t>(reinterpret_cast<const char*>(addr) - cur->map) < kStackBytes + kPage)
-    return;
-  int t = cur->tid;
+  const bool write = kind == 1 || kind == 2 || kind == 4, plain = kind <= 1, atomic = kind == 2;
+  const int t = cur->tid;
   Warp& W = b.warps[t >> 5];
-  meet_warp(site);
-  note_shared_access(W, t >> 5, t & 31, site, addr, size, kind == 1 || kind == 2 || kind == 4,
-                     kind <= 1, kind == 2);
+  // The block's lanes run one after another: no meeting, and only shared memory is
+  // watched (a thread's own stack is not shared memory), as if with the whole warp.
+  unsigned group = W.exists;
+  if (b.lockstep.meet) {
+    if (static_cast<uintptr_t>(reinterpret_cast<const char*>(addr) - cur->map) < kStackBytes + kPage)
+      return;
+    meet_warp(site);
+    group = W.group[t & 31];  // the lanes released with this one
+  }
+  Lockstep::Area* area;
+  size_t word;
+  if (shadow_of(addr, &area, &word))
+    note_shared(W, t >> 5, t & 31, group, site, *area, word, addr, size, write, plain, atomic);
 }
 
 void memory_access(const void* site, const void* addr, unsigned size, int kind) {

@@ -549,12 +549,3 @@ inline __attribute__((always_inline)) void note_shared(Warp& W, int w, int lane,
   }
   note_shared_parts(W, w, lane, group, site, area, word, a, size, step, write, plain, atomic);
 }
-
-// The same after a meeting (the lanes met with are W.group[lane]).
-void note_shared_access(Warp& W, int w, int lane, const void* site, const void* addr,
-                        unsigned size, bool write, bool plain, bool atomic) {
-  Lockstep::Area* area;
-  size_t word;
-  if (shadow_of(addr, &area, &word))
-    note_shared(W, w, lane, W.group[lane], site, *area, word, addr, size, write, plain, atomic);
-}
