@@ -233,6 +233,9 @@ impl Backend for EmulateBackend {
             }
             Err(other) => return Err(other.into()),
         };
+        for warning in &built.warnings {
+            tracing::warn!("{warning}");
+        }
         Ok(Compiled {
             executable: built.executable,
             build: BuildRecord {

@@ -28,6 +28,7 @@
 mod cache;
 mod embedded;
 mod headers;
+mod math;
 mod profile;
 pub(crate) mod rewrite;
 mod toolchain;
@@ -253,6 +254,9 @@ pub(crate) struct Build {
     pub command: String,
     /// The first line of the compiler's `--version`.
     pub compiler_version: String,
+    /// Warnings about the program for its user: calls in device code of math
+    /// functions whose results differ from the GPU's (`FILE:LINE:COL: ...`).
+    pub warnings: Vec<String>,
 }
 
 /// Builds CUDA programs into CPU executables, with a cache.
@@ -326,6 +330,7 @@ impl Emulator {
         let mut units = Vec::new();
         let mut headers = Vec::new();
         let mut used_names = std::collections::BTreeSet::new();
+        let mut warnings = Vec::new();
         for (index, input) in inputs.sources.iter().enumerate() {
             let bytes = std::fs::read(&input.file)
                 .map_err(EmulateError::io("reading the program source", &input.file))?;
@@ -337,6 +342,12 @@ impl Emulator {
             let mut lock_step = false;
             let cpp = if input.cuda {
                 let rewritten = rewrite::rewrite(&input.shown, &text)?;
+                warnings.extend(
+                    rewritten
+                        .math_uses
+                        .iter()
+                        .map(|used| math::warning(&input.shown, used)),
+                );
                 let local = headers::local_headers(&input.file, &rewritten)?;
                 lock_step = rewritten.lock_step || local.iter().any(|h| h.lock_step);
                 headers.extend(local);
@@ -548,6 +559,7 @@ impl Emulator {
             cached: built == Entry::Found,
             command,
             compiler_version: self.compiler_version().to_string(),
+            warnings,
         })
     }
 

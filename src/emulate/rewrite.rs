@@ -194,6 +194,23 @@ pub struct RewrittenSource {
     /// The names in the program's `#include "..."` lines, as written, so the
     /// caller can find the local headers that the compiled program depends on.
     pub local_includes: Vec<String>,
+    /// The first call in device code (or in a macro body) of each math
+    /// function the emulator does not reproduce bit for bit
+    /// ([`super::math::differing`]), in source order.
+    pub math_uses: Vec<MathUse>,
+}
+
+/// A call of a math function whose results differ from the GPU's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MathUse {
+    pub line: u32,
+    pub column: u32,
+    /// The function, as called.
+    pub function: String,
+    /// What the sweep found (see [`super::math::Differing`]).
+    pub figure: String,
+    /// The call is in a `#define`'s body (device code when the macro is used there).
+    pub in_macro: bool,
 }
 
 /// Rewrites `source`, read from `path`, into C++ for the emulator. `path` is
@@ -209,6 +226,7 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
         local_includes: Vec::new(),
         lock_step: false,
         arch_checked: Vec::new(),
+        math_uses: Vec::new(),
     };
     rewriter.run()?;
     let Rewriter {
@@ -216,6 +234,7 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
         launches,
         local_includes,
         lock_step,
+        math_uses,
         ..
     } = rewriter;
 
@@ -241,6 +260,7 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
         launches,
         local_includes,
         lock_step,
+        math_uses,
     })
 }
 
@@ -459,6 +479,7 @@ struct Rewriter<'a> {
     /// The `{` of each `__host__ __device__` function given a run-time check
     /// for its `__CUDA_ARCH__` test ([`Rewriter::cuda_arch_test`]).
     arch_checked: Vec<usize>,
+    math_uses: Vec<MathUse>,
 }
 
 impl Rewriter<'_> {
@@ -512,6 +533,7 @@ impl Rewriter<'_> {
                 });
             }
             if token.kind == TokenKind::Ident {
+                self.math_call(i, &scopes);
                 if matches!(self.text(i), "volatile" | "__shared__") {
                     self.lock_step = true;
                 }
@@ -561,6 +583,46 @@ impl Rewriter<'_> {
             i += 1;
         }
         Ok(())
+    }
+
+    /// Notes a call at `i` of a math function the emulator does not reproduce
+    /// bit for bit, in device code (a `__global__`, `__device__` or `__host__
+    /// __device__` function) or in a macro body, which may be used there:
+    /// `expf(x)`, `::expf(x)`, `std::exp(x)`; not `v.expf(x)` or `ns::expf(x)`.
+    /// The first call of each function is kept.
+    fn math_call(&mut self, i: usize, scopes: &[Scope]) {
+        let token = self.tokens[i];
+        let in_macro = token.directive.is_some();
+        if !in_macro && !scopes.iter().any(|s| s.device || s.host_device) {
+            return;
+        }
+        if !self.is_punct(i + 1, "(")
+            || (in_macro && self.tokens[i + 1].directive != token.directive)
+        {
+            return;
+        }
+        let qualified = i >= 2 && self.is_punct(i - 1, ":") && self.is_punct(i - 2, ":");
+        if qualified {
+            let scope = i.checked_sub(3).map(|k| self.text(k));
+            if scope.is_some_and(|s| s != "std" && self.tokens[i - 3].kind == TokenKind::Ident) {
+                return;
+            }
+        } else if matches!(self.text_at(i.checked_sub(1)), "." | "->" | "#") {
+            return;
+        }
+        let name = self.text(i);
+        if self.math_uses.iter().any(|m| m.function == name) {
+            return;
+        }
+        if let Some(found) = super::math::differing(name) {
+            self.math_uses.push(MathUse {
+                line: token.line,
+                column: token.column,
+                function: name.to_string(),
+                figure: found.figure.clone(),
+                in_macro,
+            });
+        }
     }
 
     /// A conditional directive at `hash` that tests `__CUDA_ARCH__`. nvcc
@@ -1381,6 +1443,15 @@ impl Rewriter<'_> {
                 return None;
             }
             let mut start = end;
+            // In a macro, `k_##name<<<...>>>`: the name is pasted from pieces.
+            while start >= 3
+                && self.is_punct(start - 1, "#")
+                && self.is_punct(start - 2, "#")
+                && self.tokens[start - 2].end == self.tokens[start - 1].start
+                && self.tokens[start - 3].kind == TokenKind::Ident
+            {
+                start -= 3;
+            }
             if start > 0 && self.text(start - 1) == "template" {
                 start -= 1;
             }
@@ -1841,6 +1912,43 @@ mod tests {
                 launch("k", "n, 256)(x)")
             )
         );
+    }
+
+    #[test]
+    fn notes_device_calls_of_math_functions_that_differ_from_the_gpu() {
+        let source = "#define SIG(x) (1 / (1 + expf(-(x))))\n\
+                      struct V { __device__ float expf(float x) const { return x; } };\n\
+                      __device__ float act(float x) { return tanhf(x) + sqrtf(x) + v.sinf(x); }\n\
+                      __host__ __device__ float both(float x) { return std::exp(x) + ns::logf(x); }\n\
+                      __global__ void k(float* o) { o[0] = ::tanhf(o[1]) + __sinf(o[2]); }\n\
+                      int main() { return (int)cosf(1.0f); }\n";
+        let uses = rewrite(Path::new(PATH), source).unwrap().math_uses;
+        let seen: Vec<(u32, u32, &str, bool)> = uses
+            .iter()
+            .map(|u| (u.line, u.column, u.function.as_str(), u.in_macro))
+            .collect();
+        // Not the member `v.sinf`, `ns::logf`, the exact `sqrtf`, a second
+        // `tanhf`, or host code's `cosf`.
+        assert_eq!(
+            seen,
+            [
+                (1, 26, "expf", true),
+                (3, 40, "tanhf", false),
+                (4, 55, "exp", false),
+                (5, 54, "__sinf", false),
+            ]
+        );
+        assert!(uses[0].figure.contains("2^32 floats"), "{}", uses[0].figure);
+    }
+
+    #[test]
+    fn rewrites_a_launch_of_a_kernel_name_pasted_in_a_macro() {
+        let out = body("#define RUN(name) k_##name<<<1, 32>>>(x)\nRUN(expf);\n");
+        assert!(
+            out.contains("{ k_##name(cuda_emu_args_...); }"),
+            "the pasted name is called whole: {out}"
+        );
+        assert!(!out.contains("k_##::"), "{out}");
     }
 
     #[test]

@@ -244,3 +244,44 @@ fn a_line_outside_its_declared_variation_fails_and_names_the_rule() {
         None
     );
 }
+
+#[test]
+fn run_warns_of_device_math_that_differs_from_the_gpu_naming_file_line_and_function() {
+    // tests/cuda/math/sweep.cu measured expf on all 2^32 floats: the H200's
+    // differs from glibc's (the emulator's) on 3.7% of them. A student's
+    // program that calls it in a kernel is told so, with the line; host code
+    // and functions the sweep found identical (sqrtf) are not named.
+    if !crate::has_compiler() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "soft.cu",
+        "#include <cstdio>\n\
+         __global__ void k(float* o) {\n\
+         \x20 o[0] = sqrtf(o[0]) + expf(o[1]);\n\
+         }\n\
+         int main() {\n\
+         \x20 float* d;\n\
+         \x20 cudaMallocManaged(&d, 8);\n\
+         \x20 d[0] = 4.0f; d[1] = 0.7f;\n\
+         \x20 k<<<1, 1>>>(d);\n\
+         \x20 cudaDeviceSynchronize();\n\
+         \x20 printf(\"%.9g %.9g\\n\", d[0], logf(2.0f));\n\
+         }\n",
+    );
+    let out = crate::tool(dir.path(), &["run", "--backend", "emulate", "soft.cu"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("soft.cu:3:24: expf in device code")
+            && stderr.contains("differ from the H200's on 159897096 of all 2^32 floats (3.7%)"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("sqrtf") && !stderr.contains("logf"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.matches("in device code").count(), 1, "{stderr}");
+}

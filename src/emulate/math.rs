@@ -1,0 +1,261 @@
+//! Device math functions the emulator does not reproduce bit for bit.
+//!
+//! The emulator computes `expf`, `sinf`, `__expf` and the other transcendental
+//! functions of CUDA's math library with the host's C library (glibc), while
+//! the GPU has its own implementations (and, for the `__` intrinsics, its
+//! hardware approximations). `tests/cuda/math/sweep.cu` measured, on the H200,
+//! every single-precision function over all 2^32 inputs and the two-argument
+//! and double ones over 2^26 random inputs; its output is `math_h200.txt`
+//! beside this file. A function whose results differed on any input is named
+//! here with its figure, so that a call in device code gets a warning naming
+//! its file, line and the function ([`differing`]), instead of a silently
+//! different last digit. Functions the sweep found identical (`sqrtf`,
+//! `floorf`, division, `fmodf`, `__frcp_rn`, ...) get none.
+//!
+//! Written by hand: a small line format read with `split_whitespace`.
+
+use std::sync::OnceLock;
+
+/// The sweep's output, as recorded on the H200.
+const MEASURED: &str = include_str!("math_h200.txt");
+
+/// Transcendental functions of CUDA's math library the sweep did not measure:
+/// their GPU implementations are CUDA's own too, so they are taken to differ.
+const NOT_MEASURED: &[&str] = &[
+    "sincosf",
+    "sincos",
+    "sincospif",
+    "sincospi",
+    "__sincosf",
+    "cospi",
+    "exp10",
+    "acos",
+    "acosh",
+    "asinh",
+    "atanh",
+    "cosh",
+    "lgamma",
+    "tgamma",
+    "rcbrt",
+    "erfinvf",
+    "erfinv",
+    "erfcinvf",
+    "erfcinv",
+    "erfcxf",
+    "erfcx",
+    "normcdfinvf",
+    "normcdfinv",
+    "j0f",
+    "j1f",
+    "jnf",
+    "y0f",
+    "y1f",
+    "ynf",
+    "j0",
+    "j1",
+    "jn",
+    "y0",
+    "y1",
+    "yn",
+    "cyl_bessel_i0f",
+    "cyl_bessel_i1f",
+    "cyl_bessel_i0",
+    "cyl_bessel_i1",
+    "rhypotf",
+    "rhypot",
+    "norm3df",
+    "rnorm3df",
+    "norm4df",
+    "rnorm4df",
+    "normf",
+    "rnormf",
+    "norm3d",
+    "rnorm3d",
+    "powif",
+    "powi",
+    "logbf",
+    "logb",
+];
+
+/// What is known of one function that differs.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Differing {
+    /// Its name as called (`expf`, `__sinf`).
+    pub name: String,
+    /// How it was found to differ, for the warning: "on 159897096 of all 2^32
+    /// floats (3.7%), by up to 2 ulp", or that it was not measured.
+    pub figure: String,
+}
+
+/// The functions that differ from the H200's, measured or taken to.
+fn table() -> &'static [Differing] {
+    static TABLE: OnceLock<Vec<Differing>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = parse(MEASURED);
+        for name in NOT_MEASURED {
+            if !table.iter().any(|d| d.name == *name) {
+                table.push(Differing {
+                    name: (*name).to_string(),
+                    figure: "not measured against the H200 (CUDA's math library has its own \
+                             implementation)"
+                        .to_string(),
+                });
+            }
+        }
+        table
+    })
+}
+
+/// The measured functions that differ, read from the sweep's lines
+/// (`expf all 2^32 floats value 159897096 nan-sign 8388607 nan-only 0 max-ulp 2 ...`).
+fn parse(text: &str) -> Vec<Differing> {
+    let mut found = Vec::new();
+    for line in text.lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let field = |key: &str| -> Option<u64> {
+            let at = words.iter().position(|w| *w == key)?;
+            words.get(at + 1)?.parse().ok()
+        };
+        let (Some(name), Some(value), Some(nan_only), Some(max_ulp)) = (
+            words.first(),
+            field("value"),
+            field("nan-only"),
+            field("max-ulp"),
+        ) else {
+            continue;
+        };
+        let differing = value + nan_only;
+        if differing == 0 {
+            continue;
+        }
+        let Some(value_at) = words.iter().position(|w| *w == "value") else {
+            continue;
+        };
+        let domain = words[1..value_at].join(" ");
+        let total: f64 = if domain.contains("2^32") {
+            4294967296.0
+        } else {
+            67108864.0
+        };
+        let percent = differing as f64 / total * 100.0;
+        let share = if percent >= 0.1 {
+            format!("{percent:.1}%")
+        } else {
+            format!("{percent:.3}%")
+        };
+        let mut figure = format!("on {differing} of {domain} ({share})");
+        if value > 0 {
+            figure.push_str(&format!(", by up to {max_ulp} ulp"));
+        }
+        if nan_only > 0 {
+            figure.push_str(&format!(", NaN on one side only for {nan_only}"));
+        }
+        found.push(Differing {
+            name: (*name).to_string(),
+            figure,
+        });
+    }
+    found
+}
+
+/// Whether `name`, called in device code, is a math function the emulator
+/// does not reproduce bit for bit, and what was found.
+pub(crate) fn differing(name: &str) -> Option<&'static Differing> {
+    table().iter().find(|d| d.name == name)
+}
+
+/// The warning for a call found by the rewriter, naming the file, line and
+/// function: `k.cu:12:9: expf in device code: ...`.
+pub(crate) fn warning(file: &std::path::Path, used: &super::rewrite::MathUse) -> String {
+    let place = if used.in_macro {
+        "in a macro (device code where it is used there)"
+    } else {
+        "in device code"
+    };
+    format!(
+        "{}:{}:{}: {} {place}: the CPU emulator computes it with the host's C library, whose \
+         results differ from the H200's {} (tests/cuda/math/sweep.cu); printed results may \
+         differ in their last digits",
+        file.display(),
+        used.line,
+        used.column,
+        used.function,
+        used.figure
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_recorded_sweep_names_the_functions_that_differ() {
+        let expf = differing("expf").expect("expf differs on the H200");
+        assert!(
+            expf.figure
+                .starts_with("on 159897096 of all 2^32 floats (3.7%), by up to 2 ulp"),
+            "{}",
+            expf.figure
+        );
+        assert!(differing("__sinf").is_some());
+        assert!(
+            differing("sinpif")
+                .unwrap()
+                .figure
+                .contains("NaN on one side")
+        );
+        assert!(
+            differing("pow")
+                .unwrap()
+                .figure
+                .contains("of 2^26 random pairs")
+        );
+    }
+
+    #[test]
+    fn functions_the_sweep_found_identical_are_not_named() {
+        for name in [
+            "sqrtf",
+            "floorf",
+            "roundf",
+            "rintf",
+            "fmodf",
+            "divide",
+            "__frcp_rn",
+            "__fsqrt_rn",
+            "sqrt",
+            "fmod",
+            "fdimf",
+        ] {
+            assert!(differing(name).is_none(), "{name}");
+        }
+        // Not a math function at all.
+        assert!(differing("printf").is_none());
+    }
+
+    #[test]
+    fn every_measured_line_is_read() {
+        // Each function of the sweep has a line with a "value" count; none is lost
+        // to the parser (a line it skipped would silently drop a warning).
+        let measured = MEASURED
+            .lines()
+            .filter(|l| l.contains(" value ") && l.contains(" max-ulp "))
+            .count();
+        let identical = MEASURED
+            .lines()
+            .filter(|l| l.contains(" value          0 ") && l.contains(" nan-only          0 "))
+            .count();
+        assert!(measured >= 80, "{measured}");
+        assert_eq!(parse(MEASURED).len(), measured - identical);
+    }
+
+    #[test]
+    fn unmeasured_transcendentals_are_taken_to_differ() {
+        assert!(
+            differing("sincosf")
+                .unwrap()
+                .figure
+                .contains("not measured")
+        );
+    }
+}
