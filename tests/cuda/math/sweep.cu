@@ -57,6 +57,20 @@ static double from_bits64(uint64_t u) {
   return d;
 }
 
+// The shim's sin(pi x) and cos(pi x) (cuda_runtime.h, cuda_emu::math::sin_cos_pi).
+static inline long double sin_cos_pi(long double x, bool cosine) {
+  if (!std::isfinite(x)) return std::numeric_limits<long double>::quiet_NaN();
+  long double r = std::fabs(x) < 0.25L ? x : x - 2.0L * std::rint(0.5L * x);
+  long double n = std::rint(2.0L * r);
+  long double f = r - 0.5L * n;
+  int q = (static_cast<int>(n) + (cosine ? 1 : 0)) & 3;
+  const long double pi = 3.141592653589793238462643383279502884L;
+  long double v = (q & 1) ? std::cos(pi * f) : std::sin(pi * f);
+  if (q & 2) v = -v;
+  if (v == 0) v = cosine ? 0.0L : std::copysign(0.0L, x);
+  return v;
+}
+
 // ---- the functions: device side and the emulator's host side ----------------------
 // The host expressions are those of src/emulate/shim/cuda_runtime.h.
 #define UNARY_F(X)                                              \
@@ -88,8 +102,8 @@ static double from_bits64(uint64_t u) {
   X(erfcf, erfcf(x), erfcf(x))                                  \
   X(lgammaf, lgammaf(x), lgammaf(x))                            \
   X(tgammaf, tgammaf(x), tgammaf(x))                            \
-  X(sinpif, sinpif(x), sinf(static_cast<float>(M_PI) * x))      \
-  X(cospif, cospif(x), cosf(static_cast<float>(M_PI) * x))      \
+  X(sinpif, sinpif(x), (float)sin_cos_pi(x, false))            \
+  X(cospif, cospif(x), (float)sin_cos_pi(x, true))              \
   X(normcdff, normcdff(x), 0.5f * erfcf(-x * static_cast<float>(M_SQRT1_2))) \
   X(floorf, floorf(x), floorf(x))                               \
   X(roundf, roundf(x), roundf(x))                               \
@@ -102,7 +116,7 @@ static double from_bits64(uint64_t u) {
   X(__sinf, __sinf(x), sinf(x))                                 \
   X(__cosf, __cosf(x), cosf(x))                                 \
   X(__tanf, __tanf(x), tanf(x))                                 \
-  X(__frsqrt_rn, __frsqrt_rn(x), 1.0f / sqrtf(x))               \
+  X(__frsqrt_rn, __frsqrt_rn(x), (float)(1.0L / sqrtl(x)))     \
   X(__fsqrt_rn, __fsqrt_rn(x), sqrtf(x))                        \
   X(__frcp_rn, __frcp_rn(x), 1.0f / x)
 
@@ -138,7 +152,8 @@ static double from_bits64(uint64_t u) {
   X(rsqrt, rsqrt(x), 1.0 / sqrt(x))        \
   X(erf, erf(x), erf(x))                   \
   X(erfc, erfc(x), erfc(x))                \
-  X(sinpi, sinpi(x), sin(M_PI * x))        \
+  X(sinpi, sinpi(x), (double)sin_cos_pi(x, false)) \
+  X(cospi, cospi(x), (double)sin_cos_pi(x, true))  \
   X(normcdf, normcdf(x), 0.5 * erfc(-x * M_SQRT1_2))
 
 #define BINARY_D(X)                      \
