@@ -475,6 +475,71 @@ cudaTextureDesc cube_texture_desc(const cudaTextureDesc& td, const char* file, i
   return c;
 }
 
+// ---- Trilinear filtering (tex3D, see the top of the file) -----------------------------------------
+// 8- and 16-bit integer texels read as normalized floats; X holds the three
+// coordinates in units of 2^-21 texel.
+void trilinear(const Object* o, const cudaTextureDesc& td, const __int128* X, float* fres) {
+  const Format& fmt = o->format;
+  const size_t size[3] = {o->nx, o->ny, o->nz};
+  long long i0[3];
+  long a[3];
+  for (int d = 0; d < 3; ++d) {
+    const __int128 xb = X[d] - kOne / 2;
+    i0[d] = floor_div(xb, kOne);
+    const long long frac = static_cast<long long>(xb - static_cast<__int128>(i0[d]) * kOne);
+    a[d] = static_cast<long>((frac + (1ll << (kFix - 9))) >> (kFix - 8));
+    // Clamped past either edge, both texels of this dimension are the same
+    // one and the H200 gave it all the weight (tests/cuda/tex3d_*.cu: with
+    // the rounded splits below that is visible).
+    const long long n = static_cast<long long>(size[d]);
+    // That is clamp addressing (and wrap or mirror on unnormalized
+    // coordinates, which clamp); not border, nor wrap on normalized ones
+    // (mirror on normalized ones is refused by the caller: it did not zero
+    // the weight, and 3 of 400 samples still missed).
+    const cudaTextureAddressMode mode = td.addressMode[d];
+    const bool clamps = mode == cudaAddressModeClamp || (!td.normalizedCoords && mode != cudaAddressModeBorder);
+    if (clamps && (i0[d] < 0 || i0[d] >= n - 1)) a[d] = 0;
+  }
+  // Weights in 1/256, corner k = (bit 0: x + 1, bit 1: y + 1, bit 2: z + 1):
+  // z splits 256 exactly; x splits each slice S as A = round(S a / 256),
+  // halves up; y splits column S - A halves down and column A halves up
+  // (halves down when a = 256, where column A is the whole slice).
+  long w[8];
+  const long S[2] = {256 - a[2], a[2]};
+  for (int z = 0; z < 2; ++z) {
+    const long A = (S[z] * a[0] + 128) >> 8;
+    const long col[2] = {S[z] - A, A};
+    for (int x = 0; x < 2; ++x) {
+      const bool up = x == 1 && a[0] != 256;
+      const long B = (col[x] * a[1] + (up ? 128 : 127)) >> 8;
+      w[4 * z + x] = col[x] - B;
+      w[4 * z + 2 + x] = B;
+    }
+  }
+  Texel t[8];
+  bool border[8] = {false, false, false, false, false, false, false, false};
+  for (int k = 0; k < 8; ++k) {
+    long long i[3];
+    for (int d = 0; d < 3; ++d) {
+      i[d] = address(i0[d] + ((k >> d) & 1), size[d], td, d);
+      if (i[d] < 0) border[k] = true;
+    }
+    if (!border[k]) t[k] = read_texel(fmt, o->array->at(i[0], i[1], i[2]));
+  }
+  const bool s = fmt.kind == cudaChannelFormatKindSigned;
+  for (int c = 0; c < fmt.channels; ++c) {
+    // 16-bit fixed point as in 2D (uchar is widened by 257).
+    long long sum = 0;
+    for (int k = 0; k < 8; ++k) {
+      const long long e = border[k] ? 0 : (fmt.bits == 8 ? t[k].i[c] * 257 : t[k].i[c]);
+      sum += e * w[k];
+    }
+    const long long n = (sum + 128) >> 8;
+    float r = static_cast<float>(n) / (s ? 32767.0f : 65535.0f);
+    fres[c] = r < -1.0f ? -1.0f : r;
+  }
+}
+
 }  // namespace
 
 // ---- The fetch -----------------------------------------------------------------------------------
@@ -604,14 +669,23 @@ void texture_fetch(cudaTextureObject_t h, FetchShape shape, TexelType type, void
     return;
   }
   // Linear filtering.
-  if (dims == 3)
-    refuse(file, line, "trilinear filtering of a 3D texture (tex3D with cudaFilterModeLinear: the H200's "
-                       "weights were not reproduced bit for bit)");
   const bool snorm8 = td.readMode == cudaReadModeNormalizedFloat && fmt.bits == 8 &&
                       fmt.kind == cudaChannelFormatKindSigned;
   if (snorm8)
     refuse(file, line, "linear filtering of signed 8-bit texels read as normalized floats (the H200's "
                        "results were not reproduced bit for bit)");
+  if (dims == 3) {
+    if (fmt.kind == cudaChannelFormatKindFloat)
+      refuse(file, line, "trilinear filtering of a 3D texture of float texels (tex3D with cudaFilterModeLinear: "
+                         "the H200's float sums were not reproduced bit for bit)");
+    for (int d = 0; d < 3; ++d)
+      if (td.normalizedCoords && td.addressMode[d] == cudaAddressModeMirror)
+        refuse(file, line, "trilinear filtering of a 3D texture with cudaAddressModeMirror (3 of 400 H200 samples "
+                           "were not reproduced bit for bit)");
+    trilinear(o, td, X, fres);
+    store();
+    return;
+  }
   // A 1D texture filters as a 2D one of one row sampled at y = 0: with
   // cudaAddressModeBorder in y, half of the weight goes to the border row
   // above it (the H200 returned half the texel values on a 1D border
