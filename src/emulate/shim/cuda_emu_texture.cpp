@@ -475,6 +475,28 @@ cudaTextureDesc cube_texture_desc(const cudaTextureDesc& td, const char* file, i
   return c;
 }
 
+// ---- Filtering integer texels read as normalized floats (see the top of the file) ---------------------
+// sum(v[k] * w[k]) over n texels (border texels given as 0), w in 1/256.
+float filter_normalized(const Format& fmt, const long long* v, const long* w, int n) {
+  long long sum = 0;
+  if (fmt.bits == 8 && fmt.kind == cudaChannelFormatKindSigned) {
+    // Signed 8-bit: the 8.8 fixed-point sum R widened to 16 bits as
+    // floor((258 R + 32 (R >> 12) + 128) / 256) (R >> 12 floored), clamped
+    // to -32767: every R from -32768 to 32512 measured, and 1.3 million
+    // random 1D, 2D and 3D samples.
+    for (int k = 0; k < n; ++k) sum += v[k] * w[k];
+    long long N = (sum * 258 + (sum >> 12) * 32 + 128) >> 8;
+    if (N < -32767) N = -32767;
+    return static_cast<float>(N) / 32767.0f;
+  }
+  // 16-bit fixed point (uchar is widened by 257).
+  const bool s = fmt.kind == cudaChannelFormatKindSigned;
+  for (int k = 0; k < n; ++k) sum += (fmt.bits == 8 ? v[k] * 257 : v[k]) * w[k];
+  const long long N = (sum + 128) >> 8;  // floor((sum + 128) / 256)
+  const float r = static_cast<float>(N) / (s ? 32767.0f : 65535.0f);
+  return r < -1.0f ? -1.0f : r;
+}
+
 // ---- Trilinear filtering (tex3D, see the top of the file) -----------------------------------------
 // 8- and 16-bit integer texels read as normalized floats; X holds the three
 // coordinates in units of 2^-21 texel.
@@ -526,17 +548,10 @@ void trilinear(const Object* o, const cudaTextureDesc& td, const __int128* X, fl
     }
     if (!border[k]) t[k] = read_texel(fmt, o->array->at(i[0], i[1], i[2]));
   }
-  const bool s = fmt.kind == cudaChannelFormatKindSigned;
   for (int c = 0; c < fmt.channels; ++c) {
-    // 16-bit fixed point as in 2D (uchar is widened by 257).
-    long long sum = 0;
-    for (int k = 0; k < 8; ++k) {
-      const long long e = border[k] ? 0 : (fmt.bits == 8 ? t[k].i[c] * 257 : t[k].i[c]);
-      sum += e * w[k];
-    }
-    const long long n = (sum + 128) >> 8;
-    float r = static_cast<float>(n) / (s ? 32767.0f : 65535.0f);
-    fres[c] = r < -1.0f ? -1.0f : r;
+    long long v[8];
+    for (int k = 0; k < 8; ++k) v[k] = border[k] ? 0 : t[k].i[c];
+    fres[c] = filter_normalized(fmt, v, w, 8);
   }
 }
 
@@ -669,11 +684,6 @@ void texture_fetch(cudaTextureObject_t h, FetchShape shape, TexelType type, void
     return;
   }
   // Linear filtering.
-  const bool snorm8 = td.readMode == cudaReadModeNormalizedFloat && fmt.bits == 8 &&
-                      fmt.kind == cudaChannelFormatKindSigned;
-  if (snorm8)
-    refuse(file, line, "linear filtering of signed 8-bit texels read as normalized floats (the H200's "
-                       "results were not reproduced bit for bit)");
   if (dims == 3) {
     if (fmt.kind == cudaChannelFormatKindFloat)
       refuse(file, line, "trilinear filtering of a 3D texture of float texels (tex3D with cudaFilterModeLinear: "
@@ -752,16 +762,9 @@ void texture_fetch(cudaTextureObject_t h, FetchShape shape, TexelType type, void
       if (!filter_float(v, w, corners, 8, &fres[c]))
         refuse(file, line, std::string(name) + " filtering a non-finite or subnormal texel, or to a subnormal result");
     } else {
-      // 16-bit fixed point (uchar is widened by 257).
-      const bool s = fmt.kind == cudaChannelFormatKindSigned;
-      long long sum = 0;
-      for (int k = 0; k < corners; ++k) {
-        const long long e = border[k] ? 0 : (fmt.bits == 8 ? t[k].i[c] * 257 : t[k].i[c]);
-        sum += e * w[k];
-      }
-      const long long n = (sum + 128) >> 8;  // floor((sum + 128) / 256)
-      float r = static_cast<float>(n) / (s ? 32767.0f : 65535.0f);
-      fres[c] = r < -1.0f ? -1.0f : r;
+      long long v[4];
+      for (int k = 0; k < corners; ++k) v[k] = border[k] ? 0 : t[k].i[c];
+      fres[c] = filter_normalized(fmt, v, w, corners);
     }
   }
   store();
