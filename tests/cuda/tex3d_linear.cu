@@ -1,6 +1,7 @@
 // Trilinear filtering of a 4x3x2 float cudaArray through tex3D along a line
 // of points, printed as hex floats. The emulator refuses it at the fetch
-// (the H200's 3D weights were not reproduced bit for bit).
+// (the H200's float sums of the two slices were not reproduced bit for bit;
+// the weights were, see tex3d_int_normalized).
 #include <cstdio>
 #include <cuda_runtime.h>
 

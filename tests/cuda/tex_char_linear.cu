@@ -1,8 +1,7 @@
 // Linear filtering of signed 8-bit texels read as normalized floats
-// (tex1D<float> on a char cudaArray), printed as hex floats. The emulator
-// refuses it at the fetch (the H200's results were not reproduced bit for
-// bit; they are 16-bit values N / 32767, but the widening of the texels did
-// not fit a model).
+// (tex1D<float> on a char cudaArray), printed as hex floats: 16-bit values
+// N / 32767 (the widening is fitted in src/emulate/shim/cuda_emu_texture.cpp
+// on tex_snorm8_linear's measurements).
 #include <cstdio>
 #include <cuda_runtime.h>
 
