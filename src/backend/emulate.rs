@@ -259,6 +259,14 @@ impl Backend for EmulateBackend {
         (entry.parent()?.file_name()? == "programs").then(|| format!("{key}/{file}"))
     }
 
+    /// The emulator as configured: its cache, options (bounds checking,
+    /// sanitizers, schedule, threads), the compiler (path, leading
+    /// arguments, whole `--version`), the flags and the shim's hash. The
+    /// device a program stands in for is [`Backend::machine_for`]'s.
+    fn build_identity(&self) -> Option<String> {
+        Some(format!("{:?}", self.emulator))
+    }
+
     fn runs_in_parallel(&self) -> bool {
         true
     }

@@ -101,6 +101,14 @@ impl Backend for FakeBackend {
         ))
     }
 
+    /// The prepared outcomes, as the artifact: another outcome stands for
+    /// another build.
+    fn build_identity(&self) -> Option<String> {
+        let mut outcomes: Vec<_> = self.outcomes.iter().collect();
+        outcomes.sort_by(|a, b| a.0.cmp(b.0));
+        Some(format!("{outcomes:?}"))
+    }
+
     fn runs_in_parallel(&self) -> bool {
         true
     }

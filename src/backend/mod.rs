@@ -147,6 +147,15 @@ pub trait Backend: Sync {
             .map(|bytes| crate::evidence::sha256_hex(&bytes))
     }
 
+    /// Everything besides a program's own files that its build and run by
+    /// this backend depend on (compiler, flags, runtime), as text, so that a
+    /// reproduction can be reused before anything is built (see
+    /// [`crate::workflow::reuse`]); `None`, the default, when the backend
+    /// cannot say (then a program is always built first).
+    fn build_identity(&self) -> Option<String> {
+        None
+    }
+
     /// Whether several programs may run at once without disturbing each
     /// other (CPU emulation); a GPU runs one program at a time, so that runs
     /// do not compete for the device and their timings stay honest.

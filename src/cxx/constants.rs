@@ -57,29 +57,20 @@ pub(crate) fn constexpr_literal(
     src: &str,
     name: &str,
 ) -> Result<Option<Constant>, ConstantProblem> {
-    let lexed = lex(src.as_bytes());
-    if let Some(error) = lexed.error() {
-        return Err(ConstantProblem {
-            line: error.line,
-            message: format!(
-                "{}, so the constants after it cannot be read",
-                error.message
-            ),
-        });
-    }
-    let tokens = lexed.code_tokens();
+    let tokens = code_tokens(src)?;
+    let tokens = tokens.as_slice();
     let text = |k: usize| &src[tokens[k].start..tokens[k].end];
     let mut conditions = Conditions::default();
     let mut found: Vec<(Constant, Vec<Branch>)> = Vec::new();
     let mut k = 0;
     while k < tokens.len() {
         if tokens[k].directive == Some(k) {
-            k = conditions.read_directive(&tokens, text, k);
+            k = conditions.read_directive(tokens, text, k);
             continue;
         }
         if !conditions.is_dead()
-            && starts_statement(&tokens, text, k)
-            && let Some((constant, next)) = declaration(&tokens, text, k, name)
+            && starts_statement(tokens, text, k)
+            && let Some((constant, next)) = declaration(tokens, text, k, name)
         {
             found.push((constant, conditions.branches()));
             k = next;
@@ -103,6 +94,37 @@ pub(crate) fn constexpr_literal(
         }
     }
     Ok(found.into_iter().next().map(|(constant, _)| constant))
+}
+
+/// What the lexer makes of `src` for [`constexpr_literal`]: its code tokens,
+/// or why the constants cannot be read. A tolerance rule reads several
+/// constants of one source in a row, so the last source lexed on this
+/// thread is remembered with its tokens (compared whole, byte for byte).
+fn code_tokens(src: &str) -> Result<std::rc::Rc<Vec<CodeToken>>, ConstantProblem> {
+    type Lexed = (String, Result<std::rc::Rc<Vec<CodeToken>>, ConstantProblem>);
+    thread_local! {
+        static LAST: std::cell::RefCell<Option<Lexed>> = const { std::cell::RefCell::new(None) };
+    }
+    if let Some(found) = LAST.with_borrow(|last| {
+        last.as_ref()
+            .filter(|(text, _)| text == src)
+            .map(|(_, tokens)| tokens.clone())
+    }) {
+        return found;
+    }
+    let lexed = lex(src.as_bytes());
+    let tokens = match lexed.error() {
+        Some(error) => Err(ConstantProblem {
+            line: error.line,
+            message: format!(
+                "{}, so the constants after it cannot be read",
+                error.message
+            ),
+        }),
+        None => Ok(std::rc::Rc::new(lexed.code_tokens())),
+    };
+    LAST.set(Some((src.to_string(), tokens.clone())));
+    tokens
 }
 
 /// Whether token `k` starts a statement or declaration: the first in the
@@ -370,6 +392,20 @@ mod tests {
         assert_eq!(value(src, "kBlock"), None);
         let src = "#ifdef A\n#elif 0\nconstexpr int k = 1;\n#endif\nconstexpr int k = 2;";
         assert_eq!(value(src, "k"), Some(("2".into(), 5)));
+    }
+
+    #[test]
+    fn the_remembered_tokens_are_those_of_the_source_asked_about() {
+        let a = "constexpr float kTol = 1e-5f;\n";
+        let b = "constexpr float kTol = 2e-5f;\n";
+        let value = |src| constexpr_literal(src, "kTol").unwrap().unwrap().value;
+        assert_eq!(value(a), "1e-5f");
+        assert_eq!(value(a), "1e-5f");
+        assert_eq!(value(b), "2e-5f");
+        assert_eq!(value(a), "1e-5f");
+        assert!(constexpr_literal("/* open", "kTol").is_err());
+        assert!(constexpr_literal("/* open", "kTol").is_err());
+        assert_eq!(value(b), "2e-5f");
     }
 
     #[test]

@@ -225,8 +225,9 @@ impl<'a> Lexed<'a> {
     /// `#` and the tokens after it, marked with the index of that `#`.
     pub(crate) fn code_tokens(&self) -> Vec<CodeToken> {
         let mut out: Vec<CodeToken> = Vec::new();
-        let push = |out: &mut Vec<CodeToken>, kind, span: Range<usize>, directive| {
-            let (line, column) = self.lines.position(span.start);
+        let mut cursor = Cursor::new(&self.lines);
+        let mut push = |out: &mut Vec<CodeToken>, kind, span: Range<usize>, directive| {
+            let (line, column) = cursor.position(span.start);
             out.push(CodeToken {
                 kind,
                 start: span.start,
@@ -573,6 +574,53 @@ impl<'a> LineIndex<'a> {
     }
 }
 
+/// [`LineIndex::position`] for offsets asked in increasing order (the
+/// tokens of a file): the column is counted on from the last offset of the
+/// same line instead of from the line's start, so a long line costs its
+/// length once, not once per token. An offset before the last one is
+/// answered by [`LineIndex::position`] itself.
+struct Cursor<'i, 'a> {
+    lines: &'i LineIndex<'a>,
+    /// The last offset asked, its line (0 before the first) and its column.
+    offset: usize,
+    line: usize,
+    column: usize,
+}
+
+impl<'i, 'a> Cursor<'i, 'a> {
+    fn new(lines: &'i LineIndex<'a>) -> Self {
+        Cursor {
+            lines,
+            offset: 0,
+            line: 0,
+            column: 0,
+        }
+    }
+
+    fn position(&mut self, offset: usize) -> (usize, usize) {
+        if offset < self.offset {
+            return self.lines.position(offset);
+        }
+        let line = self.lines.line_of(offset);
+        // Inside a byte-order mark columns do not count on (it takes none).
+        let in_mark = line == 1 && self.offset < BOM.len();
+        if line == self.line && !in_mark {
+            let end = offset.min(self.lines.src.len());
+            let from = self.offset.min(end);
+            self.column += self.lines.src[from..end]
+                .iter()
+                .filter(|&&c| (c & 0xc0) != 0x80)
+                .count();
+        } else {
+            let (found, column) = self.lines.position(offset);
+            self.line = found;
+            self.column = column;
+        }
+        self.offset = offset;
+        (self.line, self.column)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -804,6 +852,27 @@ mod tests {
         }
         let lexed = lex(b"\xff\n\xfe<<<");
         assert_eq!(lexed.code_tokens()[2].column, 2);
+    }
+
+    #[test]
+    fn positions_counted_on_are_positions_counted_afresh() {
+        let sources: [&[u8]; 4] = [
+            b"\xef\xbb\xbfint \xc3\xbc = 1; // c\n  #define K k<<<1, 1>>>() \\\n  + 1\nx",
+            b"a\n\nbc d\n",
+            b"\xff\xfe<<< \x80 x\n",
+            b"",
+        ];
+        for src in sources {
+            let lines = LineIndex::new(src);
+            let mut cursor = Cursor::new(&lines);
+            for offset in (0..=src.len() + 1).chain([3, 1, 2, src.len() + 4]) {
+                assert_eq!(
+                    cursor.position(offset),
+                    lines.position(offset),
+                    "offset {offset} of {src:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -313,8 +313,47 @@ mod tests {
             1,
             "the second build ran nothing"
         );
+        assert_eq!(
+            fake.compiled.lock().unwrap().len(),
+            1,
+            "nor built anything: its inputs key was found first"
+        );
         assert_eq!(reproduce_with(&dir, &fake, &store, true).identical, 1);
         assert_eq!(fake.ran.lock().unwrap().len(), 2, "--fresh runs again");
+        assert_eq!(fake.compiled.lock().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn a_match_found_by_its_artifact_is_remembered_by_its_inputs() {
+        let dir = book();
+        let cache = tempfile::tempdir().unwrap();
+        let store = ReuseStore::new(cache.path());
+        let fake = backend("GPU: Other\nsum 1\n");
+        assert_eq!(reproduce_with(&dir, &fake, &store, false).identical, 1);
+        // Forget every inputs key (as after an upgrade of this tool): the
+        // artifact key still finds the match, after a build, and the next
+        // build finds it before building.
+        let course = course(&dir);
+        let program = course.program("kernels/a.cu").unwrap();
+        let bytes = std::fs::read(course.evidence_path("kernels/a.cu")).unwrap();
+        let machine = format!("{:?}", fake.machine().unwrap());
+        let inputs = ReuseStore::inputs_key(
+            &fake,
+            &machine,
+            &program,
+            crate::workflow::reuse::Purpose::Evidence,
+            &bytes,
+            course.settings().timeout,
+        )
+        .unwrap();
+        assert!(store.lookup(&inputs).is_some());
+        std::fs::remove_dir_all(cache.path().join("reuse").join(&inputs)).unwrap();
+        assert_eq!(reproduce_with(&dir, &fake, &store, false).reused, 1);
+        assert_eq!(fake.compiled.lock().unwrap().len(), 2);
+        assert_eq!(fake.ran.lock().unwrap().len(), 1);
+        assert!(store.lookup(&inputs).is_some());
+        assert_eq!(reproduce_with(&dir, &fake, &store, false).reused, 1);
+        assert_eq!(fake.compiled.lock().unwrap().len(), 2);
     }
 
     #[test]

@@ -14,11 +14,15 @@
 //! like every reproduction ([`super::reuse`]): the key covers the backend,
 //! the machine, the unmutated program's build (its headers, flags and
 //! toolchain, which every mutant shares), every mutant's text and the
-//! evidence file, so an unchanged book builds and runs no mutant again.
+//! evidence file, so an unchanged book builds and runs no mutant again; it
+//! is found through its inputs key (the program's files, the backend's
+//! build identity, this executable and the evidence) before any mutant is
+//! made, and only when that misses are the mutants made and the artifact
+//! key computed.
 
 use super::mutants::record::{MutantRecord, MutantsEvidence};
 use super::mutants::{self, Fate, Mutant};
-use super::reuse::ReuseStore;
+use super::reuse::{Purpose, ReuseStore};
 use crate::backend::Backend;
 use crate::course::Course;
 use crate::sources::lesson::Program;
@@ -179,6 +183,41 @@ pub(crate) fn reproduce_mutants(
     if let Some(why) = staleness(&evidence, program) {
         return Ok(MutantsVerdict::Stale { why });
     }
+    let machine = backend
+        .machine()
+        .map(|m| format!("{m:?}"))
+        .unwrap_or_default();
+    // The inputs key is looked up before any mutant is made or built: the
+    // mutants are made from the program's source by this executable, both
+    // in the key, and the recorded ones are in the evidence's bytes.
+    let inputs = options.reuse.and_then(|_| {
+        ReuseStore::inputs_key(
+            backend,
+            &machine,
+            program,
+            Purpose::Mutants,
+            &bytes,
+            course.settings().timeout,
+        )
+    });
+    let reused = |store: &ReuseStore, key: &str| {
+        let (reused, detail) = store.lookup_detail(key)?;
+        let note = serde_json::from_str::<StoredNote>(&detail).ok()?;
+        Some((
+            MutantsNote {
+                how: options.how.to_string(),
+                when: reused.when,
+                not_reproducible: note.not_reproducible,
+                identical: note.identical,
+            },
+            detail,
+        ))
+    };
+    if let (Some(store), Some(key), false) = (options.reuse, &inputs, options.fresh)
+        && let Some((note, _)) = reused(store, key)
+    {
+        return Ok(MutantsVerdict::Reused(note));
+    }
     let generated = mutants::generate(&program.source);
     if let Some(why) = different_mutants(&evidence.mutants, &generated) {
         return Ok(MutantsVerdict::Mismatch {
@@ -189,10 +228,6 @@ pub(crate) fn reproduce_mutants(
         });
     }
     let scratch = tempfile::tempdir()?;
-    let machine = backend
-        .machine()
-        .map(|m| format!("{m:?}"))
-        .unwrap_or_default();
     // One key over the unmutated program's build, the mutants' texts and the
     // evidence: a warm build looks up one cached build, not every mutant's.
     let original = mutants::build_original(backend, program, scratch.path())?;
@@ -202,15 +237,12 @@ pub(crate) fn reproduce_mutants(
         ReuseStore::key(backend, &machine, &original, &covered)
     });
     if let (Some(store), Some(key), false) = (options.reuse, &key, options.fresh)
-        && let Some((reused, detail)) = store.lookup_detail(key)
-        && let Ok(note) = serde_json::from_str::<StoredNote>(&detail)
+        && let Some((note, detail)) = reused(store, key)
     {
-        return Ok(MutantsVerdict::Reused(MutantsNote {
-            how: options.how.to_string(),
-            when: reused.when,
-            not_reproducible: note.not_reproducible,
-            identical: note.identical,
-        }));
+        if let Some(inputs) = &inputs {
+            store.remember_detail(inputs, &note.when, &detail);
+        }
+        return Ok(MutantsVerdict::Reused(note));
     }
     let built = mutants::build_mutants(backend, program, generated, options.jobs, scratch.path())?;
     let limit = Duration::from_secs(course.settings().timeout);
@@ -284,13 +316,15 @@ pub(crate) fn reproduce_mutants(
         not_reproducible,
         identical,
     };
-    if let (Some(store), Some(key)) = (options.reuse, &key) {
+    if let Some(store) = options.reuse {
         let stored = StoredNote {
             not_reproducible: note.not_reproducible.clone(),
             identical: note.identical,
         };
         if let Ok(detail) = serde_json::to_string(&stored) {
-            store.remember_detail(key, &when, &detail);
+            for key in key.iter().chain(&inputs) {
+                store.remember_detail(key, &when, &detail);
+            }
         }
     }
     Ok(MutantsVerdict::Reproduced(note))

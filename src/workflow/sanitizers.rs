@@ -19,7 +19,7 @@
 //! A program opts out with a header line `// Sanitizers: off`, or names the
 //! tools it is checked with: `// Sanitizers: memcheck racecheck`.
 
-use super::reuse::ReuseStore;
+use super::reuse::{Purpose, ReuseStore};
 use crate::backend::{self, Backend, BackendChoice, exec};
 use crate::course::Course;
 use crate::emulate::Sanitize;
@@ -349,12 +349,15 @@ pub(crate) fn measure(
 }
 
 /// What lets an emulated run be skipped: a remembered match of the same
-/// build, tool and evidence ([`super::reuse`]).
+/// build, tool and evidence ([`super::reuse`]), found by its inputs key
+/// before anything is built, or by its artifact key after.
 struct Remembered<'a> {
     store: &'a ReuseStore,
     fresh: bool,
     evidence: &'a [u8],
     recorded: &'a ToolReport,
+    /// The run's inputs key ([`ReuseStore::inputs_key`]), when it has one.
+    inputs: Option<String>,
 }
 
 /// One run of `program` under the emulator's `tool`. With `remembered`, a
@@ -366,6 +369,13 @@ fn emulated(
     tool: &str,
     remembered: Option<&Remembered>,
 ) -> Result<(ToolReport, bool)> {
+    if let Some(r) = remembered
+        && !r.fresh
+        && let Some(inputs) = &r.inputs
+        && r.store.lookup(inputs).is_some()
+    {
+        return Ok((r.recorded.clone(), true));
+    }
     let options = backend::Options {
         sanitize: Some(Sanitize {
             tools: vec![tool.to_string()],
@@ -387,17 +397,22 @@ fn emulated(
     });
     if let (Some(r), Some(key)) = (remembered, &key)
         && !r.fresh
-        && r.store.lookup(key).is_some()
+        && let Some(reused) = r.store.lookup(key)
     {
+        if let Some(inputs) = &r.inputs {
+            r.store.remember(inputs, &reused.when);
+        }
         return Ok((r.recorded.clone(), true));
     }
     let limit = Duration::from_secs(course.settings().timeout);
     let report = report_of(tool, &backend.run(&compiled, limit)?);
-    if let (Some(r), Some(key)) = (remembered, &key)
+    if let Some(r) = remembered
         && report == *r.recorded
     {
         let now = humantime::format_rfc3339_seconds(std::time::SystemTime::now()).to_string();
-        r.store.remember(key, &now);
+        for key in key.iter().chain(&r.inputs) {
+            r.store.remember(key, &now);
+        }
     }
     Ok((report, false))
 }
@@ -512,6 +527,12 @@ pub(crate) fn reproduce(
         let tools: Vec<String> = evidence.tools.iter().map(|t| t.tool.clone()).collect();
         (measure(backend, course, program, &tools)?, false)
     } else {
+        // Only the emulator's own description vouches for the emulators
+        // each tool's run is built with (the same compiler, flags and shim,
+        // with the tool's options, which the purpose names).
+        let machine = (backend.name() == "emulate")
+            .then(|| backend.machine().map(|m| format!("{m:?}")).ok())
+            .flatten();
         let runs = evidence
             .tools
             .iter()
@@ -521,6 +542,16 @@ pub(crate) fn reproduce(
                     fresh,
                     evidence: &bytes,
                     recorded,
+                    inputs: machine.as_deref().and_then(|machine| {
+                        ReuseStore::inputs_key(
+                            backend,
+                            machine,
+                            program,
+                            Purpose::Sanitizer(&recorded.tool),
+                            &bytes,
+                            course.settings().timeout,
+                        )
+                    }),
                 });
                 emulated(course, program, &recorded.tool, remembered.as_ref())
             })

@@ -6,7 +6,7 @@
 //! comes with a unified diff of the recorded and the new transcript.
 
 use super::parallel::{self, map_ordered};
-use super::reuse::ReuseStore;
+use super::reuse::{Purpose, ReuseStore};
 use crate::backend::exec::Captured;
 use crate::backend::{Backend, BackendError};
 use crate::course::{Course, CourseError};
@@ -243,43 +243,82 @@ pub(crate) fn verify_programs_with(
             .unwrap_or_default(),
         None => String::new(),
     };
+    // A match whose inputs did not change is found before anything is
+    // built; only the others are compiled.
+    let mut to_build = Vec::new();
+    for (program, evidence) in to_run {
+        let inputs = options.reuse.and_then(|_| {
+            let bytes = std::fs::read(course.evidence_path(&program.path)).ok()?;
+            ReuseStore::inputs_key(
+                backend,
+                &machine,
+                program,
+                Purpose::Evidence,
+                &bytes,
+                timeout.as_secs(),
+            )
+        });
+        if let (Some(store), Some(key), false) = (options.reuse, &inputs, options.fresh)
+            && let Some(reused) = store.lookup(key)
+        {
+            verdicts.push((
+                program.path.clone(),
+                Verification::Reused { when: reused.when },
+            ));
+            tick(&program.path);
+            continue;
+        }
+        to_build.push((program, evidence, inputs));
+    }
     let jobs = parallel::jobs();
     let run_jobs = if backend.runs_in_parallel() { jobs } else { 1 };
     // Compile everything first (over the cores), then run (over the cores
     // where runs do not disturb each other).
     let compiled = map_ordered(
-        &to_run,
+        &to_build,
         jobs,
-        |(program, _)| backend.compile(program),
+        |(program, _, _)| backend.compile(program),
         &|| {},
     );
-    let work: Vec<_> = to_run.iter().zip(compiled).collect();
+    let work: Vec<_> = to_build.iter().zip(compiled).collect();
     let judged = map_ordered(
         &work,
         run_jobs,
-        |((program, evidence), compiled)| -> anyhow::Result<Verification> {
+        |((program, evidence, inputs), compiled)| -> anyhow::Result<Verification> {
+            let keys = Keys {
+                machine: &machine,
+                inputs: inputs.as_deref(),
+            };
             let verdict = judge(
-                backend, course, options, &machine, program, evidence, compiled, timeout,
+                backend, course, options, &keys, program, evidence, compiled, timeout,
             );
             tick(&program.path);
             verdict
         },
         &|| {},
     );
-    for (((program, _), _), verdict) in work.iter().zip(judged) {
+    for (((program, _, _), _), verdict) in work.iter().zip(judged) {
         verdicts.push((program.path.clone(), verdict?));
     }
     verdicts.sort_by_key(|(path, _)| programs.iter().position(|p| &p.path == path));
     Ok(verdicts)
 }
 
-/// The verdict on one compiled program: a remembered match, or a run.
+/// What a program's match is remembered under: the machine (part of its
+/// artifact key) and its inputs key, when it has one.
+struct Keys<'a> {
+    machine: &'a str,
+    inputs: Option<&'a str>,
+}
+
+/// The verdict on one compiled program: a remembered match, or a run. A
+/// match (remembered or new) is remembered under its inputs key too.
 #[allow(clippy::too_many_arguments)]
 fn judge(
     backend: &dyn Backend,
     course: &Course,
     options: &RunOptions,
-    machine: &str,
+    keys: &Keys,
     program: &Program,
     evidence: &Evidence,
     compiled: &Result<crate::backend::Compiled, BackendError>,
@@ -297,11 +336,14 @@ fn judge(
     };
     let key = options.reuse.and_then(|_| {
         let bytes = std::fs::read(course.evidence_path(&program.path)).ok()?;
-        ReuseStore::key(backend, machine, compiled, &bytes)
+        ReuseStore::key(backend, keys.machine, compiled, &bytes)
     });
     if let (Some(store), Some(key), false) = (options.reuse, &key, options.fresh)
         && let Some(reused) = store.lookup(key)
     {
+        if let Some(inputs) = keys.inputs {
+            store.remember(inputs, &reused.when);
+        }
         return Ok(Verification::Reused { when: reused.when });
     }
     let mut run = backend.run(compiled, timeout)?;
@@ -322,9 +364,11 @@ fn judge(
     Ok(
         match mismatch_under(evidence, &run, backend.name(), &variation, run_on) {
             None => {
-                if let (Some(store), Some(key)) = (options.reuse, &key) {
+                if let Some(store) = options.reuse {
                     let now = humantime::format_rfc3339_seconds(std::time::SystemTime::now());
-                    store.remember(key, &now.to_string());
+                    for key in key.as_deref().into_iter().chain(keys.inputs) {
+                        store.remember(key, &now.to_string());
+                    }
                 }
                 Verification::Reproduced
             }

@@ -182,4 +182,24 @@ fn a_mutant_that_reads_out_of_bounds_is_not_reproducible_never_a_mismatch() {
         "{}",
         text(&verify.stdout)
     );
+    // `--fresh` runs them again though nothing changed.
+    let fresh = tool(book.path(), &["build", "--fresh"]);
+    assert!(
+        text(&fresh.stderr).contains("mutants of kernels/addone.cu: reproduced by CPU emulation"),
+        "{}",
+        text(&fresh.stderr)
+    );
+    // An edited outcome after a reused match is compared again, by a run.
+    edit(
+        book.path(),
+        "killed-by = [\"\", \"sum of y\"]",
+        "killed-by = [\"\", \"\"]",
+    );
+    let edited = tool(book.path(), &["build"]);
+    assert_eq!(edited.status.code(), Some(1), "{}", text(&edited.stderr));
+    assert!(
+        text(&edited.stderr).contains("the emulate run of its mutants does not match"),
+        "{}",
+        text(&edited.stderr)
+    );
 }

@@ -107,7 +107,17 @@ fn build_reproduces_the_reports_and_fails_when_a_tool_disagrees() {
         "the CPU column: {page}"
     );
 
-    // The recorded race's read moved one line: the CPU sanitizers disagree.
+    let warm = tool(dir.path(), &["build"]);
+    assert!(
+        text(&warm.stderr).contains(
+            "sanitizer reports of examples/sanitizers/buggy.cu: reused the match of every tool"
+        ),
+        "{}",
+        text(&warm.stderr)
+    );
+
+    // The recorded race's read moved one line: the CPU sanitizers disagree
+    // (the matches remembered for the old file do not cover the new one).
     let path = dir
         .path()
         .join("evidence/examples/sanitizers/buggy.cu.sanitizers.toml");

@@ -35,6 +35,30 @@ fn a_build_says_what_it_reproduced_and_reuses_what_did_not_change() {
     let html = std::fs::read_to_string(book.path().join("target/book/day66-testing.html")).unwrap();
     assert!(html.contains("Reproduced by CPU emulation"));
 
+    // Edited evidence is compared again (here it no longer matches), and
+    // put back it is reused again.
+    let evidence = book.path().join("evidence/starter/testing.cu.toml");
+    let recorded = std::fs::read_to_string(&evidence).unwrap();
+    let wrong = recorded.replacen("got 11815.500000", "got 11815.250000", 1);
+    assert_ne!(recorded, wrong);
+    std::fs::write(&evidence, &wrong).unwrap();
+    let edited = tool(book.path(), &["build", "--reproduce", "emulate"]);
+    assert_eq!(edited.status.code(), Some(1), "{}", stderr(&edited));
+    assert!(
+        stderr(&edited).contains("reproduced 1 program by CPU emulation: all differ; 2 reused")
+            && stderr(&edited).contains("+  golden snapshot, n=611"),
+        "{}",
+        stderr(&edited)
+    );
+    std::fs::write(&evidence, &recorded).unwrap();
+    let back = tool(book.path(), &["build", "--reproduce", "emulate"]);
+    assert!(
+        stderr(&back)
+            .contains("reproduced 0 programs by CPU emulation: nothing ran; 3 reused; 0 stale"),
+        "{}",
+        stderr(&back)
+    );
+
     // A changed program is stale: not run, counted, and the build goes on;
     // the starter and Day 67, unchanged, are reused.
     let program = book.path().join("kernels/testing.cu");
