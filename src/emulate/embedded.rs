@@ -46,6 +46,10 @@ const SHIM_FILES: &[ShimFile] = &[
         text: include_str!("shim/cooperative_groups.h"),
     },
     ShimFile {
+        name: "cuda_emu_math.h",
+        text: include_str!("shim/cuda_emu_math.h"),
+    },
+    ShimFile {
         name: "cuda_emu_rounding.h",
         text: include_str!("shim/cuda_emu_rounding.h"),
     },

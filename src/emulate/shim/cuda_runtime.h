@@ -16,6 +16,7 @@
 //   cuda_emu.cpp  cuda_emu_texture.cpp  (the runtime, compiled once)
 //   cuda_fp16.h  cuda_bf16.h  cuda_emu_fp16_core.h  (half and bfloat16)
 //   cuda_emu_rounding.h  (the _rn/_rz/_rd/_ru arithmetic intrinsics)
+//   cuda_emu_math.h  (sin and cos of pi x, shared with tests/cuda/math/sweep.cu)
 //   curand_kernel.h  math_constants.h
 //   cooperative_groups.h, cooperative_groups/{reduce,scan,memcpy_async}.h
 //   mma.h  (refused: #error)
@@ -2175,27 +2176,7 @@ inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
 inline double rsqrt(double x) { return 1.0 / sqrt(x); }
 inline float rcbrtf(float x) { return 1.0f / cbrtf(x); }
 inline double rcbrt(double x) { return 1.0 / cbrt(x); }
-// sin(pi x) and cos(pi x) with the argument reduced exactly: r = x - 2 rint(x / 2)
-// lies in [-1, 1] with no rounding, r = n / 2 + f with f in [-1/4, 1/4], and sin or
-// cos of pi f is taken in long double, so that sinpif(1) is 0 and sinpif(0.5) is 1
-// exactly, as on the GPU (the result's sign for a zero as IEEE 754's sinPi and
-// cosPi give it). Measured against the H200 by tests/cuda/math/sweep.cu.
-namespace cuda_emu {
-namespace math {
-inline long double sin_cos_pi(long double x, bool cosine) {
-  if (!std::isfinite(x)) return std::numeric_limits<long double>::quiet_NaN();
-  long double r = std::fabs(x) < 0.25L ? x : x - 2.0L * std::rint(0.5L * x);
-  long double n = std::rint(2.0L * r);
-  long double f = r - 0.5L * n;
-  int q = (static_cast<int>(n) + (cosine ? 1 : 0)) & 3;
-  const long double pi = 3.141592653589793238462643383279502884L;
-  long double v = (q & 1) ? std::cos(pi * f) : std::sin(pi * f);
-  if (q & 2) v = -v;
-  if (v == 0) v = cosine ? 0.0L : std::copysign(0.0L, x);
-  return v;
-}
-}  // namespace math
-}  // namespace cuda_emu
+#include "cuda_emu_math.h"  // cuda_emu::math::sin_cos_pi
 inline float sinpif(float x) { return static_cast<float>(::cuda_emu::math::sin_cos_pi(x, false)); }
 inline float cospif(float x) { return static_cast<float>(::cuda_emu::math::sin_cos_pi(x, true)); }
 inline double sinpi(double x) { return static_cast<double>(::cuda_emu::math::sin_cos_pi(x, false)); }

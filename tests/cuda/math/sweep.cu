@@ -57,19 +57,9 @@ static double from_bits64(uint64_t u) {
   return d;
 }
 
-// The shim's sin(pi x) and cos(pi x) (cuda_runtime.h, cuda_emu::math::sin_cos_pi).
-static inline long double sin_cos_pi(long double x, bool cosine) {
-  if (!std::isfinite(x)) return std::numeric_limits<long double>::quiet_NaN();
-  long double r = std::fabs(x) < 0.25L ? x : x - 2.0L * std::rint(0.5L * x);
-  long double n = std::rint(2.0L * r);
-  long double f = r - 0.5L * n;
-  int q = (static_cast<int>(n) + (cosine ? 1 : 0)) & 3;
-  const long double pi = 3.141592653589793238462643383279502884L;
-  long double v = (q & 1) ? std::cos(pi * f) : std::sin(pi * f);
-  if (q & 2) v = -v;
-  if (v == 0) v = cosine ? 0.0L : std::copysign(0.0L, x);
-  return v;
-}
+// The shim's sin(pi x) and cos(pi x), the same code the emulator compiles.
+#include "../../../src/emulate/shim/cuda_emu_math.h"
+using cuda_emu::math::sin_cos_pi;
 
 // ---- the functions: device side and the emulator's host side ----------------------
 // The host expressions are those of src/emulate/shim/cuda_runtime.h.
