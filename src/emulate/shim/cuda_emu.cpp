@@ -2610,12 +2610,45 @@ void meet_warp(const void* site) {
   park(cur);
 }
 
+// An access to shared memory (shadow `word` of `area`) of a kernel thread: checked for
+// hazards (cuda_emu_lockstep.h).
+inline __attribute__((always_inline)) void shared_access(const void* site, const void* addr,
+                                                         unsigned size, int kind,
+                                                         unsigned group, Lockstep::Area& area,
+                                                         size_t word) {
+  const bool write = kind == 1 || kind == 2 || kind == 4, plain = kind <= 1, atomic = kind == 2;
+  const int t = g_cur->tid;
+  note_shared(B.warps[t >> 5], t >> 5, t & 31, group, site, area, word, addr, size, write,
+              plain, atomic);
+}
+
 // Before a memory access of a kernel thread in a program built for warp lock step:
 // kind 0 a read, 1 a write, 2 an atomic, 3 a volatile read, 4 a volatile write. An
 // access to the thread's own stack is nobody else's business; any other meets the
 // warp, and one to shared memory is checked for hazards (cuda_emu_lockstep.h).
-// Inlined into the thread-sanitizer entry points (below): a shared-memory kernel makes
-// every access through here.
+// (access_in_kernel: a kernel thread's access, not sanitizing; access_inline: any.)
+// Inlined into access_slow (see access_entry).
+inline __attribute__((always_inline)) void access_in_kernel(const void* site,
+                                                            const void* addr, unsigned size,
+                                                            int kind) {
+  Lockstep::Area* area;
+  size_t word;
+  if (!B.lockstep.meet) {
+    // The block's lanes run one after another: no meeting, and only shared memory is
+    // watched (a thread's own stack is not shared memory), as if with the whole warp.
+    if (shadow_of(addr, &area, &word))
+      shared_access(site, addr, size, kind, B.warps[g_cur->tid >> 5].exists, *area, word);
+    return;
+  }
+  Fiber* cur = g_cur;
+  if (static_cast<uintptr_t>(reinterpret_cast<const char*>(addr) - cur->map) < kStackBytes + kPage)
+    return;
+  meet_warp(site);
+  if (shadow_of(addr, &area, &word))
+    shared_access(site, addr, size, kind, B.warps[cur->tid >> 5].group[cur->tid & 31], *area,
+                  word);
+}
+
 inline __attribute__((always_inline)) void access_inline(const void* site, const void* addr,
                                                          unsigned size, int kind) {
   if (!g_in_kernel) return;
@@ -2626,28 +2659,49 @@ inline __attribute__((always_inline)) void access_inline(const void* site, const
     if (kind >= 3) meet_warp(site);
     return;
   }
-  Fiber* cur = g_cur;
-  Block& b = B;
-  const bool write = kind == 1 || kind == 2 || kind == 4, plain = kind <= 1, atomic = kind == 2;
-  const int t = cur->tid;
-  Warp& W = b.warps[t >> 5];
-  // The block's lanes run one after another: no meeting, and only shared memory is
-  // watched (a thread's own stack is not shared memory), as if with the whole warp.
-  unsigned group = W.exists;
-  if (b.lockstep.meet) {
-    if (static_cast<uintptr_t>(reinterpret_cast<const char*>(addr) - cur->map) < kStackBytes + kPage)
-      return;
-    meet_warp(site);
-    group = W.group[t & 31];  // the lanes released with this one
-  }
-  Lockstep::Area* area;
-  size_t word;
-  if (shadow_of(addr, &area, &word))
-    note_shared(W, t >> 5, t & 31, group, site, *area, word, addr, size, write, plain, atomic);
+  access_in_kernel(site, addr, size, kind);
 }
 
 void memory_access(const void* site, const void* addr, unsigned size, int kind) {
   access_inline(site, addr, size, kind);
+}
+
+// What the thread-sanitizer entry points do with each access (below). Most of a
+// kernel's accesses are made in blocks whose lanes do not meet (all but a launch's
+// first, as a rule): there an access outside shared memory costs a call and a few tests,
+// and one to shared memory goes straight to its shadow (shared_slow); the rest (host
+// code, sanitizing, a block that meets) go to access_slow.
+template <unsigned Size, int Kind>
+__attribute__((noinline)) void shared_slow(const void* site, const void* addr,
+                                           Lockstep::Area* area, size_t word) {
+  shared_access(site, addr, Size, Kind, B.warps[g_cur->tid >> 5].exists, *area, word);
+}
+
+template <unsigned Size, int Kind, bool Aligned>
+__attribute__((noinline)) void access_slow(const void* site, const void* addr);
+
+template <unsigned Size, int Kind, bool Aligned>
+inline __attribute__((always_inline)) void access_entry(const void* site, const void* addr) {
+  if (!san::g_on) {
+    if (!g_in_kernel) return;
+    if (!B.lockstep.meet) {
+      Lockstep::Area* area;
+      size_t word;
+      if (shadow_of(addr, &area, &word)) shared_slow<Size, Kind>(site, addr, area, word);
+      return;
+    }
+  }
+  access_slow<Size, Kind, Aligned>(site, addr);
+}
+
+template <unsigned Size, int Kind, bool Aligned>
+__attribute__((noinline)) void access_slow(const void* site, const void* addr) {
+  if (san::g_on) {
+    san::access(addr, Size, Kind == 1 || Kind == 4, site, Aligned);
+    access_inline(site, addr, Size, Kind);
+    return;
+  }
+  access_in_kernel(site, addr, Size, Kind);  // access_entry let host code through
 }
 
 // Before a volatile access whose address is not known.
@@ -4610,8 +4664,9 @@ cudaError_t cudaEventRecordWithFlags(cudaEvent_t event, cudaStream_t stream, uns
 // ---- Thread-sanitizer entry points ------------------------------------------------------
 // A program that writes `volatile` or `__shared__`, and every sanitize build, is compiled
 // with -fsanitize=thread (but linked without the sanitizer's library): these are the
-// functions its instrumentation calls. Each access is handed to cuda_emu::memory_access
-// (see "Warp lock step"); the atomic operations are performed as asked, as real atomics
+// functions its instrumentation calls. Each plain or volatile access of 1 to 16 bytes goes
+// to cuda_emu::access_entry, the rest (ranges, atomics) to cuda_emu::memory_access (see
+// "Warp lock step"); the atomic operations are performed as asked, as real atomics
 // (blocks run on several OS threads at once), after the same meeting.
 extern "C" {
 void __tsan_init() {}
@@ -4619,7 +4674,7 @@ void __tsan_func_entry(void*) {}
 void __tsan_func_exit() {}
 void __tsan_vptr_update(void**, void*) {}
 void __tsan_vptr_read(void**) {}
-// Each entry point first hands the access to the sanitizers' shadow state when sanitizing
+// Each entry point hands the access to the sanitizers' shadow state when sanitizing
 // (run --sanitize, cuda_emu_sanitize.cpp), then to the warp's lock step.
 #define CUDA_EMU_SAN(P, N, W, ALIGNED)                                                     \
   if (cuda_emu::san::g_on)                                                                 \
@@ -4633,10 +4688,9 @@ __attribute__((noinline)) void __tsan_write_range(const void* a, unsigned long n
   cuda_emu::memory_access(__builtin_return_address(0), a, static_cast<unsigned>(n), 1);
 }
 // KIND: 0 read, 1 write, 3 volatile read, 4 volatile write (memory_access).
-#define CUDA_EMU_TSAN_ACCESS(NAME, CONST, KIND, N, ALIGNED)         \
-  __attribute__((noinline)) void NAME(CONST void* a) {               \
-    CUDA_EMU_SAN(a, N, (KIND) == 1 || (KIND) == 4, ALIGNED);         \
-    cuda_emu::access_inline(__builtin_return_address(0), a, N, KIND); \
+#define CUDA_EMU_TSAN_ACCESS(NAME, CONST, KIND, N, ALIGNED)                      \
+  __attribute__((noinline)) void NAME(CONST void* a) {                            \
+    cuda_emu::access_entry<N, KIND, ALIGNED>(__builtin_return_address(0), a);     \
   }
 #define CUDA_EMU_TSAN_PLAIN(N)                                                  \
   CUDA_EMU_TSAN_ACCESS(__tsan_read##N, const, 0, N, true)                       \

@@ -338,13 +338,18 @@ __attribute__((noinline)) void size_area(Lockstep::Area& area, size_t words) {
 
 // Where addr's shadow is: its area and word, or false when addr is not shared memory
 // (two range tests: the program's thread-local block, where static __shared__ live, and
-// the launch's `extern __shared__` buffer).
+// the launch's `extern __shared__` buffer). The thread-local block also holds the
+// runtime's threadIdx and blockIdx, which kernels read all the time and only the
+// runtime writes: they are not shared memory.
 inline __attribute__((always_inline)) bool shadow_of(const void* addr, Lockstep::Area** area,
                                                      size_t* word) {
   Lockstep& L = B.lockstep;
   uintptr_t a = reinterpret_cast<uintptr_t>(addr);
   uintptr_t tp = reinterpret_cast<uintptr_t>(__builtin_thread_pointer());
   if (a < tp && a >= tp - L.tls_bytes) {
+    if (a - reinterpret_cast<uintptr_t>(&threadIdx) < sizeof threadIdx ||
+        a - reinterpret_cast<uintptr_t>(&blockIdx) < sizeof blockIdx)
+      return false;
     size_t i = (a - (tp - L.tls_bytes)) >> 2;
     if (L.tls.n <= i) size_area(L.tls, L.tls_bytes / 4 + 1);
     *area = &L.tls;
