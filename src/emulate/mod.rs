@@ -255,7 +255,9 @@ pub(crate) struct Build {
     /// The first line of the compiler's `--version`.
     pub compiler_version: String,
     /// Warnings about the program for its user: calls in device code of math
-    /// functions whose results differ from the GPU's (`FILE:LINE:COL: ...`).
+    /// functions whose results differ from the GPU's (`FILE:LINE:COL: ...`),
+    /// and a compiler other than the one the emulator was measured with
+    /// (`toolchain::unmeasured_compiler`).
     pub warnings: Vec<String>,
 }
 
@@ -553,6 +555,9 @@ impl Emulator {
                 first.file.display(),
                 executable.display()
             );
+        }
+        if inputs.sources.iter().any(|input| input.cuda) {
+            warnings.extend(self.compiler.fidelity_warning());
         }
         Ok(Build {
             executable,
@@ -883,6 +888,15 @@ chmod +x "$out"
         assert!(first.executable.is_file());
         assert_eq!(first.executable.file_name().unwrap(), "k");
         assert_eq!(first.compiler_version, "fake-c++ (Test) 1.0");
+        // Not the compiler the emulator was measured with: the build says so.
+        assert!(
+            first
+                .warnings
+                .iter()
+                .any(|w| w.contains("measured with g++ 12") && w.contains("fake-c++ (Test) 1.0")),
+            "{:?}",
+            first.warnings
+        );
         let calls = fixture.calls();
         // The runtime's objects and the program's object (in parallel, in
         // any order), then the link.
