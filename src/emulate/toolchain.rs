@@ -302,9 +302,13 @@ fn shell_word(word: &OsStr) -> String {
 /// (`tests/conformance`) come out identical with g++ 12. The same
 /// emulator built with g++ 13.3 (on the GPU host, 2026-12-02) printed
 /// different floating-point results for 2 of those 55 programs, dct8x8 and
-/// scalarProd, with no device math involved: which `a*b + c` a compiler
-/// fuses, and how it orders a kernel's arithmetic, are its own. So a build
-/// with any other compiler says so, instead of differing without a word.
+/// scalarProd, with no device math function involved. Swapping objects
+/// there located it in the CUDA unit's object (the rewritten `.cu` with the
+/// shim's inline headers), not the host units or the runtime; neither
+/// `-ffp-contract`, `-frounding-math` nor even `-O0` changes g++ 13's
+/// result (so it is not the optimizer, but the headers or the front end). Until
+/// the cause is found, a build with any other compiler says so, instead of
+/// differing without a word.
 pub(super) const MEASURED_COMPILER: &str = "g++ 12";
 
 /// The warning for a compiler whose `--version` first line is `line`, or
@@ -320,8 +324,8 @@ pub(super) fn unmeasured_compiler(line: &str) -> Option<String> {
     }
     Some(format!(
         "the CPU emulator's agreement with the H200 was measured with {MEASURED_COMPILER}; this \
-         build uses `{line}`, with which floating-point results of device code may differ from \
-         the H200's in their last digits (with g++ 13.3, 2 of the 55 cuda-samples programs of \
+         build uses `{line}`, with which the floating-point results of CUDA code may differ \
+         from the H200's in their last digits (with g++ 13.3, 2 of the 55 cuda-samples programs of \
          tests/conformance printed different sums); set CXX to a g++ 12 for results measured \
          against the GPU"
     ))
