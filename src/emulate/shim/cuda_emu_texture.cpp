@@ -44,7 +44,17 @@
 //   past the first or last texel centre of a dimension gets weight 0 there
 //   (both texels are the same one; in 2D that is invisible, in 3D the
 //   rounded splits show it). Integer texels then filter as above with the
-//   eight weights.
+//   eight weights. Float texels (tests/cuda/fitting, 786432 samples): each z
+//   slice's texels are aligned 28 bits below that slice's largest exponent,
+//   cut toward zero, times their weights; both slices' sums are added
+//   exactly and rounded to float, halves away. That reproduced every sample
+//   whose eight texels' exponents differ by at most 6 (528831 of them);
+//   with wider spreads 432 of 257601 came out above the H200's (the
+//   H200 is then always nearer minus infinity), so those are refused.
+// - Mirror addressing on normalized coordinates in 3D: the weights come
+//   from the coordinate as it is, unreflected, and the mirror applies to the
+//   texel indices (period 2n: -1 is 0, n is n - 1): 262144 samples of 8-bit
+//   texels, no miss. (Reflecting q first, as in 2D, missed about 9%.)
 // - tex1Dfetch out of range returns zeros; a layer index is unsigned and
 //   clamped to the last layer.
 // - Cubemaps (tests/cuda/tex_cubemap*.cu, 3072 directions x 19 modes, no
@@ -59,20 +69,16 @@
 //   Clamp clamps the element index, Trap stops the kernel with error 700.
 //
 // What it refuses at run time, naming the line: trilinear filtering of
-// float 3D textures (the best model found, each slice's texels aligned to
-// 28 bits below that slice's largest exponent, cut toward zero, both
-// slices summed exactly and rounded once, halves away, missed 210 of
-// 750000 random samples and 715 of 600000 two-slice samples by an ulp or
-// a few, nearly always below the H200's result: the slices' combination
-// is not that), trilinear filtering with mirror addressing on normalized
-// coordinates (3 of 400 samples missed; zeroing the edge weight as with
-// clamp made it worse), half-float and sRGB textures, anisotropy,
+// float texels whose exponents differ by more than 6 (see above),
+// half-float and sRGB textures, anisotropy,
 // resource views, a non-zero border colour except on float textures,
 // linear filtering of non-finite or subnormal texels, a fetch type that
 // does not match the texture's format, a destroyed or unknown object.
 #include "cuda_runtime.h"
 
+#include <algorithm>
 #include <cfloat>
+#include <climits>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -516,9 +522,84 @@ float filter_normalized(const Format& fmt, const long long* v, const long* w, in
 }
 
 // ---- Trilinear filtering (tex3D, see the top of the file) -----------------------------------------
-// 8- and 16-bit integer texels read as normalized floats; X holds the three
-// coordinates in units of 2^-21 texel.
-void trilinear(const Object* o, const cudaTextureDesc& td, const __int128* X, float* fres) {
+// The float texels of one z slice summed as the H200 does (see the top of
+// the file): significands aligned 28 bits below the slice's largest
+// exponent, cut toward zero, times their weights; exact, in units of
+// 2^(*E - 28 - 8). False for a non-finite or subnormal texel.
+bool slice_sum(const float* t, const long* w, __int128* sum, int* E) {
+  const int K = 28;
+  *E = INT_MIN;
+  *sum = 0;
+  for (int k = 0; k < 4; ++k) {
+    if (w[k] == 0) continue;
+    if (!std::isfinite(t[k]) || std::fpclassify(t[k]) == FP_SUBNORMAL) return false;
+    if (t[k] != 0.0f && float_exponent(t[k]) > *E) *E = float_exponent(t[k]);
+  }
+  for (int k = 0; k < 4; ++k) {
+    if (w[k] == 0 || t[k] == 0.0f) continue;
+    const long long m = float_significand(t[k]);
+    const int shift = *E - float_exponent(t[k]) + 24 - K;  // >= -4
+    long long a = m < 0 ? -m : m;
+    a = shift <= 0 ? a << -shift : (shift >= 63 ? 0 : a >> shift);
+    *sum += static_cast<__int128>(m < 0 ? -a : a) * w[k];
+  }
+  return true;
+}
+
+// The eight texels' largest exponent minus their smallest, over texels
+// with a weight and a value: the float filter is reproduced only up to 6
+// (tests/cuda/fitting: 528831 samples of spreads 0 to 6, no miss; from 7 on
+// 432 of 257601 are above the H200's result).
+const int kMeasuredSpread = 6;
+int exponent_spread(const float* t, const long* w) {
+  int hi = INT_MIN, lo = INT_MAX;
+  for (int k = 0; k < 8; ++k) {
+    if (w[k] == 0 || t[k] == 0.0f || !std::isfinite(t[k])) continue;
+    hi = std::max(hi, float_exponent(t[k]));
+    lo = std::min(lo, float_exponent(t[k]));
+  }
+  return hi == INT_MIN ? 0 : hi - lo;
+}
+
+// Both slices' exact sums added and rounded to float, halves away from zero.
+bool filter_float_slices(const float* t, const long* w, float* out) {
+  __int128 sum[2];
+  int E[2];
+  if (!slice_sum(t, w, &sum[0], &E[0]) || !slice_sum(t + 4, w + 4, &sum[1], &E[1])) return false;
+  int lo = INT_MAX;
+  for (int z = 0; z < 2; ++z)
+    if (sum[z] != 0) lo = std::min(lo, E[z]);
+  if (lo == INT_MAX) {
+    *out = 0.0f;
+    return true;
+  }
+  // The spread is at most kMeasuredSpread (checked by the caller), so the
+  // slices' exponents are that close too and the shift stays small.
+  __int128 total = 0;
+  for (int z = 0; z < 2; ++z)
+    if (sum[z] != 0) total += sum[z] * (static_cast<__int128>(1) << (E[z] - lo));
+  if (total == 0) {
+    *out = 0.0f;
+    return true;
+  }
+  const float r = round_away(total, lo - 28 - 8);
+  if (std::fabs(r) < FLT_MIN || !std::isfinite(r)) return false;
+  *out = r;
+  return true;
+}
+
+// Mirror addressing of a texel index over the period 2n (-1 is 0, n is n - 1).
+long long mirror_index(long long i, long long n) {
+  const long long m = ((i % (2 * n)) + 2 * n) % (2 * n);
+  return m < n ? m : 2 * n - 1 - m;
+}
+
+// Trilinear filtering; X holds the three coordinates in units of 2^-21
+// texel (for mirror addressing on normalized coordinates, as if not
+// reflected: the H200 takes the weights there and mirrors the texel
+// indices, tests/cuda/fitting, 262144 samples, no miss). False where the
+// float filter is not reproducible (the caller refuses).
+bool trilinear(const Object* o, const cudaTextureDesc& td, const __int128* X, float* fres, int* spread) {
   const Format& fmt = o->format;
   const size_t size[3] = {o->nx, o->ny, o->nz};
   long long i0[3];
@@ -530,12 +611,10 @@ void trilinear(const Object* o, const cudaTextureDesc& td, const __int128* X, fl
     a[d] = static_cast<long>((frac + (1ll << (kFix - 9))) >> (kFix - 8));
     // Clamped past either edge, both texels of this dimension are the same
     // one and the H200 gave it all the weight (tests/cuda/tex3d_*.cu: with
-    // the rounded splits below that is visible).
+    // the rounded splits below that is visible). That is clamp addressing
+    // (and wrap or mirror on unnormalized coordinates, which clamp); not
+    // border, nor wrap or mirror on normalized ones.
     const long long n = static_cast<long long>(size[d]);
-    // That is clamp addressing (and wrap or mirror on unnormalized
-    // coordinates, which clamp); not border, nor wrap on normalized ones
-    // (mirror on normalized ones is refused by the caller: it did not zero
-    // the weight, and 3 of 400 samples still missed).
     const cudaTextureAddressMode mode = td.addressMode[d];
     const bool clamps = mode == cudaAddressModeClamp || (!td.normalizedCoords && mode != cudaAddressModeBorder);
     if (clamps && (i0[d] < 0 || i0[d] >= n - 1)) a[d] = 0;
@@ -561,16 +640,27 @@ void trilinear(const Object* o, const cudaTextureDesc& td, const __int128* X, fl
   for (int k = 0; k < 8; ++k) {
     long long i[3];
     for (int d = 0; d < 3; ++d) {
-      i[d] = address(i0[d] + ((k >> d) & 1), size[d], td, d);
+      const long long j = i0[d] + ((k >> d) & 1);
+      i[d] = td.normalizedCoords && td.addressMode[d] == cudaAddressModeMirror
+                 ? mirror_index(j, static_cast<long long>(size[d]))
+                 : address(j, size[d], td, d);
       if (i[d] < 0) border[k] = true;
     }
     if (!border[k]) t[k] = read_texel(fmt, o->array->at(i[0], i[1], i[2]));
   }
   for (int c = 0; c < fmt.channels; ++c) {
-    long long v[8];
-    for (int k = 0; k < 8; ++k) v[k] = border[k] ? 0 : t[k].i[c];
-    fres[c] = filter_normalized(fmt, v, w, 8);
+    if (fmt.kind == cudaChannelFormatKindFloat) {
+      float v[8];
+      for (int k = 0; k < 8; ++k) v[k] = border[k] ? td.borderColor[c] : t[k].f[c];
+      *spread = exponent_spread(v, w);
+      if (*spread > kMeasuredSpread || !filter_float_slices(v, w, &fres[c])) return false;
+    } else {
+      long long v[8];
+      for (int k = 0; k < 8; ++k) v[k] = border[k] ? 0 : t[k].i[c];
+      fres[c] = filter_normalized(fmt, v, w, 8);
+    }
   }
+  return true;
 }
 
 }  // namespace
@@ -703,14 +793,22 @@ void texture_fetch(cudaTextureObject_t h, FetchShape shape, TexelType type, void
   }
   // Linear filtering.
   if (dims == 3) {
-    if (fmt.kind == cudaChannelFormatKindFloat)
-      refuse(file, line, "trilinear filtering of a 3D texture of float texels (tex3D with cudaFilterModeLinear: "
-                         "the H200's float sums were not reproduced bit for bit)");
+    // Mirror addressing on normalized coordinates: the weights come from
+    // the coordinate as it is, the mirror from the texel indices.
     for (int d = 0; d < 3; ++d)
-      if (td.normalizedCoords && td.addressMode[d] == cudaAddressModeMirror)
-        refuse(file, line, "trilinear filtering of a 3D texture with cudaAddressModeMirror (3 of 400 H200 samples "
-                           "were not reproduced bit for bit)");
-    trilinear(o, td, X, fres);
+      if (td.normalizedCoords && td.addressMode[d] == cudaAddressModeMirror) {
+        cudaTextureDesc plain = td;
+        plain.addressMode[d] = cudaAddressModeBorder;  // no wrap or mirror of q
+        texel_coordinate(coord[d], size[d], plain, d, &X[d]);
+      }
+    int spread = 0;
+    if (!trilinear(o, td, X, fres, &spread)) {
+      if (spread > kMeasuredSpread)
+        refuse(file, line, "trilinear filtering of float texels whose exponents differ by " + std::to_string(spread) +
+                               " (tex3D with cudaFilterModeLinear: reproduced bit for bit only up to " +
+                               std::to_string(kMeasuredSpread) + ", as measured on the H200)");
+      refuse(file, line, std::string(name) + " filtering a non-finite or subnormal texel, or to a subnormal result");
+    }
     store();
     return;
   }
