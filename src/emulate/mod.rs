@@ -22,10 +22,13 @@
 //!   whole or not at all;
 //! - `profile`: the device the program pretends to be, and the `CUDA_EMU_*`
 //!   environment the shim reads it from;
+//! - `diagnostics`: a refusal the shim's headers raise, put at the program's
+//!   line in the compiler's messages;
 //! - this file: the [`Emulator`], which puts those together: compile the
 //!   program and the runtime, link, and hand back a [`Build`].
 
 mod cache;
+mod diagnostics;
 mod embedded;
 mod headers;
 mod math;
@@ -398,11 +401,15 @@ impl Emulator {
                 // same with or without them).
                 args.extend(["-g1", DWARF_VERSION].map(OsString::from));
             }
-            if !input.cuda {
-                // nvcc hands a .cpp or .c file to the host compiler, which
-                // targets plain x86-64 and never fuses `a*b + c`; only the
-                // device code's contraction is nvcc's.
-                args.push(OsString::from("-ffp-contract=off"));
+            // nvcc hands host code (a .cpp or .c file, and the host part of a
+            // .cu file) to the host compiler, which targets plain x86-64 and
+            // never fuses `a*b + c`; only device code contracts, as nvcc
+            // does: the shim's `__device__` and `__global__` ask for it
+            // function by function (GCC's `optimize` attribute, which it
+            // ignores on a `__device__` variable, hence -Wno-attributes).
+            args.push(OsString::from("-ffp-contract=off"));
+            if input.cuda {
+                args.push(OsString::from("-Wno-attributes"));
             }
             args.extend(inputs.macros.iter().map(OsString::from));
             // nvcc searches the program's own directory for `#include <...>`
@@ -525,7 +532,10 @@ impl Emulator {
                     } else {
                         Err(EmulateError::CompileFailed {
                             source_path: unit.source.clone(),
-                            stderr: compiler_messages(&output),
+                            stderr: diagnostics::at_the_programs_line(
+                                &compiler_messages(&output),
+                                &shim_dir,
+                            ),
                         })
                     }
                 });

@@ -569,6 +569,9 @@ impl Rewriter<'_> {
             if token.kind == TokenKind::Punct && token.directive.is_none() {
                 match self.text(i) {
                     "{" => {
+                        if scopes.last().is_some_and(|s| s.device || s.host_device) {
+                            self.device_lambda(head_start, i);
+                        }
                         scopes.push(self.scope_opened(head_start, i, scopes.last()));
                         head_start = i + 1;
                     }
@@ -1010,6 +1013,67 @@ impl Rewriter<'_> {
                 start: token.start,
                 end: token.end,
                 replacement: "__attribute__((noinline))".into(),
+            });
+        }
+    }
+
+    /// A lambda whose body opens at `brace`, in device code, is device code,
+    /// which nvcc contracts (`a*b + c` into one fused multiply-add); GCC gives
+    /// a lambda options of its own, so the shim's `CUDA_EMU_DEVICE_CODE`
+    /// (what `__device__` expands to) is written after its `]`. Not for a
+    /// lambda that says `__device__` itself, nor a template lambda
+    /// (`[]<class T>`), where no attribute may stand: such a lambda's
+    /// multiply-adds stay unfused (the README's emulation section says so).
+    fn device_lambda(&mut self, head_start: usize, brace: usize) {
+        let opens_expression = |this: &Self, k: usize| {
+            k < head_start
+                || (this.tokens[k].kind == TokenKind::Punct
+                    && matches!(
+                        this.text(k),
+                        "=" | "(" | "," | "{" | ";" | "?" | ":" | "return"
+                    ))
+                || this.text(k) == "return"
+        };
+        let mut introducer = None;
+        for k in head_start..brace {
+            if !self.is_punct(k, "]") || self.tokens[k].directive.is_some() {
+                continue;
+            }
+            // The `[` that opens it.
+            let mut depth = 0usize;
+            let mut open = None;
+            for j in (head_start..k).rev() {
+                if self.is_punct(j, "]") {
+                    depth += 1;
+                } else if self.is_punct(j, "[") {
+                    if depth == 0 {
+                        open = Some(j);
+                        break;
+                    }
+                    depth -= 1;
+                }
+            }
+            let Some(open) = open else { continue };
+            if self.is_punct(open + 1, "[") || (open > 0 && !opens_expression(self, open - 1)) {
+                continue;
+            }
+            let declarator = match self.text_at(Some(k + 1)) {
+                "(" => self
+                    .matching_close(k + 1)
+                    .is_some_and(|close| close < brace),
+                "mutable" | "constexpr" | "noexcept" | "->" => true,
+                _ => k + 1 == brace,
+            };
+            if declarator {
+                introducer = Some(k);
+            }
+        }
+        if let Some(k) = introducer {
+            let token = self.tokens[k];
+            self.edits.push(Edit {
+                start: token.start,
+                end: token.end,
+                replacement: "] CUDA_EMU_DEVICE_CODE".into(),
             });
         }
     }
@@ -1762,6 +1826,33 @@ mod tests {
             "::cuda_emu::launch(__FILE__, __LINE__, \"{kernel}\", \
              [&](auto&&... cuda_emu_args_) {{ {kernel}(cuda_emu_args_...); }}, {rest}"
         )
+    }
+
+    #[test]
+    fn lambdas_in_device_code_ask_for_device_contraction() {
+        // A lambda in a kernel or device function is device code (its
+        // multiply-adds fuse, as nvcc's do); one in host code is not.
+        assert_eq!(
+            body(
+                "__global__ void k(float* a) { auto f = [=](float x) { return x * a[0] + 1; }; a[1] = f(2); }"
+            ),
+            "__global__ void k(float* a) { auto f = [=] CUDA_EMU_DEVICE_CODE(float x) { return x * a[0] + 1; }; a[1] = f(2); }"
+        );
+        assert_eq!(
+            body(
+                "__device__ float g(float y) { auto f = [y] mutable { return y * y + 1; }; return f(); }"
+            ),
+            "__device__ float g(float y) { auto f = [y] CUDA_EMU_DEVICE_CODE mutable { return y * y + 1; }; return f(); }"
+        );
+        for unchanged in [
+            "void h() { auto f = [](float x) { return x * x + 1; }; }",
+            "__global__ void k() { auto f = [] __device__ (float x) { return x; }; }",
+            "__global__ void k() { auto f = []<class T>(T x) { return x; }; }",
+            "__global__ void k(int* a) { if (a[0] > 0) { a[1] = 1; } }",
+            "__global__ void k(int* a) { for (int i = 0; i < a[0]; ++i) { a[i] = 0; } }",
+        ] {
+            assert_eq!(body(unchanged), unchanged);
+        }
     }
 
     #[test]

@@ -148,8 +148,15 @@
 #define CUDART_CB
 
 // ---- Qualifiers ------------------------------------------------------------
-#define __global__
-#define __device__
+// Device code contracts `a*b + c` into a fused multiply-add, as nvcc does;
+// host code does not (nvcc's host compiler targets plain x86-64). The CUDA
+// unit is compiled with -ffp-contract=off and each __global__ or __device__
+// function (and __device__ lambda) asks for contraction; on a __device__
+// variable the attribute is ignored. A lambda without __device__ inside a
+// kernel is not contracted (see the README's emulation section).
+#define CUDA_EMU_DEVICE_CODE __attribute__((optimize("fp-contract=fast")))
+#define __global__ CUDA_EMU_DEVICE_CODE
+#define __device__ CUDA_EMU_DEVICE_CODE
 #define __host__
 #define __constant__
 #define __managed__
