@@ -1025,13 +1025,12 @@ impl Rewriter<'_> {
     /// (`[]<class T>`), where no attribute may stand: such a lambda's
     /// multiply-adds stay unfused (the README's emulation section says so).
     fn device_lambda(&mut self, head_start: usize, brace: usize) {
+        // A `[` that opens a lambda follows what opens an expression (an
+        // array's `[` follows its name).
         let opens_expression = |this: &Self, k: usize| {
             k < head_start
                 || (this.tokens[k].kind == TokenKind::Punct
-                    && matches!(
-                        this.text(k),
-                        "=" | "(" | "," | "{" | ";" | "?" | ":" | "return"
-                    ))
+                    && matches!(this.text(k), "=" | "(" | "," | "{" | ";" | "?" | ":"))
                 || this.text(k) == "return"
         };
         let mut introducer = None;
@@ -1843,6 +1842,10 @@ mod tests {
                 "__device__ float g(float y) { auto f = [y] mutable { return y * y + 1; }; return f(); }"
             ),
             "__device__ float g(float y) { auto f = [y] CUDA_EMU_DEVICE_CODE mutable { return y * y + 1; }; return f(); }"
+        );
+        assert_eq!(
+            body("__device__ float g() { return apply([](float x) { return x * x + 1; }); }"),
+            "__device__ float g() { return apply([] CUDA_EMU_DEVICE_CODE(float x) { return x * x + 1; }); }"
         );
         for unchanged in [
             "void h() { auto f = [](float x) { return x * x + 1; }; }",
