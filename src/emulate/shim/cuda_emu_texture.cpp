@@ -281,39 +281,42 @@ inline long long float_significand(float t) {
   return (b >> 31) ? -m : m;
 }
 
+// The H200's exact sum of t[k] * w[k] over n texels, in units of
+// 2^(*E - 28) times the weights' unit: significands aligned 28 bits below the largest
+// exponent *E of the texels with a weight, cut toward zero. False for a
+// non-finite or subnormal texel; *E is INT_MIN when every texel is zero.
+bool aligned_sum(const float* t, const long* w, int n, __int128* sum, int* E) {
+  const int K = 28;
+  *E = INT_MIN;
+  *sum = 0;
+  for (int k = 0; k < n; ++k) {
+    if (w[k] == 0) continue;
+    if (!std::isfinite(t[k]) || std::fpclassify(t[k]) == FP_SUBNORMAL) return false;
+    if (t[k] != 0.0f && float_exponent(t[k]) > *E) *E = float_exponent(t[k]);
+  }
+  for (int k = 0; k < n; ++k) {
+    if (w[k] == 0 || t[k] == 0.0f) continue;
+    const long long m = float_significand(t[k]);             // t = m * 2^(e - 24)
+    const int shift = *E - float_exponent(t[k]) + 24 - K;  // >= -4
+    long long a = m < 0 ? -m : m;
+    a = shift <= 0 ? a << -shift : (shift >= 63 ? 0 : a >> shift);
+    *sum += static_cast<__int128>(m < 0 ? -a : a) * w[k];
+  }
+  return true;
+}
+
 // sum(t[k] * w[k]) / 2^wbits as the H200's filter computes it; false when
 // it is not reproducible here (a non-finite or subnormal texel, or a
 // subnormal result).
 bool filter_float(const float* t, const long* w, int n, int wbits, float* out) {
-  const int K = 28;
-  int E = INT_MIN;
-  for (int k = 0; k < n; ++k) {
-    if (w[k] == 0) continue;
-    if (!std::isfinite(t[k])) return false;
-    if (t[k] == 0.0f) continue;
-    if (std::fpclassify(t[k]) == FP_SUBNORMAL) return false;
-    const int e = float_exponent(t[k]);
-    if (e > E) E = e;
-  }
-  if (E == INT_MIN) {
+  __int128 sum;
+  int E;
+  if (!aligned_sum(t, w, n, &sum, &E)) return false;
+  if (E == INT_MIN || sum == 0) {
     *out = 0.0f;
     return true;
   }
-  __int128 sum = 0;
-  for (int k = 0; k < n; ++k) {
-    if (w[k] == 0 || t[k] == 0.0f) continue;
-    const int e = float_exponent(t[k]);
-    long long m = float_significand(t[k]);  // t = m * 2^(e - 24)
-    const int shift = E - e + 24 - K;                      // >= -4
-    long long a = m < 0 ? -m : m;
-    a = shift <= 0 ? a << -shift : (shift >= 63 ? 0 : a >> shift);
-    sum += static_cast<__int128>(m < 0 ? -a : a) * w[k];
-  }
-  if (sum == 0) {
-    *out = 0.0f;
-    return true;
-  }
-  const float r = round_away(sum, E - K - wbits);
+  const float r = round_away(sum, E - 28 - wbits);
   if (std::fabs(r) < FLT_MIN || !std::isfinite(r)) return false;
   *out = r;
   return true;
@@ -522,30 +525,6 @@ float filter_normalized(const Format& fmt, const long long* v, const long* w, in
 }
 
 // ---- Trilinear filtering (tex3D, see the top of the file) -----------------------------------------
-// The float texels of one z slice summed as the H200 does (see the top of
-// the file): significands aligned 28 bits below the slice's largest
-// exponent, cut toward zero, times their weights; exact, in units of
-// 2^(*E - 28 - 8). False for a non-finite or subnormal texel.
-bool slice_sum(const float* t, const long* w, __int128* sum, int* E) {
-  const int K = 28;
-  *E = INT_MIN;
-  *sum = 0;
-  for (int k = 0; k < 4; ++k) {
-    if (w[k] == 0) continue;
-    if (!std::isfinite(t[k]) || std::fpclassify(t[k]) == FP_SUBNORMAL) return false;
-    if (t[k] != 0.0f && float_exponent(t[k]) > *E) *E = float_exponent(t[k]);
-  }
-  for (int k = 0; k < 4; ++k) {
-    if (w[k] == 0 || t[k] == 0.0f) continue;
-    const long long m = float_significand(t[k]);
-    const int shift = *E - float_exponent(t[k]) + 24 - K;  // >= -4
-    long long a = m < 0 ? -m : m;
-    a = shift <= 0 ? a << -shift : (shift >= 63 ? 0 : a >> shift);
-    *sum += static_cast<__int128>(m < 0 ? -a : a) * w[k];
-  }
-  return true;
-}
-
 // The eight texels' largest exponent minus their smallest, over texels
 // with a weight and a value: the float filter is reproduced only up to 6
 // (tests/cuda/fitting: 528831 samples of spreads 0 to 6, no miss; from 7 on
@@ -565,7 +544,7 @@ int exponent_spread(const float* t, const long* w) {
 bool filter_float_slices(const float* t, const long* w, float* out) {
   __int128 sum[2];
   int E[2];
-  if (!slice_sum(t, w, &sum[0], &E[0]) || !slice_sum(t + 4, w + 4, &sum[1], &E[1])) return false;
+  if (!aligned_sum(t, w, 4, &sum[0], &E[0]) || !aligned_sum(t + 4, w + 4, 4, &sum[1], &E[1])) return false;
   int lo = INT_MAX;
   for (int z = 0; z < 2; ++z)
     if (sum[z] != 0) lo = std::min(lo, E[z]);
