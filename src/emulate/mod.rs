@@ -289,7 +289,7 @@ impl Emulator {
             std::env::var_os("PATH"),
             Some(&root.join("compilers")),
         )?;
-        let flags = toolchain::flags_for_this_cpu();
+        let flags = compiler.flags_for_this_cpu();
         Ok(Self {
             root,
             options,

@@ -4,7 +4,9 @@
 //! Flags are chosen for agreement with the GPU, not for speed:
 //! `-std=gnu++17` (ISO `-std=c++17` turns off the contraction of `a*b + c`
 //! into a fused multiply-add, which nvcc does by default), `-march=x86-64-v3`
-//! when the CPU has FMA so that the contraction happens, never `-ffast-math`
+//! when the CPU has FMA so that the contraction happens, with GCC
+//! `--param=avoid-fma-max-bits=0` so that its tuning leaves no
+//! `acc += a*b` chain unfused (g++ 13's does), never `-ffast-math`
 //! (it reorders sums), `-fno-strict-aliasing` because CUDA code routinely
 //! reads a `float` array through `float4` pointers, and `-fno-builtin-printf`
 //! so that device `printf` stays a call the shim sees (g++ would turn some into
@@ -48,7 +50,17 @@ impl Compiler {
     /// A warning for the program's user when this is not the compiler the
     /// emulator's fidelity was measured with (see [`unmeasured_compiler`]).
     pub(super) fn fidelity_warning(&self) -> Option<String> {
-        unmeasured_compiler(self.first_version_line())
+        unmeasured_compiler(&self.version)
+    }
+
+    /// The flags for this compiler on this machine: [`compiler_flags`], with
+    /// FMA when the CPU has it.
+    pub(super) fn flags_for_this_cpu(&self) -> Vec<String> {
+        let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+        compiler_flags(
+            cfg!(target_arch = "x86_64") && has_fma_and_avx2(&cpuinfo),
+            is_gnu(&self.version),
+        )
     }
 
     /// Runs the compiler with `args` in `dir`, capturing what it says.
@@ -121,21 +133,31 @@ fn output_of(done: crate::backend::exec::Captured) -> std::process::Output {
     }
 }
 
-/// The flags for this machine: [`compiler_flags`], with FMA when the CPU
-/// has it.
-pub(super) fn flags_for_this_cpu() -> Vec<String> {
-    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
-    compiler_flags(cfg!(target_arch = "x86_64") && has_fma_and_avx2(&cpuinfo))
-}
-
-/// The flags every emulated program and the runtime are compiled with.
-fn compiler_flags(fma: bool) -> Vec<String> {
+/// The flags every emulated program and the runtime are compiled with, on
+/// a CPU with or without `fma`, by GCC (`gnu`) or another compiler.
+///
+/// GCC's tuning (`-mtune=generic` since GCC 13) may leave a chain of
+/// dependent multiply-adds unfused, to avoid the FMA unit's latency; nvcc
+/// fuses every one, so `--param=avoid-fma-max-bits=0` turns that off
+/// (measured: with g++ 13.3 the probes `multicore_matmul`, `pipeline_block`
+/// and `pipeline_thread` differed from the H200 without it and match with it).
+fn compiler_flags(fma: bool, gnu: bool) -> Vec<String> {
     let mut flags = vec!["-std=gnu++17", "-O2"];
     if fma {
         flags.push("-march=x86-64-v3");
+        if gnu {
+            flags.push("--param=avoid-fma-max-bits=0");
+        }
     }
     flags.extend(["-fno-strict-aliasing", "-fno-builtin-printf"]);
     flags.into_iter().map(String::from).collect()
+}
+
+/// Whether a `--version` text is GCC's (g++, or Debian's `c++` link to
+/// it), whose options the flags may use.
+fn is_gnu(version: &str) -> bool {
+    let line = first_line(version);
+    line.contains("g++") || line.contains("(GCC)") || version.contains("Free Software Foundation")
 }
 
 /// Whether `/proc/cpuinfo` text lists both `fma` and `avx2` among the flags.
@@ -356,6 +378,18 @@ mod tests {
     }
 
     #[test]
+    fn gcc_is_known_by_its_version_text() {
+        assert!(is_gnu("g++ (Ubuntu 13.3.0-6ubuntu2~24.04.1) 13.3.0\n"));
+        assert!(is_gnu(
+            "c++ (Debian 12.2.0-14+deb12u1) 12.2.0\nCopyright (C) 2022 Free Software Foundation, Inc.\n"
+        ));
+        assert!(!is_gnu(
+            "Ubuntu clang version 18.1.3 (1ubuntu1)\nTarget: x86_64-pc-linux-gnu\n"
+        ));
+        assert!(!is_gnu("fake-c++ (Test) 1.0\n"));
+    }
+
+    #[test]
     fn a_missing_compiler_is_reported_with_what_was_tried() {
         let error =
             find_compiler(Some(Path::new("/nonexistent/c++")), None, None, None).unwrap_err();
@@ -435,7 +469,18 @@ mod tests {
     #[test]
     fn flags_contract_multiply_adds_only_with_fma() {
         assert_eq!(
-            compiler_flags(true),
+            compiler_flags(true, true),
+            [
+                "-std=gnu++17",
+                "-O2",
+                "-march=x86-64-v3",
+                "--param=avoid-fma-max-bits=0",
+                "-fno-strict-aliasing",
+                "-fno-builtin-printf"
+            ]
+        );
+        assert_eq!(
+            compiler_flags(true, false),
             [
                 "-std=gnu++17",
                 "-O2",
@@ -444,15 +489,17 @@ mod tests {
                 "-fno-builtin-printf"
             ]
         );
-        assert_eq!(
-            compiler_flags(false),
-            [
-                "-std=gnu++17",
-                "-O2",
-                "-fno-strict-aliasing",
-                "-fno-builtin-printf"
-            ]
-        );
+        for gnu in [true, false] {
+            assert_eq!(
+                compiler_flags(false, gnu),
+                [
+                    "-std=gnu++17",
+                    "-O2",
+                    "-fno-strict-aliasing",
+                    "-fno-builtin-printf"
+                ]
+            );
+        }
         let cpuinfo = "processor\t: 0\nflags\t\t: fpu sse2 avx2 bmi2 fma\n";
         assert!(has_fma_and_avx2(cpuinfo));
         assert!(!has_fma_and_avx2("flags\t\t: fpu sse2 avx\n"));
