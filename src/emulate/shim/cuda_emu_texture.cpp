@@ -281,12 +281,15 @@ inline long long float_significand(float t) {
   return (b >> 31) ? -m : m;
 }
 
+// How many bits below the largest texel exponent the float filter keeps.
+constexpr int kAlignBits = 28;
+
 // The H200's exact sum of t[k] * w[k] over n texels, in units of
-// 2^(*E - 28) times the weights' unit: significands aligned 28 bits below the largest
+// 2^(*E - kAlignBits) times the weights' unit: significands aligned kAlignBits below the largest
 // exponent *E of the texels with a weight, cut toward zero. False for a
 // non-finite or subnormal texel; *E is INT_MIN when every texel is zero.
 bool aligned_sum(const float* t, const long* w, int n, __int128* sum, int* E) {
-  const int K = 28;
+  const int K = kAlignBits;
   *E = INT_MIN;
   *sum = 0;
   for (int k = 0; k < n; ++k) {
@@ -316,7 +319,7 @@ bool filter_float(const float* t, const long* w, int n, int wbits, float* out) {
     *out = 0.0f;
     return true;
   }
-  const float r = round_away(sum, E - 28 - wbits);
+  const float r = round_away(sum, E - kAlignBits - wbits);
   if (std::fabs(r) < FLT_MIN || !std::isfinite(r)) return false;
   *out = r;
   return true;
@@ -561,7 +564,7 @@ bool filter_float_slices(const float* t, const long* w, float* out) {
     *out = 0.0f;
     return true;
   }
-  const float r = round_away(total, lo - 28 - 8);
+  const float r = round_away(total, lo - kAlignBits - 8);
   if (std::fabs(r) < FLT_MIN || !std::isfinite(r)) return false;
   *out = r;
   return true;
