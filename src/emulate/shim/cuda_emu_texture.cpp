@@ -329,8 +329,10 @@ bool filter_float(const float* t, const long* w, int n, int wbits, float* out) {
 const int kFix = 21;  // fractional bits of a normalized coordinate
 const long long kOne = 1ll << kFix;
 
-// One dimension's coordinate in texel space, in units of 2^-21 texel.
-bool texel_coordinate(double c, size_t n, const cudaTextureDesc& td, int dim, __int128* x) {
+// One dimension's coordinate in texel space, in units of 2^-21 texel. With
+// reflect false, wrap and mirror addressing leave a normalized coordinate
+// as it is (3D linear filtering mirrors the texel indices instead).
+bool texel_coordinate(double c, size_t n, const cudaTextureDesc& td, int dim, bool reflect, __int128* x) {
   if (std::isnan(c)) return false;
   const cudaTextureAddressMode mode = td.addressMode[dim];
   if (!td.normalizedCoords) {
@@ -345,9 +347,9 @@ bool texel_coordinate(double c, size_t n, const cudaTextureDesc& td, int dim, __
   if (u > 1e9) u = 1e9;
   if (u < -1e9) u = -1e9;
   long long q = static_cast<long long>(std::floor(u * static_cast<double>(kOne)));
-  if (mode == cudaAddressModeWrap) {
+  if (reflect && mode == cudaAddressModeWrap) {
     q = ((q % kOne) + kOne) % kOne;
-  } else if (mode == cudaAddressModeMirror) {
+  } else if (reflect && mode == cudaAddressModeMirror) {
     long long m = ((q % (2 * kOne)) + 2 * kOne) % (2 * kOne);
     q = m < kOne ? m : 2 * kOne - m;
   }
@@ -754,10 +756,16 @@ void texture_fetch(cudaTextureObject_t h, FetchShape shape, TexelType type, void
     if (o->array) return o->array->at(i[0], dims >= 2 ? i[1] : 0, dims == 3 ? i[2] : slice);
     return o->base + i[1] * o->pitch + i[0] * fmt.bytes();
   };
+  // Mirror addressing on normalized coordinates under 3D linear filtering:
+  // the weights come from the coordinate as it is, the mirror from the
+  // texel indices (trilinear).
+  const bool linear3d = dims == 3 && td.filterMode != cudaFilterModePoint;
   __int128 X[3];
-  for (int d = 0; d < dims; ++d)
-    if (!texel_coordinate(coord[d], size[d], td, d, &X[d]))
+  for (int d = 0; d < dims; ++d) {
+    const bool reflect = !(linear3d && td.addressMode[d] == cudaAddressModeMirror);
+    if (!texel_coordinate(coord[d], size[d], td, d, reflect, &X[d]))
       refuse(file, line, std::string(name) + " at a NaN coordinate");
+  }
   if (td.filterMode == cudaFilterModePoint) {
     long long i[3] = {0, 0, 0};
     bool border = false;
@@ -775,14 +783,6 @@ void texture_fetch(cudaTextureObject_t h, FetchShape shape, TexelType type, void
   }
   // Linear filtering.
   if (dims == 3) {
-    // Mirror addressing on normalized coordinates: the weights come from
-    // the coordinate as it is, the mirror from the texel indices.
-    for (int d = 0; d < 3; ++d)
-      if (td.normalizedCoords && td.addressMode[d] == cudaAddressModeMirror) {
-        cudaTextureDesc plain = td;
-        plain.addressMode[d] = cudaAddressModeBorder;  // no wrap or mirror of q
-        texel_coordinate(coord[d], size[d], plain, d, &X[d]);
-      }
     int spread = 0;
     if (!trilinear(o, td, X, fres, &spread)) {
       if (spread > kMeasuredSpread)
