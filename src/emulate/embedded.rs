@@ -106,6 +106,10 @@ const SHIM_FILES: &[ShimFile] = &[
         text: include_str!("shim/cuda_texture.h"),
     },
     ShimFile {
+        name: "cuda_emu_box_muller.cpp",
+        text: include_str!("shim/cuda_emu_box_muller.cpp"),
+    },
+    ShimFile {
         name: "cuda_emu_texture.cpp",
         text: include_str!("shim/cuda_emu_texture.cpp"),
     },

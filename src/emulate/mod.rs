@@ -34,6 +34,7 @@ mod headers;
 mod math;
 mod profile;
 pub(crate) mod rewrite;
+mod tables;
 mod toolchain;
 
 use std::ffi::{OsStr, OsString};
@@ -86,6 +87,12 @@ pub enum EmulateError {
          older than it supports); please report it with this output:\n$ {command}\n{stderr}"
     )]
     RuntimeBuildFailed { command: String, stderr: String },
+    /// A table embedded in this binary (see [`tables`]) is damaged.
+    #[error(
+        "the CPU emulator's measured tables are damaged in this mdbook-evidence binary ({why}); \
+         reinstall it"
+    )]
+    Tables { why: String },
     /// Reading the program or writing the cache failed.
     #[error("{action} {}: {source}", path.display())]
     Io {
@@ -443,6 +450,20 @@ impl Emulator {
             });
         }
         headers.extend(headers::include_path_headers(inputs)?);
+        // cuRAND's normal distribution reads tables measured on the H200
+        // (`tables`), written into the cache the first time a program that
+        // includes cuRAND is built; without them its draws refuse to run.
+        const CURAND: &str = "curand_kernel.h";
+        if units.iter().any(|unit| unit.cpp.contains(CURAND))
+            || headers.iter().any(|header| {
+                header
+                    .content
+                    .windows(CURAND.len())
+                    .any(|w| w == CURAND.as_bytes())
+            })
+        {
+            tables::install(&self.root)?;
+        }
         headers.sort_by(|a, b| a.relative_path.cmp(&b.relative_path));
         headers.dedup_by(|a, b| a.relative_path == b.relative_path);
 
@@ -604,8 +625,13 @@ impl Emulator {
     fn runtime_plan(&self, shim_dir: &Path) -> RuntimePlan {
         let sources: Vec<&str> = embedded::runtime_sources().collect();
         let mut commands = Vec::new();
+        let tables = tables::dir(&self.root).display().to_string();
+        let tables = tables.replace('\\', "\\\\").replace('"', "\\\"");
         for source in &sources {
             let mut args = self.common_args(shim_dir);
+            args.push(OsString::from(format!(
+                "-DCUDA_EMU_TABLES_DIR=\"{tables}\""
+            )));
             args.push(OsString::from("-c"));
             args.push(shim_dir.join(source).into_os_string());
             args.push(OsString::from("-o"));

@@ -549,7 +549,7 @@ impl Rewriter<'_> {
                 self.cooperative_launch(i);
                 self.kernel_node_func(i);
                 if self.text(i) == "extern"
-                    && token.directive.is_none()
+                    && (token.directive.is_none() || self.in_define(i))
                     && let Some(next) = self.dynamic_shared(i, &scopes)?
                 {
                     self.lock_step = true;
@@ -1583,16 +1583,30 @@ impl Rewriter<'_> {
         }
     }
 
+    /// Whether the token at `index` is in the body of a `#define`.
+    fn in_define(&self, index: usize) -> bool {
+        self.tokens[index]
+            .directive
+            .is_some_and(|hash| self.text_at(Some(hash + 1)) == "define")
+    }
+
     /// If the `extern` at `index` begins `extern __shared__ T name[];`,
-    /// records its rewrite and returns the index after its `;`.
+    /// records its rewrite and returns the index after its `;`. In a
+    /// macro's body (cuda-samples' `SharedMemory<T>` is made by one) the
+    /// declaration must end in the same `#define`; it is in a function when
+    /// a `{` of the body is open before it.
     fn dynamic_shared(
         &mut self,
         index: usize,
         scopes: &[Scope],
     ) -> Result<Option<usize>, RewriteError> {
         // The declaration runs to the next `;`, within one statement.
+        let directive = self.tokens[index].directive;
         let mut semicolon = None;
         for k in index + 1..self.tokens.len() {
+            if self.tokens[k].directive != directive {
+                return Ok(None);
+            }
             match self.text(k) {
                 ";" => {
                     semicolon = Some(k);
@@ -1626,7 +1640,14 @@ impl Rewriter<'_> {
         if !(start..semicolon).any(|k| self.text(k) == "__shared__") {
             return Ok(None);
         }
-        let in_function = scopes.iter().any(|scope| !scope.declarations);
+        let in_function = match directive {
+            Some(hash) => {
+                let opened = (hash..start).filter(|&k| self.is_punct(k, "{")).count();
+                let closed = (hash..start).filter(|&k| self.is_punct(k, "}")).count();
+                opened > closed
+            }
+            None => scopes.iter().any(|scope| !scope.declarations),
+        };
 
         // Split the declaration into specifiers (dropped), the type, and
         // the declarators `name[]`.
@@ -1722,7 +1743,9 @@ impl Rewriter<'_> {
         let span_start = self.tokens[start].start;
         let span_end = self.tokens[semicolon].end;
         let newlines = self.source[span_start..span_end].matches('\n').count();
-        replacement.push_str(&"\n".repeat(newlines));
+        // In a macro's body each of those lines ends in a backslash.
+        let line_end = if directive.is_some() { " \\\n" } else { "\n" };
+        replacement.push_str(&line_end.repeat(newlines));
         self.edits.push(Edit {
             start: span_start,
             end: span_end,
@@ -2134,6 +2157,27 @@ mod tests {
         assert_eq!(
             body("template <class T> __global__ void k() { extern __shared__ volatile T s[]; }"),
             "template <class T> __global__ void k() { volatile T* const s = reinterpret_cast<volatile T*>(::cuda_emu::dynamic_shared_memory()); }"
+        );
+    }
+
+    #[test]
+    fn rewrites_dynamic_shared_memory_in_a_macro_body() {
+        // cuda-samples' cudasharedmem.h makes SharedMemory<T> with a macro.
+        let source = "#define SHARED(t, n) template <> struct S<t> { \\\n  __device__ t& get() { extern __shared__ t n[]; return *n; } \\\n }\nSHARED(float, s_float);\n";
+        let out = body(source);
+        assert!(
+            out.contains("{ t* const n = reinterpret_cast<t*>(::cuda_emu::dynamic_shared_memory()); return *n; } \\\n }"),
+            "{out}"
+        );
+        assert_eq!(out.lines().count(), source.lines().count());
+        // Across lines of the body, the lines keep their backslashes.
+        let split =
+            body("#define D(t) __device__ t* f() { extern __shared__ \\\n t s[]; return s; }\n");
+        assert!(split.contains("; \\\n return s; }"), "{split}");
+        // Outside a function of the body, or past the directive's end, it is left alone.
+        assert!(
+            body("#define E extern __shared__ float s[]\nE;\n")
+                .contains("extern __shared__ float s[]")
         );
     }
 

@@ -4036,9 +4036,14 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
 // That file keeps its own state; these give it the error bookkeeping and the
 // ways to stop that live here.
 namespace cuda_emu {
+[[noreturn]] void refuse_feature(const char* file, int line, const char* what);
 cudaError_t texture_record(cudaError_t e) { return record(e); }
 cudaError_t texture_sticky() { return g_sticky; }
-[[noreturn]] void texture_refuse(const char* file, int line, const char* what) {
+[[noreturn]] void texture_refuse(const char* file, int line, const char* what) { refuse_feature(file, line, what); }
+// A feature met at run time that the emulator does not reproduce (a texture
+// fetch it cannot filter bit for bit, a cuRAND distribution): the program
+// stops, naming the line that asked for it.
+[[noreturn]] void refuse_feature(const char* file, int line, const char* what) {
   kernel_error_turn();
   if (t_out != nullptr) g_device_out += *t_out;
   t_out = nullptr;

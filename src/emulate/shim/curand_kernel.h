@@ -15,9 +15,10 @@
 // How curand_init turns a seed into a state, and how the uniform
 // distributions use the raw draws, follow what the H200 measurably does (the
 // probes print the states right after curand_init, and hash 2^22 draws).
-// Refused at compile time: the normal, log-normal and Poisson distributions
-// (the GPU computes them with its hardware sine, cosine and logarithm) and
-// MRG32k3a's skipahead_sequence (not measured). Other generators (MTGP32,
+// The float normal distribution of XORWOW and Philox reads tables measured
+// on the H200 (below). Refused when called, naming the line: MRG32k3a's
+// normal, the double, log-normal and Poisson distributions. Refused at
+// compile time: MRG32k3a's skipahead_sequence (not measured). Other generators (MTGP32,
 // Sobol) have no state type here, so code using them does not compile.
 #ifndef CUDA_EMU_CURAND_KERNEL_H
 #define CUDA_EMU_CURAND_KERNEL_H
@@ -27,6 +28,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <string>
 
 #define CURAND_2POW32_INV (2.3283064e-10f)
 #define CURAND_2POW32_INV_DOUBLE (2.3283064365386963e-10)
@@ -415,45 +417,112 @@ inline double2 curand_uniform2_double(curandStatePhilox4_32_10* s) {
   return make_double2(::cuda_emu::rand::uniform_double_hq(q.x, q.y), ::cuda_emu::rand::uniform_double_hq(q.z, q.w));
 }
 
-// ---- normal and log-normal distributions: refused -----------------------------------------
-// Measured on the H200 (tests/cuda/curand_normal.cu and a device sweep):
-// curand_normal's Box-Muller takes the hardware's approximate sine and cosine
-// (__sincosf: all of 1048576 pairs matched sqrtf(-2 logf(u)) times __sincosf
-// of the second draw, none matched sincosf), which the CPU cannot reproduce
-// bit for bit; the double forms differed from glibc's log/sin/cos in the last
-// bits too. So every call is refused at compile time, naming the function
-// and the caller's line ("required from here"); the Poisson distribution,
-// built on the same approximations, too.
+// ---- the normal distribution ----------------------------------------------------------------
+// cuRAND's float Box-Muller for XORWOW and Philox4_32_10: two draws x, y give
+// u = x 2^-32 + 2^-33 and v = y 2pi 2^-32 + pi 2^-32 (one fused
+// multiply-add, as nvcc compiles it), then sqrtf(-2 logf(u)) times
+// __sincosf(v): the sine first, the cosine second. CUDA's logf and the
+// hardware's __sincosf come from tables measured on the H200
+// (cuda_emu_box_muller.cpp, src/emulate/tables.rs); tests/cuda/
+// curand_normal_float.cu is identical. curand_normal returns the first of a
+// pair and keeps the second for the next call; curand_normal2 draws a pair,
+// curand_normal4 (Philox) two pairs from one curand4.
+//
+// Refused when called, naming the caller's line: MRG32k3a's normal (its
+// uniforms are other floats, whose CUDA logf is not in the table), the
+// double forms (CUDA's double log, sine and cosine), the log-normal (CUDA's
+// expf) and Poisson distributions (tests/cuda/curand_normal.cu).
 namespace cuda_emu {
+[[noreturn]] void refuse_feature(const char* file, int line, const char* what);
 namespace rand {
+void hardware_sincos(float x, float* s, float* c, const char* file, int line);
+float curand_logf(float u, const char* file, int line);
+
+inline float2 box_muller(unsigned int x, unsigned int y, const char* file, int line) {
+  const float u = uniform(x);
+  const float v = std::fma(static_cast<float>(y), CURAND_2POW32_INV_2PI, CURAND_2POW32_INV_2PI / 2.0f);
+  const float s = std::sqrt(-2.0f * curand_logf(u, file, line));
+  float sine, cosine;
+  hardware_sincos(v, &sine, &cosine, file, line);
+  return make_float2(sine * s, cosine * s);
+}
+
 template <class S>
-struct NormalRefused {
-  static constexpr bool value = false;
-};
+inline float normal(S* s, const char* file, int line) {
+  if (s->boxmuller_flag != 1) {
+    const unsigned int x = curand(s);
+    const unsigned int y = curand(s);
+    const float2 pair = box_muller(x, y, file, line);
+    s->boxmuller_extra = pair.y;
+    s->boxmuller_flag = 1;
+    return pair.x;
+  }
+  s->boxmuller_flag = 0;
+  return s->boxmuller_extra;
+}
+
+template <class S>
+inline float2 normal2(S* s, const char* file, int line) {
+  const unsigned int x = curand(s);
+  const unsigned int y = curand(s);
+  return box_muller(x, y, file, line);
+}
+
+[[noreturn]] inline void normal_refused(const char* file, int line, const char* name, const char* why) {
+  const std::string what = std::string(name) + " (" + why + ")";
+  refuse_feature(file, line, what.c_str());
+}
 }  // namespace rand
 }  // namespace cuda_emu
-#define CUDA_EMU_CURAND_REFUSE(RET, NAME, ...)                                                         \
-  template <class S>                                                                                   \
-  inline RET NAME(S*, ##__VA_ARGS__) {                                                                 \
-    static_assert(::cuda_emu::rand::NormalRefused<S>::value,                                           \
-                  #NAME " (a cuRAND normal, log-normal or Poisson distribution) is not supported by the "  \
-                  "CPU emulator: the GPU computes it with its hardware sine, cosine and logarithm, "    \
-                  "which cannot be reproduced bit for bit; run this program on a GPU with --backend gpu");             \
-    return RET{};                                                                                      \
+
+#define CUDA_EMU_CURAND_HERE const char* file = __builtin_FILE(), int line = __builtin_LINE()
+inline float curand_normal(curandStateXORWOW* s, CUDA_EMU_CURAND_HERE) {
+  return ::cuda_emu::rand::normal(s, file, line);
+}
+inline float curand_normal(curandStatePhilox4_32_10* s, CUDA_EMU_CURAND_HERE) {
+  return ::cuda_emu::rand::normal(s, file, line);
+}
+inline float2 curand_normal2(curandStateXORWOW* s, CUDA_EMU_CURAND_HERE) {
+  return ::cuda_emu::rand::normal2(s, file, line);
+}
+inline float2 curand_normal2(curandStatePhilox4_32_10* s, CUDA_EMU_CURAND_HERE) {
+  return ::cuda_emu::rand::normal2(s, file, line);
+}
+inline float4 curand_normal4(curandStatePhilox4_32_10* s, CUDA_EMU_CURAND_HERE) {
+  const uint4 q = curand4(s);
+  const float2 a = ::cuda_emu::rand::box_muller(q.x, q.y, file, line);
+  const float2 b = ::cuda_emu::rand::box_muller(q.z, q.w, file, line);
+  return make_float4(a.x, a.y, b.x, b.y);
+}
+
+#define CUDA_EMU_CURAND_REFUSE(RET, NAME, WHY, ...)                                                  \
+  template <class S>                                                                                 \
+  inline RET NAME(S*, ##__VA_ARGS__, CUDA_EMU_CURAND_HERE) {                                        \
+    ::cuda_emu::rand::normal_refused(file, line, #NAME, WHY);                                        \
   }
-CUDA_EMU_CURAND_REFUSE(float, curand_normal)
-CUDA_EMU_CURAND_REFUSE(double, curand_normal_double)
-CUDA_EMU_CURAND_REFUSE(float2, curand_normal2)
-CUDA_EMU_CURAND_REFUSE(double2, curand_normal2_double)
-CUDA_EMU_CURAND_REFUSE(float4, curand_normal4)
-CUDA_EMU_CURAND_REFUSE(double4, curand_normal4_double)
-CUDA_EMU_CURAND_REFUSE(float, curand_log_normal, float, float)
-CUDA_EMU_CURAND_REFUSE(double, curand_log_normal_double, double, double)
-CUDA_EMU_CURAND_REFUSE(float2, curand_log_normal2, float, float)
-CUDA_EMU_CURAND_REFUSE(double2, curand_log_normal2_double, double, double)
-CUDA_EMU_CURAND_REFUSE(float4, curand_log_normal4, float, float)
-CUDA_EMU_CURAND_REFUSE(unsigned, curand_poisson, double)
-CUDA_EMU_CURAND_REFUSE(uint4, curand_poisson4, double)
+#define CUDA_EMU_CURAND_DOUBLE "a double normal: CUDA's double log, sine and cosine are not reproduced bit for bit"
+#define CUDA_EMU_CURAND_LOG "a log-normal: CUDA's expf is not reproduced bit for bit"
+inline float curand_normal(curandStateMRG32k3a*, CUDA_EMU_CURAND_HERE) {
+  ::cuda_emu::rand::normal_refused(file, line, "curand_normal",
+                                   "MRG32k3a's normal: CUDA's logf is measured on XORWOW's and Philox's uniforms only");
+}
+inline float2 curand_normal2(curandStateMRG32k3a*, CUDA_EMU_CURAND_HERE) {
+  ::cuda_emu::rand::normal_refused(file, line, "curand_normal2",
+                                   "MRG32k3a's normal: CUDA's logf is measured on XORWOW's and Philox's uniforms only");
+}
+CUDA_EMU_CURAND_REFUSE(double, curand_normal_double, CUDA_EMU_CURAND_DOUBLE)
+CUDA_EMU_CURAND_REFUSE(double2, curand_normal2_double, CUDA_EMU_CURAND_DOUBLE)
+CUDA_EMU_CURAND_REFUSE(double4, curand_normal4_double, CUDA_EMU_CURAND_DOUBLE)
+CUDA_EMU_CURAND_REFUSE(float, curand_log_normal, CUDA_EMU_CURAND_LOG, float, float)
+CUDA_EMU_CURAND_REFUSE(double, curand_log_normal_double, CUDA_EMU_CURAND_LOG, double, double)
+CUDA_EMU_CURAND_REFUSE(float2, curand_log_normal2, CUDA_EMU_CURAND_LOG, float, float)
+CUDA_EMU_CURAND_REFUSE(double2, curand_log_normal2_double, CUDA_EMU_CURAND_LOG, double, double)
+CUDA_EMU_CURAND_REFUSE(float4, curand_log_normal4, CUDA_EMU_CURAND_LOG, float, float)
+CUDA_EMU_CURAND_REFUSE(unsigned, curand_poisson, "a Poisson distribution: built on CUDA's logf and expf", double)
+CUDA_EMU_CURAND_REFUSE(uint4, curand_poisson4, "a Poisson distribution: built on CUDA's logf and expf", double)
 #undef CUDA_EMU_CURAND_REFUSE
+#undef CUDA_EMU_CURAND_DOUBLE
+#undef CUDA_EMU_CURAND_LOG
+#undef CUDA_EMU_CURAND_HERE
 
 #endif  // CUDA_EMU_CURAND_KERNEL_H
