@@ -92,6 +92,26 @@ pub(super) fn local_headers(
     Ok(headers)
 }
 
+/// The CUDA keywords that make a header need the emulator's rewrite.
+const CUDA_WORDS: &[&str] = &["__shared__", "__global__", "<<<", "__constant__"];
+
+/// A warning for a local header compiled as it is (one above the program's
+/// folder, which the rewritten program cannot have beside it) that holds
+/// CUDA the emulator would have rewritten; `None` for any other header.
+pub(super) fn unrewritten_cuda(header: &LocalHeader) -> Option<String> {
+    if header.rewritten {
+        return None;
+    }
+    let text = String::from_utf8_lossy(&header.content);
+    let word = CUDA_WORDS.iter().find(|word| text.contains(**word))?;
+    Some(format!(
+        "{} is included from outside the program's folder, so the CPU emulator compiles it as \
+         it is, not rewritten: its CUDA (`{word}` ...) may fail to build or link; include it \
+         from the program's folder or below it",
+        header.relative_path.display()
+    ))
+}
+
 /// Every header the program reaches through its include folders (and
 /// its forced includes), read as it is: they are compiled from where they
 /// are, through `-I`, and only key the cache.

@@ -361,6 +361,7 @@ impl Emulator {
                         .map(|used| math::warning(&input.shown, used)),
                 );
                 let local = headers::local_headers(&input.file, &rewritten)?;
+                warnings.extend(local.iter().filter_map(headers::unrewritten_cuda));
                 lock_step = rewritten.lock_step || local.iter().any(|h| h.lock_step);
                 headers.extend(local);
                 rewritten.cpp
@@ -518,6 +519,13 @@ impl Emulator {
         let entry = self.root.join("programs").join(key);
         let executable = entry.join(&stem);
 
+        // A failed build repeats what may explain it: headers compiled
+        // without the emulator's rewrite.
+        let unrewritten: String = warnings
+            .iter()
+            .filter(|w| w.contains("not rewritten"))
+            .map(|w| format!("note: {w}\n"))
+            .collect();
         let built = cache::install(&entry, |dir| {
             for unit in &units {
                 std::fs::write(
@@ -556,7 +564,7 @@ impl Emulator {
                             stderr: diagnostics::at_the_programs_line(
                                 &compiler_messages(&output),
                                 &shim_dir,
-                            ),
+                            ) + &unrewritten,
                         })
                     }
                 });
@@ -575,7 +583,7 @@ impl Emulator {
             if !output.status.success() || !dir.join(&stem).is_file() {
                 return Err(EmulateError::CompileFailed {
                     source_path: first.file.clone(),
-                    stderr: compiler_messages(&output),
+                    stderr: compiler_messages(&output) + &unrewritten,
                 });
             }
             Ok(())
@@ -1179,6 +1187,33 @@ chmod +x "$out"
             "a header changed"
         );
         assert!(emulator.compile(&source).unwrap().cached);
+    }
+
+    #[test]
+    fn cuda_in_a_header_above_the_program_is_warned_about() {
+        // Headers outside the program's folder are compiled as they are
+        // (cuda-samples' MC_SingleAsianOptionP includes
+        // "../inc/cudasharedmem.h", whose extern __shared__ arrays then
+        // fail to link): the build says so, naming the header.
+        let fixture = Fixture::new();
+        fixture.write(
+            "inc/shared.cuh",
+            "__device__ float* s() { extern __shared__ float a[]; return a; }\n",
+        );
+        fixture.write("inc/plain.h", "constexpr int kN = 8;\n");
+        let source = fixture.write(
+            "src/k.cu",
+            "#include \"../inc/shared.cuh\"\n#include \"../inc/plain.h\"\nint main() {}\n",
+        );
+        let build = fixture.emulator().compile(&source).unwrap();
+        let warned: Vec<&String> = build
+            .warnings
+            .iter()
+            .filter(|w| w.contains("not rewritten"))
+            .collect();
+        assert_eq!(warned.len(), 1, "{:?}", build.warnings);
+        assert!(warned[0].contains("../inc/shared.cuh"), "{}", warned[0]);
+        assert!(warned[0].contains("__shared__"), "{}", warned[0]);
     }
 
     #[cfg(unix)]
