@@ -451,17 +451,18 @@ impl Emulator {
             });
         }
         headers.extend(headers::include_path_headers(inputs)?);
-        // cuRAND's normal distribution reads tables measured on the H200
-        // (`tables`), written into the cache the first time a program that
-        // includes cuRAND is built; without them its draws refuse to run.
-        const CURAND: &str = "curand_kernel.h";
-        if units.iter().any(|unit| unit.cpp.contains(CURAND))
-            || headers.iter().any(|header| {
-                header
-                    .content
-                    .windows(CURAND.len())
-                    .any(|w| w == CURAND.as_bytes())
-            })
+        // cuRAND's normal distribution and the hardware sine and cosine
+        // read tables measured on the H200 (`tables`), written into the
+        // cache the first time a program that uses them is built; without
+        // them they refuse to run.
+        const USES_TABLES: &[&str] = &["curand_kernel.h", "__sinf", "__cosf", "__sincosf"];
+        let mentions = |text: &[u8]| {
+            USES_TABLES
+                .iter()
+                .any(|word| text.windows(word.len()).any(|w| w == word.as_bytes()))
+        };
+        if units.iter().any(|unit| mentions(unit.cpp.as_bytes()))
+            || headers.iter().any(|header| mentions(&header.content))
         {
             tables::install(&self.root)?;
         }

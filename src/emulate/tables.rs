@@ -1,6 +1,7 @@
 //! Tables measured on the H200 that the shim reads when a program draws
-//! cuRAND's normal distribution: the hardware sine and cosine (`__sinf`,
-//! `__cosf`, `__sincosf`) and CUDA's `logf` on cuRAND's uniform values.
+//! cuRAND's normal distribution or calls the hardware sine and cosine
+//! (`__sinf`, `__cosf`, `__sincosf`): those two functions, and CUDA's `logf`
+//! on cuRAND's uniform values.
 //!
 //! cuRAND's float Box-Muller takes `sqrtf(-2 logf(u))` times `__sincosf(v)`.
 //! Neither function can be computed on a CPU from a formula:
@@ -8,7 +9,8 @@
 //! and found that
 //! - the hardware sine and cosine of `x >= 0` depend only on the 25-bit
 //!   fraction `k` of the turn count `__fmul_rz(x, 0.159154943f)` (no
-//!   conflict among the 1271467996 floats up to 2^22 * 2 pi), that
+//!   conflict among the 1271467996 floats up to 2^22 * 2 pi, nor among all
+//!   the others, `mufu_range.cu`), that
 //!   `cos(t) = sin(t + 1/4)` bit for bit, and that the sine is odd and the
 //!   cosine even: so one table of 2^25 entries gives both ([`SINE`]);
 //! - CUDA's `logf` differs from `(float)log((double)u)` on 4017678 of the

@@ -155,6 +155,7 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "inline_asm",
     "launch_errors",
     "math_constants",
+    "math_fast_sincos",
     "math_intrinsics",
     "memcpy_errors",
     "multicore_atomics",

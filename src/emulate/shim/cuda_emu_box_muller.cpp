@@ -2,7 +2,7 @@
 // float Box-Muller takes from the GPU's math beyond IEEE arithmetic, read
 // from tables measured on the H200 (src/emulate/tables.rs says how, and
 // writes them into the cache at CUDA_EMU_TABLES_DIR):
-//   - the hardware sine and cosine (__sincosf) of x in [0, 2^22 * 2 pi]:
+//   - the hardware sine and cosine (__sinf, __cosf, __sincosf) of any x:
 //     the turn count t = __fmul_rz(x, 1 / 2 pi), its 25-bit fraction
 //     k = floor(frac(t) * 2^25) indexes one table, the sine at k and the
 //     cosine at k + 2^23 (cos(t) = sin(t + 1/4), bit for bit on the H200);
@@ -51,8 +51,10 @@ Table map_table(const char* name, const char* file, int line) {
   }
   if (fd >= 0) close(fd);
   if (t.entries == nullptr) {
-    const std::string what = "cuRAND's normal distribution without the emulator's measured table " + path +
-                             " (mdbook-evidence writes it when it builds a program that includes curand_kernel.h)";
+    const std::string what = "the hardware sine and cosine or cuRAND's normal distribution without the emulator's "
+                             "measured table " + path +
+                             " (mdbook-evidence writes it when it builds a program that includes curand_kernel.h "
+                             "or calls __sinf, __cosf or __sincosf)";
     refuse_feature(file, line, what.c_str());
   }
   return t;
@@ -88,8 +90,20 @@ float mul_rz(float x, float y) {
 }  // namespace
 
 namespace rand {
-// __sincosf of 0 <= x <= 2^22 * 2 pi, as the H200 computes it.
+// __sincosf of x, as the H200 computes it: the rule holds for every
+// non-negative float (tests/cuda/fitting/mufu_range.txt, 0 conflicts), the
+// sine is odd and the cosine even, and infinities and NaN give the GPU's
+// NaN, 0x7fffffff.
 void hardware_sincos(float x, float* s, float* c, const char* file, int line) {
+  if (!std::isfinite(x)) {
+    *s = *c = float_of(0x7fffffffu);  // the GPU's NaN
+    return;
+  }
+  if (std::signbit(x)) {
+    hardware_sincos(-x, s, c, file, line);
+    *s = -*s;
+    return;
+  }
   const Table& t = sine_table(file, line);
   const float turns = mul_rz(x, 0.159154943f);
   const float fraction = turns - std::floor(turns);

@@ -2167,10 +2167,29 @@ inline float __exp10f(float x) { return exp10f(x); }
 inline float __logf(float x) { return logf(x); }
 inline float __log2f(float x) { return log2f(x); }
 inline float __log10f(float x) { return log10f(x); }
-inline float __sinf(float x) { return sinf(x); }
-inline float __cosf(float x) { return cosf(x); }
+// The hardware sine and cosine, from the table measured on the H200
+// (cuda_emu_box_muller.cpp): bit for bit for every float. Their signatures
+// are glibc's, which declares __sinf, __cosf and __sincosf too (so no
+// caller's place: a missing table is reported by the function's name).
+namespace cuda_emu {
+namespace rand {
+void hardware_sincos(float x, float* s, float* c, const char* file, int line);
+}
+}  // namespace cuda_emu
+inline float __sinf(float x) {
+  float s, c;
+  ::cuda_emu::rand::hardware_sincos(x, &s, &c, "__sinf", 0);
+  return s;
+}
+inline float __cosf(float x) {
+  float s, c;
+  ::cuda_emu::rand::hardware_sincos(x, &s, &c, "__cosf", 0);
+  return c;
+}
 inline float __tanf(float x) { return tanf(x); }
-inline void __sincosf(float x, float* s, float* c) { sincosf(x, s, c); }
+inline void __sincosf(float x, float* s, float* c) {
+  ::cuda_emu::rand::hardware_sincos(x, s, c, "__sincosf", 0);
+}
 inline float __powf(float x, float y) { return powf(x, y); }
 inline float __fdividef(float x, float y) { return x / y; }
 // Rounded once, as the GPU's __frsqrt_rn is (1.0f / sqrtf(x) rounds twice): the
