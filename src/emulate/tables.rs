@@ -23,7 +23,9 @@
 //! The formats are ours, written by hand: LEB128 integers (sign-folded for
 //! the sine's differences), decoded in a few lines; `lzma-rs` does the xz.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use super::EmulateError;
 use super::cache::{self, Fingerprint};
@@ -54,11 +56,17 @@ const LOGF_HASH: u64 = 0x8e52_a13f_ae66_a1f7;
 pub(super) const SINE_FILE: &str = "mufu_sine.u32";
 pub(super) const LOGF_FILE: &str = "logf_curand.u32";
 
-/// The folder the tables are (or will be) in under `root`.
+/// The folder the tables are (or will be) in under `root`. Every program
+/// build asks (its runtime's command line names the folder), so the hash of
+/// the 7.6 MB of tables is taken once per process.
 pub(super) fn dir(root: &Path) -> PathBuf {
-    let mut key = Fingerprint::new("tables");
-    key.add("sine", SINE).add("logf", LOGF);
-    root.join(format!("tables-{}", key.finish()))
+    static KEY: OnceLock<String> = OnceLock::new();
+    let key = KEY.get_or_init(|| {
+        let mut key = Fingerprint::new("tables");
+        key.add("sine", SINE).add("logf", LOGF);
+        key.finish()
+    });
+    root.join(format!("tables-{key}"))
 }
 
 /// Writes the tables, raw, into [`dir`] once; returns that folder.
@@ -70,8 +78,14 @@ pub(super) fn install(root: &Path) -> Result<PathBuf, EmulateError> {
         let logf = logf_table().map_err(broken)?;
         for (name, table) in [(SINE_FILE, sine), (LOGF_FILE, logf)] {
             let path = staging.join(name);
-            let bytes: Vec<u8> = table.iter().flat_map(|v| v.to_le_bytes()).collect();
-            std::fs::write(&path, bytes).map_err(EmulateError::io("writing", &path))?;
+            let write = || -> std::io::Result<()> {
+                let mut out = std::io::BufWriter::new(std::fs::File::create(&path)?);
+                for value in &table {
+                    out.write_all(&value.to_le_bytes())?;
+                }
+                out.flush()
+            };
+            write().map_err(EmulateError::io("writing", &path))?;
         }
         Ok::<(), EmulateError>(())
     })?;
