@@ -106,8 +106,8 @@ const SHIM_FILES: &[ShimFile] = &[
         text: include_str!("shim/cuda_texture.h"),
     },
     ShimFile {
-        name: "cuda_emu_box_muller.cpp",
-        text: include_str!("shim/cuda_emu_box_muller.cpp"),
+        name: "cuda_emu_tables.cpp",
+        text: include_str!("shim/cuda_emu_tables.cpp"),
     },
     ShimFile {
         name: "cuda_emu_texture.cpp",

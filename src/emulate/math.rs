@@ -25,7 +25,6 @@ const NOT_MEASURED: &[&str] = &[
     "sincosf",
     "sincos",
     "sincospif",
-    "sincospi",
     "exp10",
     "acos",
     "acosh",
@@ -161,6 +160,27 @@ fn parse(text: &str) -> Vec<Differing> {
 /// `super::tables`; probe `math_fast_sincos`).
 const REPRODUCED: &[&str] = &["__sinf", "__cosf", "__sincosf"];
 
+/// What `log` in device code is rewritten to: CUDA's overloads of it, in the
+/// shim (`cuda_runtime.h`), on the C library's for other arguments.
+pub(crate) const DEVICE_LOG: &str = "::cuda_emu::math::device_log";
+
+/// Functions the shim has CUDA's own implementation of, step for step as
+/// nvcc compiles them (`cuda_emu_math.h`), and what a call in a
+/// `__global__` or `__device__` function is rewritten to. The sweep measured
+/// each against the H200 as `NAME_device` (`logf_device` over all 2^32
+/// floats, tested below to have found no difference); host code, and
+/// `__host__ __device__` functions the host may call, keep the C library's.
+const DEVICE_EXACT: &[(&str, &str)] = &[("logf", "::cuda_emu::math::cuda_logf"), ("log", DEVICE_LOG)];
+
+/// CUDA's own implementation of `name` in the shim, for a call in device
+/// code, when the shim has one.
+pub(crate) fn device_replacement(name: &str) -> Option<&'static str> {
+    DEVICE_EXACT
+        .iter()
+        .find(|(function, _)| *function == name)
+        .map(|(_, replacement)| *replacement)
+}
+
 /// Whether `name`, called in device code, is a math function the emulator
 /// does not reproduce bit for bit, and what was found.
 pub(crate) fn differing(name: &str) -> Option<&'static Differing> {
@@ -243,6 +263,9 @@ mod tests {
             "sqrt",
             "fmod",
             "fdimf",
+            "sinpi",
+            "cospi",
+            "sincospi",
         ] {
             assert!(differing(name).is_none(), "{name}");
         }
@@ -264,6 +287,26 @@ mod tests {
             .count();
         assert!(measured >= 80, "{measured}");
         assert_eq!(parse(MEASURED).len(), measured - identical);
+    }
+
+    #[test]
+    fn device_code_gets_cuda_s_own_function_only_where_the_sweep_found_it_identical() {
+        for (name, _) in DEVICE_EXACT {
+            let line = MEASURED
+                .lines()
+                .find(|l| l.split_whitespace().next() == Some(&format!("{name}_device")))
+                .unwrap_or_else(|| panic!("the sweep has no line {name}_device"));
+            assert!(
+                line.contains(" value          0 ") && line.contains(" nan-only          0 "),
+                "{line}"
+            );
+            // The C library's, which host code keeps, differs: a call in a
+            // __host__ __device__ function still warns.
+            assert!(differing(name).is_some(), "{name}");
+        }
+        assert_eq!(device_replacement("logf"), Some("::cuda_emu::math::cuda_logf"));
+        assert_eq!(device_replacement("log"), Some(DEVICE_LOG));
+        assert_eq!(device_replacement("expf"), None);
     }
 
     #[test]

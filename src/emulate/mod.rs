@@ -451,20 +451,24 @@ impl Emulator {
             });
         }
         headers.extend(headers::include_path_headers(inputs)?);
-        // cuRAND's normal distribution and the hardware sine and cosine
-        // read tables measured on the H200 (`tables`), written into the
-        // cache the first time a program that uses them is built; without
-        // them they refuse to run.
-        const USES_TABLES: &[&str] = &["curand_kernel.h", "__sinf", "__cosf", "__sincosf"];
-        let mentions = |text: &[u8]| {
-            USES_TABLES
-                .iter()
-                .any(|word| text.windows(word.len()).any(|w| w == word.as_bytes()))
+        // The hardware sine and cosine and CUDA's double log read tables
+        // measured on the H200 (`tables`), each written into the cache the
+        // first time a program that may use it is built; without them they
+        // refuse to run. cuRAND's normal distribution uses both.
+        let mentions = |words: &[&str]| {
+            let found = |text: &[u8]| {
+                words
+                    .iter()
+                    .any(|word| text.windows(word.len()).any(|w| w == word.as_bytes()))
+            };
+            units.iter().any(|unit| found(unit.cpp.as_bytes()))
+                || headers.iter().any(|header| found(&header.content))
         };
-        if units.iter().any(|unit| mentions(unit.cpp.as_bytes()))
-            || headers.iter().any(|header| mentions(&header.content))
-        {
-            tables::install(&self.root)?;
+        if mentions(&["curand_kernel.h", "__sinf", "__cosf", "__sincosf"]) {
+            tables::install(&self.root, &tables::SINE)?;
+        }
+        if mentions(&["curand_kernel.h", math::DEVICE_LOG]) {
+            tables::install(&self.root, &tables::RECIPROCAL)?;
         }
         headers.sort_by(|a, b| a.relative_path.cmp(&b.relative_path));
         headers.dedup_by(|a, b| a.relative_path == b.relative_path);

@@ -592,7 +592,12 @@ impl Rewriter<'_> {
     /// bit for bit, in device code (a `__global__`, `__device__` or `__host__
     /// __device__` function) or in a macro body, which may be used there:
     /// `expf(x)`, `::expf(x)`, `std::exp(x)`; not `v.expf(x)` or `ns::expf(x)`.
-    /// The first call of each function is kept.
+    /// The first call of each function is kept. A call in a `__global__` or
+    /// `__device__` function of a function the shim has CUDA's own
+    /// implementation of (`logf`, `log`: [`super::math::device_replacement`])
+    /// is rewritten to call that instead; in a `__host__ __device__`
+    /// function or a macro, which the host may run too, it keeps the C
+    /// library's and its warning.
     fn math_call(&mut self, i: usize, scopes: &[Scope]) {
         let token = self.tokens[i];
         let in_macro = token.directive.is_some();
@@ -614,6 +619,23 @@ impl Rewriter<'_> {
             return;
         }
         let name = self.text(i);
+        if !in_macro && scopes.iter().any(|s| s.device) {
+            if let Some(exact) = super::math::device_replacement(name) {
+                // CUDA's own function, in place of the C library's: the
+                // qualifier (`std::`, `::`) goes with the name.
+                let start = match (qualified, i.checked_sub(3)) {
+                    (true, Some(k)) if self.tokens[k].kind == TokenKind::Ident => self.tokens[k].start,
+                    (true, _) => self.tokens[i - 2].start,
+                    (false, _) => token.start,
+                };
+                self.edits.push(Edit {
+                    start,
+                    end: token.end,
+                    replacement: exact.to_string(),
+                });
+                return;
+            }
+        }
         if self.math_uses.iter().any(|m| m.function == name) {
             return;
         }
@@ -2057,6 +2079,44 @@ mod tests {
             ]
         );
         assert!(uses[0].figure.contains("2^32 floats"), "{}", uses[0].figure);
+    }
+
+    #[test]
+    fn device_code_calls_cuda_s_own_logf_and_log() {
+        let source = "__device__ float f(float x) { return logf(x) + std::log(x) + ::log(2.0) + v.log(x); }\n\
+                      __host__ __device__ float both(float x) { return logf(x); }\n\
+                      #define LG(x) logf(x)\n\
+                      __global__ void k(float* o) { o[0] = log(o[1]) + LG(o[2]) + ns::logf(o[3]); }\n\
+                      int main() { return (int)logf(1.0f); }\n";
+        let out = rewrite(Path::new(PATH), source).unwrap();
+        let text = out.cpp.as_str();
+        // In __device__ and __global__ functions, with the qualifier that
+        // came with the name; not a member, another namespace's function,
+        // a macro body (which host code may use), a __host__ __device__
+        // function (which the host may call) or host code.
+        assert!(
+            text.contains(
+                "return ::cuda_emu::math::cuda_logf(x) + ::cuda_emu::math::device_log(x) + \
+                 ::cuda_emu::math::device_log(2.0) + v.log(x); }"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("o[0] = ::cuda_emu::math::device_log(o[1]) + LG(o[2]) + ns::logf(o[3]);"),
+            "{text}"
+        );
+        assert!(text.contains("#define LG(x) logf(x)"), "{text}");
+        assert!(text.contains("return logf(x); }"), "{text}");
+        assert!(text.contains("return (int)logf(1.0f);"), "{text}");
+        // The first warning is the __host__ __device__ function's, which
+        // keeps the C library's logf: the device function's call, before
+        // it, is CUDA's and has none.
+        let warned: Vec<(u32, &str)> = out
+            .math_uses
+            .iter()
+            .map(|u| (u.line, u.function.as_str()))
+            .collect();
+        assert_eq!(warned, [(2, "logf")]);
     }
 
     #[test]

@@ -5,6 +5,8 @@
 #ifndef CUDA_EMU_MATH_H
 #define CUDA_EMU_MATH_H
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 #include <limits>
 
 // sin(pi x) and cos(pi x) with the argument reduced exactly: r = x - 2 rint(x / 2)
@@ -25,6 +27,205 @@ inline long double sin_cos_pi(long double x, bool cosine) {
   if (q & 2) v = -v;
   if (v == 0) v = cosine ? 0.0L : std::copysign(0.0L, x);
   return v;
+}
+
+// ---- CUDA's own logf, log, exp and sincospi, step for step --------------------------------
+// nvcc compiles these library functions to the instruction sequences below
+// (read from its PTX and SASS for sm_90, nvcc 13.0, tests/cuda/fitting/
+// cuda_math_sass.txt): the same constants, the same fused multiply-adds in
+// the same order, so that IEEE arithmetic on the CPU gives the GPU's bits.
+// Checked against the H200 by tests/cuda/math/sweep.cu: logf over all 2^32
+// floats, log, exp and sincospi over its random sample. NaNs as on the GPU: a
+// float result is the GPU's 0x7fffffff; in double precision, as on an x86
+// CPU, an invalid operation gives 0xfff8000000000000 and a NaN operand
+// passes through, quieted (tests/cuda/math_log_sincospi.cu hashes them).
+inline uint32_t float_bits(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  return u;
+}
+inline float bits_float(uint32_t u) {
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+inline uint64_t double_bits(double d) {
+  uint64_t u;
+  std::memcpy(&u, &d, 8);
+  return u;
+}
+inline double bits_double(uint64_t u) {
+  double d;
+  std::memcpy(&d, &u, 8);
+  return d;
+}
+inline double words_double(uint32_t high, uint32_t low) {
+  return bits_double(static_cast<uint64_t>(high) << 32 | low);
+}
+const uint32_t kGpuNanF = 0x7fffffffu;
+
+// logf: the exponent split at 2/3 (so the reduced argument f lies in
+// [-1/3, 1/3)), a degree-10 polynomial in f, then e * log(2).
+inline float cuda_logf(float a) {
+  const bool tiny = a < 0x1p-126f;
+  const float x = tiny ? a * 0x1p23f : a;
+  const float shift = tiny ? -23.0f : 0.0f;
+  const uint32_t b = float_bits(x);
+  const uint32_t e_bits = (b - 0x3f2aaaabu) & 0xff800000u;
+  const float m = bits_float(b - e_bits);
+  const float e = std::fma(static_cast<float>(static_cast<int32_t>(e_bits)), 0x1p-23f, shift);
+  const float f = m - 1.0f;
+  float p = std::fma(bits_float(0xbe055027u), f, bits_float(0x3e1039f6u));
+  p = std::fma(p, f, bits_float(0xbdf8cdccu));
+  p = std::fma(p, f, bits_float(0x3e0f2955u));
+  p = std::fma(p, f, bits_float(0xbe2ad8b9u));
+  p = std::fma(p, f, bits_float(0x3e4ced0bu));
+  p = std::fma(p, f, bits_float(0xbe7fff22u));
+  p = std::fma(p, f, bits_float(0x3eaaaa78u));
+  p = std::fma(p, f, -0.5f);
+  const float q = f * p;
+  float r = std::fma(e, bits_float(0x3f317218u), std::fma(q, f, f));
+  if (b >= 0x7f800000u) r = std::fma(x, INFINITY, INFINITY);  // negative, infinite, NaN
+  if (x == 0.0f) r = -INFINITY;
+  return std::isnan(r) ? bits_float(kGpuNanF) : r;
+}
+
+// The hardware's reciprocal seed (MUFU.RCP64H): the high word of an
+// approximation of 1 / d from d's high word, the low word zero. Measured on
+// the H200 for the high words log's reduction produces
+// (tests/cuda/fitting/rcp64h.cu); the emulator's runtime reads the table
+// (cuda_emu_tables.cpp).
+uint32_t reciprocal_high(uint32_t high);
+
+// log: the mantissa m split at sqrt(2), u = 2 (m - 1) / (m + 1) from the
+// hardware seed refined once, log(m) = u + u^3 P(u^2) with the rounding
+// error of u carried, plus e * log(2) in two parts.
+inline double cuda_log(double a) {
+  double x = a;
+  int32_t high = static_cast<int32_t>(double_bits(x) >> 32);
+  int32_t e = -1023;
+  if (!(high > 0xfffff)) {
+    x = a * 0x1p54;
+    high = static_cast<int32_t>(double_bits(x) >> 32);
+    e = -1077;
+  }
+  const uint32_t low = static_cast<uint32_t>(double_bits(x));
+  if (static_cast<uint32_t>(high) - 1u >= 0x7fefffffu) {  // zero, negative, infinite, NaN
+    double r = std::fma(x, INFINITY, INFINITY);
+    if (bits_float(static_cast<uint32_t>(high)) == 0.0f) r = -INFINITY;
+    return r;
+  }
+  e += static_cast<int32_t>(static_cast<uint32_t>(high) >> 20);
+  uint32_t m_high = (static_cast<uint32_t>(high) & 0x800fffffu) | 0x3ff00000u;
+  if (static_cast<int32_t>(m_high) >= 0x3ff6a09f) {
+    m_high -= 0x100000u;
+    e += 1;
+  }
+  const double m = words_double(m_high, low);
+  const double d = m + 1.0;
+  const double seed = words_double(reciprocal_high(static_cast<uint32_t>(double_bits(d) >> 32)), 0);
+  double t = std::fma(-d, seed, 1.0);
+  t = std::fma(t, t, t);
+  const double q = std::fma(t, seed, seed);
+  const double f = m - 1.0;
+  const double u = std::fma(f, q, f * q);
+  const double u2 = u * u;
+  double p = std::fma(bits_double(0x3eb1380b3ae80f1eull), u2, bits_double(0x3ed0ee258b7a8b04ull));
+  p = std::fma(p, u2, bits_double(0x3ef3b2669f02676full));
+  p = std::fma(p, u2, bits_double(0x3f1745cba9ab0956ull));
+  p = std::fma(p, u2, bits_double(0x3f3c71c72d1b5154ull));
+  p = std::fma(p, u2, bits_double(0x3f624924923be72dull));
+  p = std::fma(p, u2, bits_double(0x3f8999999999a3c4ull));
+  p = std::fma(p, u2, bits_double(0x3fb5555555555554ull));
+  double g = f - u;
+  g = g + g;
+  g = std::fma(-u, f, g);
+  const double tail = std::fma(u2 * p, u, q * g);
+  const double k = static_cast<double>(e);
+  const double ln2_high = bits_double(0x3fe62e42fefa39efull);
+  const double head = std::fma(k, ln2_high, u);
+  double c = std::fma(-k, ln2_high, head) - u;
+  c = std::fma(k, bits_double(0x3c7abc9e3b39803full), tail - c);
+  return head + c;
+}
+
+// exp: k = rint(x / log(2)) by the 1.5 * 2^52 shift, t = x - k log(2) in
+// two parts, a degree-11 polynomial, then k added to the exponent; near
+// overflow and underflow (|x| >= 708.4) the scale goes in two halves, and
+// beyond 745 the result is infinity or zero.
+inline double cuda_exp(double x) {
+  const double shifted = std::fma(x, bits_double(0x3ff71547652b82feull), bits_double(0x4338000000000000ull));
+  const int32_t k = static_cast<int32_t>(static_cast<uint32_t>(double_bits(shifted)));
+  const double kd = shifted + bits_double(0xc338000000000000ull);
+  double t = std::fma(kd, bits_double(0xbfe62e42fefa39efull), x);
+  t = std::fma(kd, bits_double(0xbc7abc9e3b39803full), t);
+  double p = std::fma(bits_double(0x3e5ade1569ce2bdfull), t, bits_double(0x3e928af3fca213eaull));
+  p = std::fma(p, t, bits_double(0x3ec71dee62401315ull));
+  p = std::fma(p, t, bits_double(0x3efa01997c89eb71ull));
+  p = std::fma(p, t, bits_double(0x3f2a01a014761f65ull));
+  p = std::fma(p, t, bits_double(0x3f56c16c1852b7afull));
+  p = std::fma(p, t, bits_double(0x3f81111111122322ull));
+  p = std::fma(p, t, bits_double(0x3fa55555555502a1ull));
+  p = std::fma(p, t, bits_double(0x3fc5555555555511ull));
+  p = std::fma(p, t, bits_double(0x3fe000000000000bull));
+  p = std::fma(p, t, 1.0);
+  p = std::fma(p, t, 1.0);
+  const uint64_t pb = double_bits(p);
+  const uint32_t p_low = static_cast<uint32_t>(pb), p_high = static_cast<uint32_t>(pb >> 32);
+  const uint32_t ku = static_cast<uint32_t>(k);
+  const float magnitude = std::fabs(bits_float(static_cast<uint32_t>(double_bits(x) >> 32)));
+  if (magnitude < bits_float(0x4086232bu)) return words_double(p_high + (ku << 20), p_low);
+  double r = x < 0.0 ? 0.0 : x + INFINITY;
+  if (magnitude < bits_float(0x40874800u)) {
+    const int32_t half = static_cast<int32_t>(ku + (ku >> 31)) >> 1;
+    const double head = words_double(p_high + (static_cast<uint32_t>(half) << 20), p_low);
+    const double scale = words_double(((ku - static_cast<uint32_t>(half)) << 20) + 0x3ff00000u, 0);
+    r = head * scale;
+  }
+  return r;
+}
+
+// sincospi: n = rint(2x), t = pi (x - n / 2) in two parts, the sine and
+// cosine polynomials in t^2, swapped and negated by n's quadrant; integers
+// give a zero sine of x's sign; |x| >= 2^53 counts as zero (all even).
+inline void cuda_sincospi(double a, double* sine, double* cosine) {
+  double x = a;
+  if ((static_cast<uint32_t>(double_bits(x) >> 32) << 1) >= 0x86800001u) x = x * 0.0;
+  // A NaN flows through as on the GPU: its doubled high word is a
+  // subnormal, so n is zero and the NaN keeps its sign and payload.
+  const uint64_t xb = double_bits(x);
+  const double twice = words_double(static_cast<uint32_t>(xb >> 32) + 0x100000u, static_cast<uint32_t>(xb));
+  const double n = std::nearbyint(twice);
+  const int64_t quadrant = static_cast<int64_t>(n);
+  const double r = std::fma(-n, 0.5, x);
+  const double t = std::fma(r, bits_double(0x400921fb54442d18ull), r * bits_double(0x3ca1a62633145c07ull));
+  const double t2 = t * t;
+  double c = std::fma(bits_double(0xbda8ff8320fd8164ull), t2, bits_double(0x3e21eea7c1ef8528ull));
+  c = std::fma(c, t2, bits_double(0xbe927e4f8e06e6d9ull));
+  c = std::fma(c, t2, bits_double(0x3efa01a019ddbce9ull));
+  c = std::fma(c, t2, bits_double(0xbf56c16c16c15d47ull));
+  c = std::fma(c, t2, bits_double(0x3fa5555555555551ull));
+  c = std::fma(c, t2, -0.5);
+  c = std::fma(c, t2, 1.0);
+  double s = std::fma(bits_double(0x3de5db65f9785ebaull), t2, bits_double(0xbe5ae5f12cb0d246ull));
+  s = std::fma(s, t2, bits_double(0x3ec71de369ace392ull));
+  s = std::fma(s, t2, bits_double(0xbf2a01a019db62a1ull));
+  s = std::fma(s, t2, bits_double(0x3f81111111110818ull));
+  s = std::fma(s, t2, bits_double(0xbfc5555555555554ull));
+  s = std::fma(s, t2, 0.0);
+  s = std::fma(s, t, t);
+  if (quadrant & 1) {
+    const double swapped = -s;
+    s = c;
+    c = swapped;
+  }
+  if (quadrant & 2) {
+    s = -s;
+    c = -c;
+  }
+  if (std::trunc(x) == x) s = x * 0.0;
+  *sine = s;
+  *cosine = c + 0.0;
 }
 }  // namespace math
 }  // namespace cuda_emu

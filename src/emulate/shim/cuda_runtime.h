@@ -2168,27 +2168,27 @@ inline float __logf(float x) { return logf(x); }
 inline float __log2f(float x) { return log2f(x); }
 inline float __log10f(float x) { return log10f(x); }
 // The hardware sine and cosine, from the table measured on the H200
-// (cuda_emu_box_muller.cpp): bit for bit for every float. Their signatures
+// (cuda_emu_tables.cpp): bit for bit for every float. Their signatures
 // are glibc's, which declares __sinf, __cosf and __sincosf too (so no
 // caller's place: a missing table is reported by the function's name).
 namespace cuda_emu {
-namespace rand {
+namespace math {
 void hardware_sincos(float x, float* s, float* c, const char* file, int line);
 }
 }  // namespace cuda_emu
 inline float __sinf(float x) {
   float s, c;
-  ::cuda_emu::rand::hardware_sincos(x, &s, &c, "__sinf", 0);
+  ::cuda_emu::math::hardware_sincos(x, &s, &c, "__sinf", 0);
   return s;
 }
 inline float __cosf(float x) {
   float s, c;
-  ::cuda_emu::rand::hardware_sincos(x, &s, &c, "__cosf", 0);
+  ::cuda_emu::math::hardware_sincos(x, &s, &c, "__cosf", 0);
   return c;
 }
 inline float __tanf(float x) { return tanf(x); }
 inline void __sincosf(float x, float* s, float* c) {
-  ::cuda_emu::rand::hardware_sincos(x, s, c, "__sincosf", 0);
+  ::cuda_emu::math::hardware_sincos(x, s, c, "__sincosf", 0);
 }
 inline float __powf(float x, float y) { return powf(x, y); }
 inline float __fdividef(float x, float y) { return x / y; }
@@ -2202,18 +2202,47 @@ inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
 inline double rsqrt(double x) { return 1.0 / sqrt(x); }
 inline float rcbrtf(float x) { return 1.0f / cbrtf(x); }
 inline double rcbrt(double x) { return 1.0 / cbrt(x); }
-#include "cuda_emu_math.h"  // cuda_emu::math::sin_cos_pi
+// sinpi, cospi and sincospi (double) are CUDA's, step for step, and match
+// the H200 bit for bit; the float forms reduce exactly and are within one
+// unit in the last place (cuda_emu_math.h, tests/cuda/math/sweep.cu).
+#include "cuda_emu_math.h"
 inline float sinpif(float x) { return static_cast<float>(::cuda_emu::math::sin_cos_pi(x, false)); }
 inline float cospif(float x) { return static_cast<float>(::cuda_emu::math::sin_cos_pi(x, true)); }
-inline double sinpi(double x) { return static_cast<double>(::cuda_emu::math::sin_cos_pi(x, false)); }
-inline double cospi(double x) { return static_cast<double>(::cuda_emu::math::sin_cos_pi(x, true)); }
+// logf and log called in device code (a __global__ or __device__ function)
+// are rewritten to these, CUDA's own (src/emulate/rewrite.rs): device_log
+// takes log's overloads as CUDA's headers give them (float, double, an
+// integer as a double), and leaves any other argument to the log that
+// ordinary and argument-dependent lookup find (std::complex's, a
+// program's own).
+namespace cuda_emu {
+namespace math {
+inline float device_log(float x) { return cuda_logf(x); }
+inline double device_log(double x) { return cuda_log(x); }
+inline long double device_log(long double x) { return std::log(x); }
+template <class T, class = typename std::enable_if<std::is_integral<T>::value>::type>
+inline double device_log(T x) {
+  return cuda_log(static_cast<double>(x));
+}
+template <class T, class = typename std::enable_if<!std::is_arithmetic<T>::value>::type, class = void>
+inline auto device_log(const T& x) -> decltype(log(x)) {
+  return log(x);
+}
+}  // namespace math
+}  // namespace cuda_emu
+inline void sincospi(double x, double* s, double* c) { ::cuda_emu::math::cuda_sincospi(x, s, c); }
+inline double sinpi(double x) {
+  double s, c;
+  sincospi(x, &s, &c);
+  return s;
+}
+inline double cospi(double x) {
+  double s, c;
+  sincospi(x, &s, &c);
+  return c;
+}
 inline void sincospif(float x, float* s, float* c) {
   *s = sinpif(x);
   *c = cospif(x);
-}
-inline void sincospi(double x, double* s, double* c) {
-  *s = sinpi(x);
-  *c = cospi(x);
 }
 inline float normcdff(float x) { return 0.5f * erfcf(-x * static_cast<float>(M_SQRT1_2)); }
 inline double normcdf(double x) { return 0.5 * erfc(-x * M_SQRT1_2); }

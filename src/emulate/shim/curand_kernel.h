@@ -15,9 +15,10 @@
 // How curand_init turns a seed into a state, and how the uniform
 // distributions use the raw draws, follow what the H200 measurably does (the
 // probes print the states right after curand_init, and hash 2^22 draws).
-// The float normal distribution of XORWOW and Philox reads tables measured
-// on the H200 (below). Refused when called, naming the line: MRG32k3a's
-// normal, the double, log-normal and Poisson distributions. Refused at
+// The normal distribution, float and double, of all three generators uses
+// CUDA's own math and the hardware sine measured on the H200 (below).
+// Refused when called, naming the line: the float log-normal and the
+// Poisson distribution. Refused at
 // compile time: MRG32k3a's skipahead_sequence (not measured). Other generators (MTGP32,
 // Sobol) have no state type here, so code using them does not compile.
 #ifndef CUDA_EMU_CURAND_KERNEL_H
@@ -418,41 +419,97 @@ inline double2 curand_uniform2_double(curandStatePhilox4_32_10* s) {
 }
 
 // ---- the normal distribution ----------------------------------------------------------------
-// cuRAND's float Box-Muller for XORWOW and Philox4_32_10: two draws x, y give
-// u = x 2^-32 + 2^-33 and v = y 2pi 2^-32 + pi 2^-32 (one fused
-// multiply-add, as nvcc compiles it), then sqrtf(-2 logf(u)) times
-// __sincosf(v): the sine first, the cosine second. CUDA's logf and the
-// hardware's __sincosf come from tables measured on the H200
-// (cuda_emu_box_muller.cpp, src/emulate/tables.rs); tests/cuda/
-// curand_normal_float.cu is identical. curand_normal returns the first of a
-// pair and keeps the second for the next call; curand_normal2 draws a pair,
-// curand_normal4 (Philox) two pairs from one curand4.
+// cuRAND's Box-Muller, as nvcc compiles it, with CUDA's own logf, log and
+// sincospi step for step (cuda_emu_math.h) and the hardware's __sincosf
+// from the table measured on the H200 (cuda_emu_tables.cpp,
+// src/emulate/tables.rs); tests/cuda/curand_normal_float.cu and
+// curand_normal_double.cu are identical.
+//   float, XORWOW and Philox: two draws x, y give u = x 2^-32 + 2^-33 and
+//     v = y 2pi 2^-32 + pi 2^-32 (one fused multiply-add), then
+//     sqrtf(-2 logf(u)) times __sincosf(v): the sine first, the cosine second;
+//   float, MRG32k3a: u and v / 2pi are two curand_uniform;
+//   double, XORWOW and Philox: four draws make two 53-bit uniforms
+//     u = z 2^-53 + 2^-54 and v = z 2^-52 + 2^-53, then sqrt(-2 log(u))
+//     times sincospi(v);
+//   double, MRG32k3a: u and v / 2 are two curand_uniform_double.
+// curand_normal(_double) returns the first of a pair and keeps the second
+// for the next call; the 2 forms draw a pair, the 4 forms (Philox) two pairs
+// from curand4.
 //
-// Refused when called, naming the caller's line: MRG32k3a's normal (its
-// uniforms are other floats, whose CUDA logf is not in the table), the
-// double forms (CUDA's double log, sine and cosine), the log-normal (CUDA's
-// expf) and Poisson distributions (tests/cuda/curand_normal.cu).
+// The double log-normal is exp(mean + stddev n) with CUDA's exp, step for
+// step (tests/cuda/curand_log_normal_double.cu). Refused when called,
+// naming the caller's line: the float log-normal (CUDA's expf ends with
+// the hardware's 2^x, not reproduced) and the Poisson distribution
+// (tests/cuda/curand_normal.cu).
 namespace cuda_emu {
 [[noreturn]] void refuse_feature(const char* file, int line, const char* what);
-namespace rand {
+namespace math {
 void hardware_sincos(float x, float* s, float* c, const char* file, int line);
-float curand_logf(float u, const char* file, int line);
-
-inline float2 box_muller(unsigned int x, unsigned int y, const char* file, int line) {
-  const float u = uniform(x);
-  const float v = std::fma(static_cast<float>(y), CURAND_2POW32_INV_2PI, CURAND_2POW32_INV_2PI / 2.0f);
-  const float s = std::sqrt(-2.0f * curand_logf(u, file, line));
+}
+namespace rand {
+inline float2 scaled_sincos(float u, float v, const char* file, int line) {
+  const float s = std::sqrt(-2.0f * ::cuda_emu::math::cuda_logf(u));
   float sine, cosine;
-  hardware_sincos(v, &sine, &cosine, file, line);
+  ::cuda_emu::math::hardware_sincos(v, &sine, &cosine, file, line);
   return make_float2(sine * s, cosine * s);
 }
+
+inline float2 box_muller(unsigned int x, unsigned int y, const char* file, int line) {
+  const float v = std::fma(static_cast<float>(y), CURAND_2POW32_INV_2PI, CURAND_2POW32_INV_2PI / 2.0f);
+  return scaled_sincos(uniform(x), v, file, line);
+}
+
+inline float2 box_muller(curandStateMRG32k3a* s, const char* file, int line) {
+  const float u = static_cast<float>(mrg_double(s));
+  const float v = static_cast<float>(mrg_double(s)) * CURAND_2PI;
+  return scaled_sincos(u, v, file, line);
+}
+
+inline double2 scaled_sincospi(double u, double v) {
+  const double s = std::sqrt(-2.0 * ::cuda_emu::math::cuda_log(u));
+  double sine, cosine;
+  ::cuda_emu::math::cuda_sincospi(v, &sine, &cosine);
+  return make_double2(sine * s, cosine * s);
+}
+
+inline double2 box_muller_double(unsigned int x0, unsigned int x1, unsigned int y0, unsigned int y1) {
+  const unsigned long long zy = static_cast<unsigned long long>(y0) ^ (static_cast<unsigned long long>(y1) << (53 - 32));
+  const double v = static_cast<double>(zy) * (CURAND_2POW53_INV_DOUBLE * 2.0) + CURAND_2POW53_INV_DOUBLE;
+  return scaled_sincospi(uniform_double_hq(x0, x1), v);
+}
+
+inline double2 box_muller_double(curandStateMRG32k3a* s) {
+  const double u = mrg_double(s);
+  const double v = mrg_double(s) * 2.0;
+  return scaled_sincospi(u, v);
+}
+
+// A pair from the generator's draws: two curand for the float form, four
+// (XORWOW) or one curand4 (Philox) for the double form.
+template <class S>
+inline float2 float_pair(S* s, const char* file, int line) {
+  const unsigned int x = curand(s);
+  const unsigned int y = curand(s);
+  return box_muller(x, y, file, line);
+}
+inline float2 float_pair(curandStateMRG32k3a* s, const char* file, int line) { return box_muller(s, file, line); }
+inline double2 double_pair(curandStateXORWOW* s) {
+  const unsigned int x0 = curand(s);
+  const unsigned int x1 = curand(s);
+  const unsigned int y0 = curand(s);
+  const unsigned int y1 = curand(s);
+  return box_muller_double(x0, x1, y0, y1);
+}
+inline double2 double_pair(curandStatePhilox4_32_10* s) {
+  const uint4 q = curand4(s);
+  return box_muller_double(q.x, q.y, q.z, q.w);
+}
+inline double2 double_pair(curandStateMRG32k3a* s) { return box_muller_double(s); }
 
 template <class S>
 inline float normal(S* s, const char* file, int line) {
   if (s->boxmuller_flag != 1) {
-    const unsigned int x = curand(s);
-    const unsigned int y = curand(s);
-    const float2 pair = box_muller(x, y, file, line);
+    const float2 pair = float_pair(s, file, line);
     s->boxmuller_extra = pair.y;
     s->boxmuller_flag = 1;
     return pair.x;
@@ -462,13 +519,38 @@ inline float normal(S* s, const char* file, int line) {
 }
 
 template <class S>
-inline float2 normal2(S* s, const char* file, int line) {
-  const unsigned int x = curand(s);
-  const unsigned int y = curand(s);
-  return box_muller(x, y, file, line);
+inline double normal_double(S* s) {
+  if (s->boxmuller_flag_double != 1) {
+    const double2 pair = double_pair(s);
+    s->boxmuller_extra_double = pair.y;
+    s->boxmuller_flag_double = 1;
+    return pair.x;
+  }
+  s->boxmuller_flag_double = 0;
+  return s->boxmuller_extra_double;
 }
 
-[[noreturn]] inline void normal_refused(const char* file, int line, const char* name, const char* why) {
+// The log-normal: exp(mean + stddev n), the sum fused, of each value n of
+// a pair; curand_log_normal_double keeps the second for the next call (its
+// flag, 2, tells it from the normal's).
+inline double2 log_normal_pair(double2 n, double mean, double stddev) {
+  return make_double2(::cuda_emu::math::cuda_exp(std::fma(stddev, n.x, mean)),
+                      ::cuda_emu::math::cuda_exp(std::fma(stddev, n.y, mean)));
+}
+
+template <class S>
+inline double log_normal_double(S* s, double mean, double stddev) {
+  if (s->boxmuller_flag_double != 2) {
+    const double2 pair = log_normal_pair(double_pair(s), mean, stddev);
+    s->boxmuller_extra_double = pair.y;
+    s->boxmuller_flag_double = 2;
+    return pair.x;
+  }
+  s->boxmuller_flag_double = 0;
+  return s->boxmuller_extra_double;
+}
+
+[[noreturn]] inline void refused(const char* file, int line, const char* name, const char* why) {
   const std::string what = std::string(name) + " (" + why + ")";
   refuse_feature(file, line, what.c_str());
 }
@@ -476,52 +558,54 @@ inline float2 normal2(S* s, const char* file, int line) {
 }  // namespace cuda_emu
 
 #define CUDA_EMU_CURAND_HERE const char* file = __builtin_FILE(), int line = __builtin_LINE()
-inline float curand_normal(curandStateXORWOW* s, CUDA_EMU_CURAND_HERE) {
-  return ::cuda_emu::rand::normal(s, file, line);
-}
-inline float curand_normal(curandStatePhilox4_32_10* s, CUDA_EMU_CURAND_HERE) {
-  return ::cuda_emu::rand::normal(s, file, line);
-}
-inline float2 curand_normal2(curandStateXORWOW* s, CUDA_EMU_CURAND_HERE) {
-  return ::cuda_emu::rand::normal2(s, file, line);
-}
-inline float2 curand_normal2(curandStatePhilox4_32_10* s, CUDA_EMU_CURAND_HERE) {
-  return ::cuda_emu::rand::normal2(s, file, line);
-}
+#define CUDA_EMU_CURAND_NORMALS(STATE)                                                                    \
+  inline float curand_normal(STATE* s, CUDA_EMU_CURAND_HERE) { return ::cuda_emu::rand::normal(s, file, line); } \
+  inline float2 curand_normal2(STATE* s, CUDA_EMU_CURAND_HERE) {                                          \
+    return ::cuda_emu::rand::float_pair(s, file, line);                                                   \
+  }                                                                                                       \
+  inline double curand_normal_double(STATE* s) { return ::cuda_emu::rand::normal_double(s); }             \
+  inline double2 curand_normal2_double(STATE* s) { return ::cuda_emu::rand::double_pair(s); }          \
+  inline double curand_log_normal_double(STATE* s, double mean, double stddev) {                          \
+    return ::cuda_emu::rand::log_normal_double(s, mean, stddev);                                          \
+  }                                                                                                       \
+  inline double2 curand_log_normal2_double(STATE* s, double mean, double stddev) {                        \
+    return ::cuda_emu::rand::log_normal_pair(::cuda_emu::rand::double_pair(s), mean, stddev);             \
+  }
+CUDA_EMU_CURAND_NORMALS(curandStateXORWOW)
+CUDA_EMU_CURAND_NORMALS(curandStatePhilox4_32_10)
+CUDA_EMU_CURAND_NORMALS(curandStateMRG32k3a)
+#undef CUDA_EMU_CURAND_NORMALS
 inline float4 curand_normal4(curandStatePhilox4_32_10* s, CUDA_EMU_CURAND_HERE) {
   const uint4 q = curand4(s);
   const float2 a = ::cuda_emu::rand::box_muller(q.x, q.y, file, line);
   const float2 b = ::cuda_emu::rand::box_muller(q.z, q.w, file, line);
   return make_float4(a.x, a.y, b.x, b.y);
 }
+inline double4 curand_normal4_double(curandStatePhilox4_32_10* s) {
+  const double2 a = ::cuda_emu::rand::double_pair(s);
+  const double2 b = ::cuda_emu::rand::double_pair(s);
+  return make_double4(a.x, a.y, b.x, b.y);
+}
+inline double4 curand_log_normal4_double(curandStatePhilox4_32_10* s, double mean, double stddev) {
+  const double2 a = ::cuda_emu::rand::log_normal_pair(::cuda_emu::rand::double_pair(s), mean, stddev);
+  const double2 b = ::cuda_emu::rand::log_normal_pair(::cuda_emu::rand::double_pair(s), mean, stddev);
+  return make_double4(a.x, a.y, b.x, b.y);
+}
 
 #define CUDA_EMU_CURAND_REFUSE(RET, NAME, WHY, ...)                                                  \
   template <class S>                                                                                 \
   inline RET NAME(S*, ##__VA_ARGS__, CUDA_EMU_CURAND_HERE) {                                        \
-    ::cuda_emu::rand::normal_refused(file, line, #NAME, WHY);                                        \
+    ::cuda_emu::rand::refused(file, line, #NAME, WHY);                                               \
   }
-#define CUDA_EMU_CURAND_DOUBLE "a double normal: CUDA's double log, sine and cosine are not reproduced bit for bit"
-#define CUDA_EMU_CURAND_LOG "a log-normal: CUDA's expf is not reproduced bit for bit"
-inline float curand_normal(curandStateMRG32k3a*, CUDA_EMU_CURAND_HERE) {
-  ::cuda_emu::rand::normal_refused(file, line, "curand_normal",
-                                   "MRG32k3a's normal: CUDA's logf is measured on XORWOW's and Philox's uniforms only");
-}
-inline float2 curand_normal2(curandStateMRG32k3a*, CUDA_EMU_CURAND_HERE) {
-  ::cuda_emu::rand::normal_refused(file, line, "curand_normal2",
-                                   "MRG32k3a's normal: CUDA's logf is measured on XORWOW's and Philox's uniforms only");
-}
-CUDA_EMU_CURAND_REFUSE(double, curand_normal_double, CUDA_EMU_CURAND_DOUBLE)
-CUDA_EMU_CURAND_REFUSE(double2, curand_normal2_double, CUDA_EMU_CURAND_DOUBLE)
-CUDA_EMU_CURAND_REFUSE(double4, curand_normal4_double, CUDA_EMU_CURAND_DOUBLE)
+#define CUDA_EMU_CURAND_LOG                                                                              \
+  "a float log-normal: CUDA's expf ends with the hardware's 2^x, which no rule measured so far reproduces " \
+  "(tests/cuda/fitting/ex2_range.txt)"
 CUDA_EMU_CURAND_REFUSE(float, curand_log_normal, CUDA_EMU_CURAND_LOG, float, float)
-CUDA_EMU_CURAND_REFUSE(double, curand_log_normal_double, CUDA_EMU_CURAND_LOG, double, double)
 CUDA_EMU_CURAND_REFUSE(float2, curand_log_normal2, CUDA_EMU_CURAND_LOG, float, float)
-CUDA_EMU_CURAND_REFUSE(double2, curand_log_normal2_double, CUDA_EMU_CURAND_LOG, double, double)
 CUDA_EMU_CURAND_REFUSE(float4, curand_log_normal4, CUDA_EMU_CURAND_LOG, float, float)
-CUDA_EMU_CURAND_REFUSE(unsigned, curand_poisson, "a Poisson distribution: built on CUDA's logf and expf", double)
-CUDA_EMU_CURAND_REFUSE(uint4, curand_poisson4, "a Poisson distribution: built on CUDA's logf and expf", double)
+CUDA_EMU_CURAND_REFUSE(unsigned, curand_poisson, "a Poisson distribution: built on CUDA's expf, not reproduced", double)
+CUDA_EMU_CURAND_REFUSE(uint4, curand_poisson4, "a Poisson distribution: built on CUDA's expf, not reproduced", double)
 #undef CUDA_EMU_CURAND_REFUSE
-#undef CUDA_EMU_CURAND_DOUBLE
 #undef CUDA_EMU_CURAND_LOG
 #undef CUDA_EMU_CURAND_HERE
 

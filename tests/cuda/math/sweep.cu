@@ -57,9 +57,49 @@ static double from_bits64(uint64_t u) {
   return d;
 }
 
-// The shim's sin(pi x) and cos(pi x), the same code the emulator compiles.
+// The shim's own math (sin(pi x), cos(pi x), and CUDA's logf, log and sincospi step
+// for step), the same code the emulator compiles.
 #include "../../../src/emulate/shim/cuda_emu_math.h"
 using cuda_emu::math::sin_cos_pi;
+
+// cuda_log's hardware reciprocal seed, measured here on the GPU at start-up for the
+// high words log's reduction gives (tests/cuda/fitting/rcp64h.cu measures the table
+// the emulator ships, and its hash). Under emulation (--host-hash), the emulator's
+// runtime has its own, read from that table.
+static const uint32_t kSeedFirst = 0x3ffb0000u, kSeedEnd = 0x40040000u;
+static std::vector<uint32_t> seed_table;
+#ifndef CUDA_EMU
+__global__ void k_seeds(uint32_t* out, uint32_t n) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  double r, d = __hiloint2double((int)(kSeedFirst + i), 0);
+  asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(d));
+  out[i] = (uint32_t)__double2hiint(r);
+}
+uint32_t cuda_emu::math::reciprocal_high(uint32_t high) {
+  if (high < kSeedFirst || high >= kSeedEnd) {
+    fprintf(stderr, "sweep: reciprocal seed asked for %08x, outside the table\n", high);
+    exit(2);
+  }
+  return seed_table[high - kSeedFirst];
+}
+#endif
+
+__device__ double sincospi_sine(double x) {
+  double s, c;
+  sincospi(x, &s, &c);
+  return s;
+}
+__device__ double sincospi_cosine(double x) {
+  double s, c;
+  sincospi(x, &s, &c);
+  return c;
+}
+static double host_sincospi(double x, bool cosine) {
+  double s, c;
+  cuda_emu::math::cuda_sincospi(x, &s, &c);
+  return cosine ? c : s;
+}
 
 // ---- the functions: device side and the emulator's host side ----------------------
 // The host expressions are those of src/emulate/shim/cuda_runtime.h.
@@ -69,6 +109,7 @@ using cuda_emu::math::sin_cos_pi;
   X(exp10f, exp10f(x), exp10f(x))                               \
   X(expm1f, expm1f(x), expm1f(x))                               \
   X(logf, logf(x), logf(x))                                     \
+  X(logf_device, logf(x), cuda_emu::math::cuda_logf(x))        \
   X(log2f, log2f(x), log2f(x))                                  \
   X(log10f, log10f(x), log10f(x))                               \
   X(log1pf, log1pf(x), log1pf(x))                               \
@@ -124,9 +165,11 @@ using cuda_emu::math::sin_cos_pi;
 
 #define UNARY_D(X)                         \
   X(exp, exp(x), exp(x))                   \
+  X(exp_device, exp(x), cuda_emu::math::cuda_exp(x)) \
   X(exp2, exp2(x), exp2(x))                \
   X(expm1, expm1(x), expm1(x))             \
   X(log, log(x), log(x))                   \
+  X(log_device, log(x), cuda_emu::math::cuda_log(x)) \
   X(log2, log2(x), log2(x))                \
   X(log10, log10(x), log10(x))             \
   X(log1p, log1p(x), log1p(x))             \
@@ -142,8 +185,10 @@ using cuda_emu::math::sin_cos_pi;
   X(rsqrt, rsqrt(x), 1.0 / sqrt(x))        \
   X(erf, erf(x), erf(x))                   \
   X(erfc, erfc(x), erfc(x))                \
-  X(sinpi, sinpi(x), (double)sin_cos_pi(x, false)) \
-  X(cospi, cospi(x), (double)sin_cos_pi(x, true))  \
+  X(sinpi, sinpi(x), host_sincospi(x, false)) \
+  X(cospi, cospi(x), host_sincospi(x, true))   \
+  X(sincospi_sin, sincospi_sine(x), host_sincospi(x, false)) \
+  X(sincospi_cos, sincospi_cosine(x), host_sincospi(x, true)) \
   X(normcdf, normcdf(x), 0.5 * erfc(-x * M_SQRT1_2))
 
 #define BINARY_D(X)                      \
@@ -300,8 +345,19 @@ static void print(const char* name, const char* domain, const Tally& t, int widt
   fflush(stdout);
 }
 
+// FILTER: names separated by commas; a name is selected if it contains one of them.
 static bool selected(const char* name, const char* filter) {
-  return filter == nullptr || strstr(name, filter) != nullptr;
+  if (filter == nullptr) return true;
+  std::string list(filter);
+  size_t start = 0;
+  while (start <= list.size()) {
+    size_t end = list.find(',', start);
+    if (end == std::string::npos) end = list.size();
+    std::string one = list.substr(start, end - start);
+    if (!one.empty() && strstr(name, one.c_str()) != nullptr) return true;
+    start = end + 1;
+  }
+  return false;
 }
 
 // Every float input, in chunks.
@@ -391,6 +447,17 @@ int main(int argc, char** argv) {
   CHECK(cudaRuntimeGetVersion(&runtime));
   printf("device math vs the emulator's host expressions: %s, CUDA runtime %d, %u host threads\n",
          prop.name, runtime, threads());
+
+#ifndef CUDA_EMU
+  {
+    const uint32_t n = kSeedEnd - kSeedFirst;
+    uint32_t* d_seeds;
+    CHECK(cudaMalloc(&d_seeds, n * 4));
+    k_seeds<<<(n + 255) / 256, 256>>>(d_seeds, n);
+    seed_table.resize(n);
+    CHECK(cudaMemcpy(seed_table.data(), d_seeds, n * 4, cudaMemcpyDeviceToHost));
+  }
+#endif
 
   float *d_out, *h_out;
   CHECK(cudaMalloc(&d_out, kChunk * 4));
