@@ -167,10 +167,16 @@ pub(crate) const DEVICE_LOG: &str = "::cuda_emu::math::device_log";
 /// Functions the shim has CUDA's own implementation of, step for step as
 /// nvcc compiles them (`cuda_emu_math.h`), and what a call in a
 /// `__global__` or `__device__` function is rewritten to. The sweep measured
-/// each against the H200 as `NAME_device` (`logf_device` over all 2^32
-/// floats, tested below to have found no difference); host code, and
+/// each against the H200 as `NAME_device` (the float functions over all
+/// 2^32 floats, tested below to have found no difference); host code, and
 /// `__host__ __device__` functions the host may call, keep the C library's.
-const DEVICE_EXACT: &[(&str, &str)] = &[("logf", "::cuda_emu::math::cuda_logf"), ("log", DEVICE_LOG)];
+const DEVICE_EXACT: &[(&str, &str)] = &[
+    ("logf", "::cuda_emu::math::cuda_logf"),
+    ("log2f", "::cuda_emu::math::cuda_log2f"),
+    ("log10f", "::cuda_emu::math::cuda_log10f"),
+    ("log1pf", "::cuda_emu::math::cuda_log1pf"),
+    ("log", DEVICE_LOG),
+];
 
 /// CUDA's own implementation of `name` in the shim, for a call in device
 /// code, when the shim has one.
@@ -229,7 +235,7 @@ mod tests {
         assert!(differing("__sinf").is_none());
         assert!(differing("__sincosf").is_none());
         assert!(
-            differing("sinpif")
+            differing("atanf")
                 .unwrap()
                 .figure
                 .ends_with("by up to 1 ulp")
@@ -266,6 +272,8 @@ mod tests {
             "sinpi",
             "cospi",
             "sincospi",
+            "sinpif",
+            "cospif",
         ] {
             assert!(differing(name).is_none(), "{name}");
         }
@@ -305,6 +313,7 @@ mod tests {
             assert!(differing(name).is_some(), "{name}");
         }
         assert_eq!(device_replacement("logf"), Some("::cuda_emu::math::cuda_logf"));
+        assert_eq!(device_replacement("log1pf"), Some("::cuda_emu::math::cuda_log1pf"));
         assert_eq!(device_replacement("log"), Some(DEVICE_LOG));
         assert_eq!(device_replacement("expf"), None);
     }

@@ -158,6 +158,7 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "launch_errors",
     "math_constants",
     "math_fast_sincos",
+    "math_log_family",
     "math_log_sincospi",
     "math_intrinsics",
     "memcpy_errors",

@@ -9,36 +9,21 @@
 #include <cstring>
 #include <limits>
 
-// sin(pi x) and cos(pi x) with the argument reduced exactly: r = x - 2 rint(x / 2)
-// lies in [-1, 1] with no rounding, r = n / 2 + f with f in [-1/4, 1/4], and sin or
-// cos of pi f is taken in long double, so that sinpif(1) is 0 and sinpif(0.5) is 1
-// exactly, as on the GPU (the result's sign for a zero as IEEE 754's sinPi and
-// cosPi give it). Measured against the H200 by tests/cuda/math/sweep.cu.
 namespace cuda_emu {
 namespace math {
-inline long double sin_cos_pi(long double x, bool cosine) {
-  if (!std::isfinite(x)) return std::numeric_limits<long double>::quiet_NaN();
-  long double r = std::fabs(x) < 0.25L ? x : x - 2.0L * std::rint(0.5L * x);
-  long double n = std::rint(2.0L * r);
-  long double f = r - 0.5L * n;
-  int q = (static_cast<int>(n) + (cosine ? 1 : 0)) & 3;
-  const long double pi = 3.141592653589793238462643383279502884L;
-  long double v = (q & 1) ? std::cos(pi * f) : std::sin(pi * f);
-  if (q & 2) v = -v;
-  if (v == 0) v = cosine ? 0.0L : std::copysign(0.0L, x);
-  return v;
-}
 
-// ---- CUDA's own logf, log, exp and sincospi, step for step --------------------------------
-// nvcc compiles these library functions to the instruction sequences below
-// (read from its PTX and SASS for sm_90, nvcc 13.0, tests/cuda/fitting/
-// cuda_math_sass.txt): the same constants, the same fused multiply-adds in
-// the same order, so that IEEE arithmetic on the CPU gives the GPU's bits.
-// Checked against the H200 by tests/cuda/math/sweep.cu: logf over all 2^32
-// floats, log, exp and sincospi over its random sample. NaNs as on the GPU: a
-// float result is the GPU's 0x7fffffff; in double precision, as on an x86
-// CPU, an invalid operation gives 0xfff8000000000000 and a NaN operand
-// passes through, quieted (tests/cuda/math_log_sincospi.cu hashes them).
+// ---- CUDA's own math functions, step for step ------------------------------------------
+// nvcc compiles these library functions (logf, log2f, log10f, log1pf,
+// sinpif, cospif; log, exp, sincospi) to the instruction sequences below,
+// read from its PTX and SASS for sm_90 (nvcc 13.0; tests/cuda/fitting/
+// cuda_math_ptx.sh prints them): the same constants, the same fused
+// multiply-adds in the same order, so that IEEE arithmetic on the CPU gives
+// the GPU's bits. Checked against the H200 by tests/cuda/math/sweep.cu: the
+// float functions over all 2^32 floats, the double ones over its random
+// sample. NaNs as on the GPU: a float result is the GPU's 0x7fffffff; in
+// double precision, as on an x86 CPU, an invalid operation gives
+// 0xfff8000000000000 and a NaN operand passes through, quieted
+// (tests/cuda/math_log_sincospi.cu hashes them).
 inline uint32_t float_bits(float f) {
   uint32_t u;
   std::memcpy(&u, &f, 4);
@@ -64,9 +49,10 @@ inline double words_double(uint32_t high, uint32_t low) {
 }
 const uint32_t kGpuNanF = 0x7fffffffu;
 
-// logf: the exponent split at 2/3 (so the reduced argument f lies in
-// [-1/3, 1/3)), a degree-10 polynomial in f, then e * log(2).
-inline float cuda_logf(float a) {
+// log(a) before its zero case: the exponent split at 2/3 (so the reduced
+// argument f lies in [-1/3, 1/3)), a degree-10 polynomial in f, then
+// e * log(2); *scaled is a, times 2^23 when subnormal.
+inline float logf_before_zero(float a, float* scaled) {
   const bool tiny = a < 0x1p-126f;
   const float x = tiny ? a * 0x1p23f : a;
   const float shift = tiny ? -23.0f : 0.0f;
@@ -86,8 +72,128 @@ inline float cuda_logf(float a) {
   const float q = f * p;
   float r = std::fma(e, bits_float(0x3f317218u), std::fma(q, f, f));
   if (b >= 0x7f800000u) r = std::fma(x, INFINITY, INFINITY);  // negative, infinite, NaN
-  if (x == 0.0f) r = -INFINITY;
-  return std::isnan(r) ? bits_float(kGpuNanF) : r;
+  *scaled = x;
+  return r;
+}
+
+inline float gpu_nan_if_nan(float r) { return std::isnan(r) ? bits_float(kGpuNanF) : r; }
+
+inline float cuda_logf(float a) {
+  float x;
+  const float r = logf_before_zero(a, &x);
+  return gpu_nan_if_nan(x == 0.0f ? -INFINITY : r);
+}
+
+// log10f: logf's value times log10(e), rounded once more.
+inline float cuda_log10f(float a) {
+  float x;
+  const float r = logf_before_zero(a, &x) * bits_float(0x3ede5bd9u);
+  return gpu_nan_if_nan(x == 0.0f ? -INFINITY : r);
+}
+
+// log2f: the exponent split at 0.7071 (f in [-0.29, 0.41)), a polynomial
+// in f for log2(1 + f) - f log2(e), then f log2(e) and e added.
+inline float cuda_log2f(float a) {
+  const bool tiny = a < 0x1p-126f;
+  const float x = tiny ? a * 0x1p23f : a;
+  const float shift = tiny ? -23.0f : 0.0f;
+  const uint32_t b = float_bits(x);
+  const uint32_t e_bits = (b - 0x3f3504f3u) & 0xff800000u;
+  const float m = bits_float(b - e_bits);
+  const float e = std::fma(static_cast<float>(static_cast<int32_t>(e_bits)), 0x1p-23f, shift);
+  const float f = m - 1.0f;
+  float p = std::fma(bits_float(0x3dc6b27fu), f, bits_float(0xbe2c7f30u));
+  p = std::fma(p, f, bits_float(0x3e2fcf2au));
+  p = std::fma(p, f, bits_float(0xbe374e43u));
+  p = std::fma(p, f, bits_float(0x3e520bf4u));
+  p = std::fma(p, f, bits_float(0xbe763c8bu));
+  p = std::fma(p, f, bits_float(0x3e93bf99u));
+  p = std::fma(p, f, bits_float(0xbeb8aa49u));
+  p = std::fma(p, f, bits_float(0x3ef6384au));
+  p = std::fma(p, f, bits_float(0xbf38aa3bu));
+  const float f2p = f * (f * p);
+  float r = e + std::fma(f, bits_float(0x3fb8aa3bu), f2p);
+  if (b >= 0x7f800000u) r = std::fma(x, INFINITY, INFINITY);
+  return gpu_nan_if_nan(x == 0.0f ? -INFINITY : r);
+}
+
+// x + y rounded toward zero: the sum rounded to nearest, stepped toward
+// zero when it lies further from zero than the exact sum (TwoSum's error).
+inline float add_toward_zero(float x, float y) {
+  const float s = x + y;
+  if (!std::isfinite(s)) return s;
+  const float yy = s - x;
+  const float error = (x - (s - yy)) + (y - yy);
+  if ((s > 0.0f && error < 0.0f) || (s < 0.0f && error > 0.0f)) return std::nextafter(s, 0.0f);
+  return s;
+}
+
+// log1pf: 1 + x rounded toward zero picks the exponent e, the argument is
+// rebuilt exactly as f = (x - (2^e - 1)) / 2^e in [-1/4, 1/2), a degree-9
+// polynomial, then e * log(2).
+inline float cuda_log1pf(float x) {
+  const uint32_t xb = float_bits(x);
+  const uint32_t e_bits = (float_bits(add_toward_zero(x, 1.0f)) - 0x3f400000u) & 0xff800000u;
+  const float scaled = bits_float(xb - e_bits);
+  const float four_over = bits_float(0x40800000u - e_bits);
+  const float f = std::fma(0.25f, four_over, -1.0f) + scaled;
+  const float e = static_cast<float>(static_cast<int32_t>(e_bits)) * 0x1p-23f;
+  float p = std::fma(bits_float(0xbd39bf78u), f, bits_float(0x3dd80012u));
+  p = std::fma(p, f, bits_float(0xbe0778e0u));
+  p = std::fma(p, f, bits_float(0x3e146475u));
+  p = std::fma(p, f, bits_float(0xbe2a68ddu));
+  p = std::fma(p, f, bits_float(0x3e4caf9eu));
+  p = std::fma(p, f, bits_float(0xbe800042u));
+  p = std::fma(p, f, bits_float(0x3eaaaae6u));
+  p = std::fma(p, f, -0.5f);
+  const float q = f * p;
+  float r = std::fma(e, bits_float(0x3f317218u), std::fma(q, f, f));
+  if (xb >= 0x7f800000u) {                         // negative, infinite, NaN
+    if (static_cast<int32_t>(xb) >= -1082130431) {  // not in [-1, -0]
+      r = std::fma(x, INFINITY, INFINITY);
+    }
+    if (x == 0.0f) r = -0.0f;
+  }
+  return gpu_nan_if_nan(r);
+}
+
+// A float converted to int toward zero as the GPU does: saturated, NaN 0.
+inline int32_t gpu_float_to_int(float f) {
+  if (std::isnan(f)) return 0;
+  if (f >= 2147483648.0f) return INT32_MAX;
+  if (f <= -2147483648.0f) return INT32_MIN;
+  return static_cast<int32_t>(f);
+}
+
+// sinpif and cospif: n = rint(2x), r = x - n / 2, sin(pi r) and cos(pi r)
+// as polynomials, chosen and negated (0 - v, so never -0) by n's
+// quadrant; an integer's sinpif is a zero of x's sign, and cospif takes
+// |x| > 2^24 (all even) as zero.
+inline float sin_cos_pif(float x, int shift) {
+  const float n = std::nearbyint(x + x);
+  const int32_t quadrant = gpu_float_to_int(n) + shift;
+  const float r = std::fma(-n, 0.5f, x);
+  const float r2 = r * r;
+  const float c1 = std::fma(bits_float(0xbf17acc9u), r2, bits_float(0x40233590u));
+  const float c2 = std::fma(bits_float(0x3e684e12u), r2, bits_float(0xbfaad2e0u));
+  const float s1 = std::fma(c1, r2, bits_float(0xc0a55df6u));
+  const float c3 = std::fma(c2, r2, bits_float(0x4081e0cfu));
+  const float r3 = std::fma(r2, r, 0.0f);
+  const float c4 = std::fma(c3, r2, bits_float(0xc09de9e6u));
+  const float s2 = std::fma(s1, r3, 0.0f);
+  const float cosine = std::fma(c4, r2, 1.0f);
+  const float sine = std::fma(bits_float(0x40490fdbu), r, s2);
+  const float v = (quadrant & 1) ? cosine : sine;
+  return (quadrant & 2) ? 0.0f - v : v;
+}
+inline float cuda_sinpif(float x) {
+  float v = sin_cos_pif(x, 0);
+  if (std::trunc(x) == x) v = x * 0.0f;
+  return gpu_nan_if_nan(v);
+}
+inline float cuda_cospif(float x) {
+  if (!(std::fabs(x) <= 0x1p24f) && !std::isnan(x)) x = x * 0.0f;
+  return gpu_nan_if_nan(sin_cos_pif(x, 1));
 }
 
 // The hardware's reciprocal seed (MUFU.RCP64H): the high word of an

@@ -2202,12 +2202,12 @@ inline float rsqrtf(float x) { return 1.0f / sqrtf(x); }
 inline double rsqrt(double x) { return 1.0 / sqrt(x); }
 inline float rcbrtf(float x) { return 1.0f / cbrtf(x); }
 inline double rcbrt(double x) { return 1.0 / cbrt(x); }
-// sinpi, cospi and sincospi (double) are CUDA's, step for step, and match
-// the H200 bit for bit; the float forms reduce exactly and are within one
-// unit in the last place (cuda_emu_math.h, tests/cuda/math/sweep.cu).
+// sinpif, cospif, sincospif, sinpi, cospi and sincospi are CUDA's, step
+// for step, and match the H200 bit for bit (cuda_emu_math.h,
+// tests/cuda/math/sweep.cu).
 #include "cuda_emu_math.h"
-inline float sinpif(float x) { return static_cast<float>(::cuda_emu::math::sin_cos_pi(x, false)); }
-inline float cospif(float x) { return static_cast<float>(::cuda_emu::math::sin_cos_pi(x, true)); }
+inline float sinpif(float x) { return ::cuda_emu::math::cuda_sinpif(x); }
+inline float cospif(float x) { return ::cuda_emu::math::cuda_cospif(x); }
 // logf and log called in device code (a __global__ or __device__ function)
 // are rewritten to these, CUDA's own (src/emulate/rewrite.rs): device_log
 // takes log's overloads as CUDA's headers give them (float, double, an

@@ -57,10 +57,9 @@ static double from_bits64(uint64_t u) {
   return d;
 }
 
-// The shim's own math (sin(pi x), cos(pi x), and CUDA's logf, log and sincospi step
-// for step), the same code the emulator compiles.
+// The shim's own math (CUDA's functions step for step, cuda_emu_math.h), the same
+// code the emulator compiles.
 #include "../../../src/emulate/shim/cuda_emu_math.h"
-using cuda_emu::math::sin_cos_pi;
 
 // cuda_log's hardware reciprocal seed, measured here on the GPU at start-up for the
 // high words log's reduction gives (tests/cuda/fitting/rcp64h.cu measures the table
@@ -111,8 +110,11 @@ static double host_sincospi(double x, bool cosine) {
   X(logf, logf(x), logf(x))                                     \
   X(logf_device, logf(x), cuda_emu::math::cuda_logf(x))        \
   X(log2f, log2f(x), log2f(x))                                  \
+  X(log2f_device, log2f(x), cuda_emu::math::cuda_log2f(x))    \
   X(log10f, log10f(x), log10f(x))                               \
+  X(log10f_device, log10f(x), cuda_emu::math::cuda_log10f(x)) \
   X(log1pf, log1pf(x), log1pf(x))                               \
+  X(log1pf_device, log1pf(x), cuda_emu::math::cuda_log1pf(x)) \
   X(sinf, sinf(x), sinf(x))                                     \
   X(cosf, cosf(x), cosf(x))                                     \
   X(tanf, tanf(x), tanf(x))                                     \
@@ -133,8 +135,8 @@ static double host_sincospi(double x, bool cosine) {
   X(erfcf, erfcf(x), erfcf(x))                                  \
   X(lgammaf, lgammaf(x), lgammaf(x))                            \
   X(tgammaf, tgammaf(x), tgammaf(x))                            \
-  X(sinpif, sinpif(x), (float)sin_cos_pi(x, false))            \
-  X(cospif, cospif(x), (float)sin_cos_pi(x, true))              \
+  X(sinpif, sinpif(x), cuda_emu::math::cuda_sinpif(x))          \
+  X(cospif, cospif(x), cuda_emu::math::cuda_cospif(x))          \
   X(normcdff, normcdff(x), 0.5f * erfcf(-x * static_cast<float>(M_SQRT1_2))) \
   X(floorf, floorf(x), floorf(x))                               \
   X(roundf, roundf(x), roundf(x))                               \
