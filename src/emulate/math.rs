@@ -178,6 +178,59 @@ const DEVICE_EXACT: &[(&str, &str)] = &[
     ("log", DEVICE_LOG),
 ];
 
+/// A C++ overload set (`sin`, `exp`, ...) of which the shim has CUDA's own
+/// implementation for one argument type: a call in a `__global__` or
+/// `__device__` function is rewritten to `device_NAME` (`cuda_runtime.h`),
+/// and still warns, about the other type.
+#[derive(Debug)]
+pub(crate) struct Overloads {
+    pub name: &'static str,
+    pub replacement: &'static str,
+    /// The argument type whose overload is CUDA's own, and the sweep's line
+    /// that measured it.
+    pub exact_for: &'static str,
+    pub measured_exact: &'static str,
+    /// The other type, and the function whose measured figure its warning
+    /// quotes.
+    pub differs_for: &'static str,
+    pub measured_differing: &'static str,
+}
+
+const fn float_exact(
+    name: &'static str,
+    replacement: &'static str,
+    measured_exact: &'static str,
+) -> Overloads {
+    Overloads {
+        name,
+        replacement,
+        exact_for: "float",
+        measured_exact,
+        differs_for: "double",
+        measured_differing: name,
+    }
+}
+
+const DEVICE_OVERLOADS: &[Overloads] = &[
+    float_exact("log2", "::cuda_emu::math::device_log2", "log2f_device"),
+    float_exact("log10", "::cuda_emu::math::device_log10", "log10f_device"),
+    float_exact("log1p", "::cuda_emu::math::device_log1p", "log1pf_device"),
+    Overloads {
+        name: "exp",
+        replacement: "::cuda_emu::math::device_exp",
+        exact_for: "double",
+        measured_exact: "exp_device",
+        differs_for: "float",
+        measured_differing: "expf",
+    },
+];
+
+/// The overload set `name` is, for a call in device code, when the shim has
+/// CUDA's own function for one of its types.
+pub(crate) fn device_overloads(name: &str) -> Option<&'static Overloads> {
+    DEVICE_OVERLOADS.iter().find(|o| o.name == name)
+}
+
 /// CUDA's own implementation of `name` in the shim, for a call in device
 /// code, when the shim has one.
 pub(crate) fn device_replacement(name: &str) -> Option<&'static str> {
@@ -199,10 +252,10 @@ pub(crate) fn differing(name: &str) -> Option<&'static Differing> {
 /// The warning for a call found by the rewriter, naming the file, line and
 /// function: `k.cu:12:9: expf in device code: ...`.
 pub(crate) fn warning(file: &std::path::Path, used: &super::rewrite::MathUse) -> String {
-    let place = if used.in_macro {
-        "in a macro (device code where it is used there)"
-    } else {
-        "in device code"
+    let place = match (&used.argument, used.in_macro) {
+        (_, true) => "in a macro (device code where it is used there)".to_string(),
+        (Some(argument), false) => format!("in device code {argument}"),
+        (None, false) => "in device code".to_string(),
     };
     format!(
         "{}:{}:{}: {} {place}: the CPU emulator computes it with the host's C library, whose \
@@ -312,10 +365,41 @@ mod tests {
             // __host__ __device__ function still warns.
             assert!(differing(name).is_some(), "{name}");
         }
-        assert_eq!(device_replacement("logf"), Some("::cuda_emu::math::cuda_logf"));
-        assert_eq!(device_replacement("log1pf"), Some("::cuda_emu::math::cuda_log1pf"));
+        assert_eq!(
+            device_replacement("logf"),
+            Some("::cuda_emu::math::cuda_logf")
+        );
+        assert_eq!(
+            device_replacement("log1pf"),
+            Some("::cuda_emu::math::cuda_log1pf")
+        );
         assert_eq!(device_replacement("log"), Some(DEVICE_LOG));
         assert_eq!(device_replacement("expf"), None);
+    }
+
+    #[test]
+    fn an_overload_set_is_cuda_s_own_for_the_type_the_sweep_found_identical() {
+        let line = |name: &str| {
+            MEASURED
+                .lines()
+                .find(|l| l.split_whitespace().next() == Some(name))
+                .unwrap_or_else(|| panic!("the sweep has no line {name}"))
+        };
+        for o in DEVICE_OVERLOADS {
+            let exact = line(o.measured_exact);
+            assert!(
+                exact.contains(" value          0 ") && exact.contains(" nan-only          0 "),
+                "{exact}"
+            );
+            assert!(differing(o.measured_differing).is_some(), "{}", o.name);
+            assert_ne!(o.exact_for, o.differs_for);
+            assert_eq!(
+                o.replacement,
+                format!("::cuda_emu::math::device_{}", o.name)
+            );
+        }
+        assert_eq!(device_overloads("exp").unwrap().measured_differing, "expf");
+        assert!(device_overloads("expf").is_none());
     }
 
     #[test]

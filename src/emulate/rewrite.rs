@@ -211,6 +211,10 @@ pub struct MathUse {
     pub figure: String,
     /// The call is in a `#define`'s body (device code when the macro is used there).
     pub in_macro: bool,
+    /// For an overloaded function whose other overload is CUDA's own: the
+    /// argument the warning is about ("with a double argument (a float one
+    /// is CUDA's own, ...)").
+    pub argument: Option<String>,
 }
 
 /// Rewrites `source`, read from `path`, into C++ for the emulator. `path` is
@@ -618,16 +622,19 @@ impl Rewriter<'_> {
         } else if matches!(self.text_at(i.checked_sub(1)), "." | "->" | "#") {
             return;
         }
-        let name = self.text(i);
+        let name = self.text(i).to_string();
+        let name = name.as_str();
+        // CUDA's own function, in place of the C library's: the qualifier
+        // (`std::`, `::`) goes with the name.
+        let start = match (qualified, i.checked_sub(3)) {
+            (true, Some(k)) if self.tokens[k].kind == TokenKind::Ident => self.tokens[k].start,
+            (true, _) => self.tokens[i - 2].start,
+            (false, _) => token.start,
+        };
+        let mut argument = None;
+        let mut measured = name;
         if !in_macro && scopes.iter().any(|s| s.device) {
             if let Some(exact) = super::math::device_replacement(name) {
-                // CUDA's own function, in place of the C library's: the
-                // qualifier (`std::`, `::`) goes with the name.
-                let start = match (qualified, i.checked_sub(3)) {
-                    (true, Some(k)) if self.tokens[k].kind == TokenKind::Ident => self.tokens[k].start,
-                    (true, _) => self.tokens[i - 2].start,
-                    (false, _) => token.start,
-                };
                 self.edits.push(Edit {
                     start,
                     end: token.end,
@@ -635,17 +642,31 @@ impl Rewriter<'_> {
                 });
                 return;
             }
+            if let Some(overloads) = super::math::device_overloads(name) {
+                self.edits.push(Edit {
+                    start,
+                    end: token.end,
+                    replacement: overloads.replacement.to_string(),
+                });
+                argument = Some(format!(
+                    "with a {} argument (a {} one is CUDA's own, identical on the H200 as the \
+                     sweep's {})",
+                    overloads.differs_for, overloads.exact_for, overloads.measured_exact
+                ));
+                measured = overloads.measured_differing;
+            }
         }
         if self.math_uses.iter().any(|m| m.function == name) {
             return;
         }
-        if let Some(found) = super::math::differing(name) {
+        if let Some(found) = super::math::differing(measured) {
             self.math_uses.push(MathUse {
                 line: token.line,
                 column: token.column,
                 function: name.to_string(),
                 figure: found.figure.clone(),
                 in_macro,
+                argument,
             });
         }
     }
@@ -2117,6 +2138,66 @@ mod tests {
             .map(|u| (u.line, u.function.as_str()))
             .collect();
         assert_eq!(warned, [(2, "logf")]);
+    }
+
+    #[test]
+    fn an_overloaded_call_in_device_code_gets_cuda_s_own_and_warns_for_the_other_type() {
+        let source = "__device__ float f(float x) { return log2(x) + std::exp(x) + log1p(x); }\n\
+                      int main() { return (int)log2(1.0); }\n";
+        let out = rewrite(Path::new(PATH), source).unwrap();
+        assert!(
+            out.cpp.contains(
+                "return ::cuda_emu::math::device_log2(x) + ::cuda_emu::math::device_exp(x) + \
+                 ::cuda_emu::math::device_log1p(x); }"
+            ),
+            "{}",
+            out.cpp
+        );
+        assert!(out.cpp.contains("return (int)log2(1.0);"), "{}", out.cpp);
+        let warned: Vec<(&str, Option<&str>)> = out
+            .math_uses
+            .iter()
+            .map(|u| (u.function.as_str(), u.argument.as_deref()))
+            .collect();
+        assert_eq!(
+            warned,
+            [
+                (
+                    "log2",
+                    Some(
+                        "with a double argument (a float one is CUDA's own, identical on the \
+                         H200 as the sweep's log2f_device)"
+                    )
+                ),
+                (
+                    "exp",
+                    Some(
+                        "with a float argument (a double one is CUDA's own, identical on the \
+                         H200 as the sweep's exp_device)"
+                    )
+                ),
+                (
+                    "log1p",
+                    Some(
+                        "with a double argument (a float one is CUDA's own, identical on the \
+                         H200 as the sweep's log1pf_device)"
+                    )
+                ),
+            ]
+        );
+        // The float exp's warning quotes expf's measured figure.
+        assert!(
+            out.math_uses[1].figure.contains("2^32 floats"),
+            "{}",
+            out.math_uses[1].figure
+        );
+        let text = super::super::math::warning(Path::new("k.cu"), &out.math_uses[0]);
+        assert!(
+            text.starts_with(
+                "k.cu:1:38: log2 in device code with a double argument (a float one is"
+            ),
+            "{text}"
+        );
     }
 
     #[test]

@@ -605,8 +605,9 @@ fn curand_float_log_normals_are_refused_at_run_time_with_their_line() {
 
 #[test]
 fn log_in_device_code_keeps_the_overloads_cuda_gives_it() {
-    // `log` in a kernel becomes CUDA's own (probe math_log_sincospi checks
-    // its bits): a float argument takes CUDA's logf, an integer the double log,
+    // `log` in a kernel becomes CUDA's own overload set (probe
+    // math_log_sincospi checks the bits): a float argument takes CUDA's
+    // logf, an integer the double log,
     // and any other argument the `log` that lookup finds, the program's own
     // or std::complex's.
     let Some(backend) = emulator(false) else {
@@ -645,9 +646,7 @@ int main() {
     )
     .unwrap();
     let program = Program::load(dir.path(), "logs.cu").unwrap();
-    let compiled = backend
-        .compile(&program)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let compiled = backend.compile(&program).unwrap_or_else(|e| panic!("{e}"));
     let done = backend.run(&compiled, Duration::from_secs(60)).unwrap();
     let stdout = String::from_utf8_lossy(&done.stdout);
     // CUDA's logf of the float with bits 0xa is c2c9f3e4, the C library's

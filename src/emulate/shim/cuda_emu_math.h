@@ -49,30 +49,51 @@ inline double words_double(uint32_t high, uint32_t low) {
 }
 const uint32_t kGpuNanF = 0x7fffffffu;
 
+// A polynomial in t by Horner's rule, one fused multiply-add a step, the
+// coefficients (bits) from the highest degree down: fma(c0, t, c1), then
+// fma(p, t, c2), ... as nvcc's sequences compute them.
+template <size_t N>
+inline float horner(float t, const uint32_t (&c)[N]) {
+  float p = std::fma(bits_float(c[0]), t, bits_float(c[1]));
+  for (size_t k = 2; k < N; ++k) p = std::fma(p, t, bits_float(c[k]));
+  return p;
+}
+template <size_t N>
+inline double horner(double t, const uint64_t (&c)[N]) {
+  double p = std::fma(bits_double(c[0]), t, bits_double(c[1]));
+  for (size_t k = 2; k < N; ++k) p = std::fma(p, t, bits_double(c[k]));
+  return p;
+}
+
+// A float logarithm's reduction: a = 2^e m with m in [split, 2 split)
+// (subnormals scaled by 2^23 first), f = m - 1.
+struct LogArgument {
+  float x;        // a, times 2^23 when subnormal
+  uint32_t bits;  // x's bits
+  float e;
+  float f;
+};
+inline LogArgument split_exponent(float a, uint32_t split) {
+  const bool tiny = a < 0x1p-126f;
+  LogArgument r;
+  r.x = tiny ? a * 0x1p23f : a;
+  r.bits = float_bits(r.x);
+  const uint32_t e_bits = (r.bits - split) & 0xff800000u;
+  r.e = std::fma(static_cast<float>(static_cast<int32_t>(e_bits)), 0x1p-23f, tiny ? -23.0f : 0.0f);
+  r.f = bits_float(r.bits - e_bits) - 1.0f;
+  return r;
+}
+
 // log(a) before its zero case: the exponent split at 2/3 (so the reduced
 // argument f lies in [-1/3, 1/3)), a degree-10 polynomial in f, then
 // e * log(2); *scaled is a, times 2^23 when subnormal.
 inline float logf_before_zero(float a, float* scaled) {
-  const bool tiny = a < 0x1p-126f;
-  const float x = tiny ? a * 0x1p23f : a;
-  const float shift = tiny ? -23.0f : 0.0f;
-  const uint32_t b = float_bits(x);
-  const uint32_t e_bits = (b - 0x3f2aaaabu) & 0xff800000u;
-  const float m = bits_float(b - e_bits);
-  const float e = std::fma(static_cast<float>(static_cast<int32_t>(e_bits)), 0x1p-23f, shift);
-  const float f = m - 1.0f;
-  float p = std::fma(bits_float(0xbe055027u), f, bits_float(0x3e1039f6u));
-  p = std::fma(p, f, bits_float(0xbdf8cdccu));
-  p = std::fma(p, f, bits_float(0x3e0f2955u));
-  p = std::fma(p, f, bits_float(0xbe2ad8b9u));
-  p = std::fma(p, f, bits_float(0x3e4ced0bu));
-  p = std::fma(p, f, bits_float(0xbe7fff22u));
-  p = std::fma(p, f, bits_float(0x3eaaaa78u));
-  p = std::fma(p, f, -0.5f);
-  const float q = f * p;
-  float r = std::fma(e, bits_float(0x3f317218u), std::fma(q, f, f));
-  if (b >= 0x7f800000u) r = std::fma(x, INFINITY, INFINITY);  // negative, infinite, NaN
-  *scaled = x;
+  const LogArgument g = split_exponent(a, 0x3f2aaaabu);
+  const float p = horner(g.f, {0xbe055027u, 0x3e1039f6u, 0xbdf8cdccu, 0x3e0f2955u, 0xbe2ad8b9u, 0x3e4ced0bu,
+                               0xbe7fff22u, 0x3eaaaa78u, 0xbf000000u});
+  float r = std::fma(g.e, bits_float(0x3f317218u), std::fma(g.f * p, g.f, g.f));
+  if (g.bits >= 0x7f800000u) r = std::fma(g.x, INFINITY, INFINITY);  // negative, infinite, NaN
+  *scaled = g.x;
   return r;
 }
 
@@ -94,27 +115,12 @@ inline float cuda_log10f(float a) {
 // log2f: the exponent split at 0.7071 (f in [-0.29, 0.41)), a polynomial
 // in f for log2(1 + f) - f log2(e), then f log2(e) and e added.
 inline float cuda_log2f(float a) {
-  const bool tiny = a < 0x1p-126f;
-  const float x = tiny ? a * 0x1p23f : a;
-  const float shift = tiny ? -23.0f : 0.0f;
-  const uint32_t b = float_bits(x);
-  const uint32_t e_bits = (b - 0x3f3504f3u) & 0xff800000u;
-  const float m = bits_float(b - e_bits);
-  const float e = std::fma(static_cast<float>(static_cast<int32_t>(e_bits)), 0x1p-23f, shift);
-  const float f = m - 1.0f;
-  float p = std::fma(bits_float(0x3dc6b27fu), f, bits_float(0xbe2c7f30u));
-  p = std::fma(p, f, bits_float(0x3e2fcf2au));
-  p = std::fma(p, f, bits_float(0xbe374e43u));
-  p = std::fma(p, f, bits_float(0x3e520bf4u));
-  p = std::fma(p, f, bits_float(0xbe763c8bu));
-  p = std::fma(p, f, bits_float(0x3e93bf99u));
-  p = std::fma(p, f, bits_float(0xbeb8aa49u));
-  p = std::fma(p, f, bits_float(0x3ef6384au));
-  p = std::fma(p, f, bits_float(0xbf38aa3bu));
-  const float f2p = f * (f * p);
-  float r = e + std::fma(f, bits_float(0x3fb8aa3bu), f2p);
-  if (b >= 0x7f800000u) r = std::fma(x, INFINITY, INFINITY);
-  return gpu_nan_if_nan(x == 0.0f ? -INFINITY : r);
+  const LogArgument g = split_exponent(a, 0x3f3504f3u);
+  const float p = horner(g.f, {0x3dc6b27fu, 0xbe2c7f30u, 0x3e2fcf2au, 0xbe374e43u, 0x3e520bf4u, 0xbe763c8bu,
+                               0x3e93bf99u, 0xbeb8aa49u, 0x3ef6384au, 0xbf38aa3bu});
+  float r = g.e + std::fma(g.f, bits_float(0x3fb8aa3bu), g.f * (g.f * p));
+  if (g.bits >= 0x7f800000u) r = std::fma(g.x, INFINITY, INFINITY);
+  return gpu_nan_if_nan(g.x == 0.0f ? -INFINITY : r);
 }
 
 // x + y rounded toward zero: the sum rounded to nearest, stepped toward
@@ -138,14 +144,8 @@ inline float cuda_log1pf(float x) {
   const float four_over = bits_float(0x40800000u - e_bits);
   const float f = std::fma(0.25f, four_over, -1.0f) + scaled;
   const float e = static_cast<float>(static_cast<int32_t>(e_bits)) * 0x1p-23f;
-  float p = std::fma(bits_float(0xbd39bf78u), f, bits_float(0x3dd80012u));
-  p = std::fma(p, f, bits_float(0xbe0778e0u));
-  p = std::fma(p, f, bits_float(0x3e146475u));
-  p = std::fma(p, f, bits_float(0xbe2a68ddu));
-  p = std::fma(p, f, bits_float(0x3e4caf9eu));
-  p = std::fma(p, f, bits_float(0xbe800042u));
-  p = std::fma(p, f, bits_float(0x3eaaaae6u));
-  p = std::fma(p, f, -0.5f);
+  const float p = horner(f, {0xbd39bf78u, 0x3dd80012u, 0xbe0778e0u, 0x3e146475u, 0xbe2a68ddu, 0x3e4caf9eu,
+                             0xbe800042u, 0x3eaaaae6u, 0xbf000000u});
   const float q = f * p;
   float r = std::fma(e, bits_float(0x3f317218u), std::fma(q, f, f));
   if (xb >= 0x7f800000u) {                         // negative, infinite, NaN
@@ -174,15 +174,9 @@ inline float sin_cos_pif(float x, int shift) {
   const int32_t quadrant = gpu_float_to_int(n) + shift;
   const float r = std::fma(-n, 0.5f, x);
   const float r2 = r * r;
-  const float c1 = std::fma(bits_float(0xbf17acc9u), r2, bits_float(0x40233590u));
-  const float c2 = std::fma(bits_float(0x3e684e12u), r2, bits_float(0xbfaad2e0u));
-  const float s1 = std::fma(c1, r2, bits_float(0xc0a55df6u));
-  const float c3 = std::fma(c2, r2, bits_float(0x4081e0cfu));
-  const float r3 = std::fma(r2, r, 0.0f);
-  const float c4 = std::fma(c3, r2, bits_float(0xc09de9e6u));
-  const float s2 = std::fma(s1, r3, 0.0f);
-  const float cosine = std::fma(c4, r2, 1.0f);
-  const float sine = std::fma(bits_float(0x40490fdbu), r, s2);
+  const float sine = std::fma(bits_float(0x40490fdbu), r,
+                              std::fma(horner(r2, {0xbf17acc9u, 0x40233590u, 0xc0a55df6u}), std::fma(r2, r, 0.0f), 0.0f));
+  const float cosine = horner(r2, {0x3e684e12u, 0xbfaad2e0u, 0x4081e0cfu, 0xc09de9e6u, 0x3f800000u});
   const float v = (quadrant & 1) ? cosine : sine;
   return (quadrant & 2) ? 0.0f - v : v;
 }
@@ -236,13 +230,9 @@ inline double cuda_log(double a) {
   const double f = m - 1.0;
   const double u = std::fma(f, q, f * q);
   const double u2 = u * u;
-  double p = std::fma(bits_double(0x3eb1380b3ae80f1eull), u2, bits_double(0x3ed0ee258b7a8b04ull));
-  p = std::fma(p, u2, bits_double(0x3ef3b2669f02676full));
-  p = std::fma(p, u2, bits_double(0x3f1745cba9ab0956ull));
-  p = std::fma(p, u2, bits_double(0x3f3c71c72d1b5154ull));
-  p = std::fma(p, u2, bits_double(0x3f624924923be72dull));
-  p = std::fma(p, u2, bits_double(0x3f8999999999a3c4ull));
-  p = std::fma(p, u2, bits_double(0x3fb5555555555554ull));
+  const double p = horner(u2, {0x3eb1380b3ae80f1eull, 0x3ed0ee258b7a8b04ull, 0x3ef3b2669f02676full,
+                               0x3f1745cba9ab0956ull, 0x3f3c71c72d1b5154ull, 0x3f624924923be72dull,
+                               0x3f8999999999a3c4ull, 0x3fb5555555555554ull});
   double g = f - u;
   g = g + g;
   g = std::fma(-u, f, g);
@@ -265,17 +255,10 @@ inline double cuda_exp(double x) {
   const double kd = shifted + bits_double(0xc338000000000000ull);
   double t = std::fma(kd, bits_double(0xbfe62e42fefa39efull), x);
   t = std::fma(kd, bits_double(0xbc7abc9e3b39803full), t);
-  double p = std::fma(bits_double(0x3e5ade1569ce2bdfull), t, bits_double(0x3e928af3fca213eaull));
-  p = std::fma(p, t, bits_double(0x3ec71dee62401315ull));
-  p = std::fma(p, t, bits_double(0x3efa01997c89eb71ull));
-  p = std::fma(p, t, bits_double(0x3f2a01a014761f65ull));
-  p = std::fma(p, t, bits_double(0x3f56c16c1852b7afull));
-  p = std::fma(p, t, bits_double(0x3f81111111122322ull));
-  p = std::fma(p, t, bits_double(0x3fa55555555502a1ull));
-  p = std::fma(p, t, bits_double(0x3fc5555555555511ull));
-  p = std::fma(p, t, bits_double(0x3fe000000000000bull));
-  p = std::fma(p, t, 1.0);
-  p = std::fma(p, t, 1.0);
+  const double p = horner(t, {0x3e5ade1569ce2bdfull, 0x3e928af3fca213eaull, 0x3ec71dee62401315ull,
+                              0x3efa01997c89eb71ull, 0x3f2a01a014761f65ull, 0x3f56c16c1852b7afull,
+                              0x3f81111111122322ull, 0x3fa55555555502a1ull, 0x3fc5555555555511ull,
+                              0x3fe000000000000bull, 0x3ff0000000000000ull, 0x3ff0000000000000ull});
   const uint64_t pb = double_bits(p);
   const uint32_t p_low = static_cast<uint32_t>(pb), p_high = static_cast<uint32_t>(pb >> 32);
   const uint32_t ku = static_cast<uint32_t>(k);
@@ -306,19 +289,11 @@ inline void cuda_sincospi(double a, double* sine, double* cosine) {
   const double r = std::fma(-n, 0.5, x);
   const double t = std::fma(r, bits_double(0x400921fb54442d18ull), r * bits_double(0x3ca1a62633145c07ull));
   const double t2 = t * t;
-  double c = std::fma(bits_double(0xbda8ff8320fd8164ull), t2, bits_double(0x3e21eea7c1ef8528ull));
-  c = std::fma(c, t2, bits_double(0xbe927e4f8e06e6d9ull));
-  c = std::fma(c, t2, bits_double(0x3efa01a019ddbce9ull));
-  c = std::fma(c, t2, bits_double(0xbf56c16c16c15d47ull));
-  c = std::fma(c, t2, bits_double(0x3fa5555555555551ull));
-  c = std::fma(c, t2, -0.5);
-  c = std::fma(c, t2, 1.0);
-  double s = std::fma(bits_double(0x3de5db65f9785ebaull), t2, bits_double(0xbe5ae5f12cb0d246ull));
-  s = std::fma(s, t2, bits_double(0x3ec71de369ace392ull));
-  s = std::fma(s, t2, bits_double(0xbf2a01a019db62a1ull));
-  s = std::fma(s, t2, bits_double(0x3f81111111110818ull));
-  s = std::fma(s, t2, bits_double(0xbfc5555555555554ull));
-  s = std::fma(s, t2, 0.0);
+  double c = horner(t2, {0xbda8ff8320fd8164ull, 0x3e21eea7c1ef8528ull, 0xbe927e4f8e06e6d9ull,
+                         0x3efa01a019ddbce9ull, 0xbf56c16c16c15d47ull, 0x3fa5555555555551ull,
+                         0xbfe0000000000000ull, 0x3ff0000000000000ull});
+  double s = horner(t2, {0x3de5db65f9785ebaull, 0xbe5ae5f12cb0d246ull, 0x3ec71de369ace392ull,
+                         0xbf2a01a019db62a1ull, 0x3f81111111110818ull, 0xbfc5555555555554ull, 0x0ull});
   s = std::fma(s, t, t);
   if (quadrant & 1) {
     const double swapped = -s;

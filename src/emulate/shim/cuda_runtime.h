@@ -2208,27 +2208,36 @@ inline double rcbrt(double x) { return 1.0 / cbrt(x); }
 #include "cuda_emu_math.h"
 inline float sinpif(float x) { return ::cuda_emu::math::cuda_sinpif(x); }
 inline float cospif(float x) { return ::cuda_emu::math::cuda_cospif(x); }
-// logf and log called in device code (a __global__ or __device__ function)
-// are rewritten to these, CUDA's own (src/emulate/rewrite.rs): device_log
-// takes log's overloads as CUDA's headers give them (float, double, an
-// integer as a double), and leaves any other argument to the log that
+// The math functions C++ overloads for float and double, called in device
+// code (a __global__ or __device__ function), are rewritten to these
+// (src/emulate/rewrite.rs, src/emulate/math.rs): device_NAME takes NAME's
+// overloads as CUDA's headers give them (float, double, an integer as a
+// double), CUDA's own where the shim has it (cuda_emu_math.h) and the C
+// library's otherwise, and leaves any other argument to the NAME that
 // ordinary and argument-dependent lookup find (std::complex's, a
 // program's own).
+#define CUDA_EMU_DEVICE_OVERLOADS(NAME, FOR_FLOAT, FOR_DOUBLE)                                       \
+  inline float device_##NAME(float x) { return FOR_FLOAT(x); }                                       \
+  inline double device_##NAME(double x) { return FOR_DOUBLE(x); }                                    \
+  inline long double device_##NAME(long double x) { return std::NAME(x); }                           \
+  template <class T, class = typename std::enable_if<std::is_integral<T>::value>::type>              \
+  inline double device_##NAME(T x) {                                                                 \
+    return FOR_DOUBLE(static_cast<double>(x));                                                       \
+  }                                                                                                  \
+  template <class T, class = typename std::enable_if<!std::is_arithmetic<T>::value>::type, class = void> \
+  inline auto device_##NAME(const T& x)->decltype(NAME(x)) {                                         \
+    return NAME(x);                                                                                  \
+  }
 namespace cuda_emu {
 namespace math {
-inline float device_log(float x) { return cuda_logf(x); }
-inline double device_log(double x) { return cuda_log(x); }
-inline long double device_log(long double x) { return std::log(x); }
-template <class T, class = typename std::enable_if<std::is_integral<T>::value>::type>
-inline double device_log(T x) {
-  return cuda_log(static_cast<double>(x));
-}
-template <class T, class = typename std::enable_if<!std::is_arithmetic<T>::value>::type, class = void>
-inline auto device_log(const T& x) -> decltype(log(x)) {
-  return log(x);
-}
+CUDA_EMU_DEVICE_OVERLOADS(log, cuda_logf, cuda_log)
+CUDA_EMU_DEVICE_OVERLOADS(log2, cuda_log2f, std::log2)
+CUDA_EMU_DEVICE_OVERLOADS(log10, cuda_log10f, std::log10)
+CUDA_EMU_DEVICE_OVERLOADS(log1p, cuda_log1pf, std::log1p)
+CUDA_EMU_DEVICE_OVERLOADS(exp, std::exp, cuda_exp)
 }  // namespace math
 }  // namespace cuda_emu
+#undef CUDA_EMU_DEVICE_OVERLOADS
 inline void sincospi(double x, double* s, double* c) { ::cuda_emu::math::cuda_sincospi(x, s, c); }
 inline double sinpi(double x) {
   double s, c;
