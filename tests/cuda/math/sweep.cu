@@ -7,7 +7,8 @@
 // same over a random sample. The emulator's warnings about math functions that are
 // not reproduced bit for bit (src/emulate/math.rs) are made from that output.
 //
-//   nvcc -O2 -arch=sm_90 -std=c++17 -o sweep tests/cuda/math/sweep.cu && ./sweep [FILTER]
+//   nvcc -O2 -arch=sm_90 -std=c++17 -o sweep tests/cuda/math/sweep.cu tests/cuda/math/seeds.cu
+//   ./sweep [FILTER]
 //
 // Columns: value = both finite or infinite and different bits; nan-sign = both NaN,
 // different sign (printf shows "nan" and "-nan"); nan-only = one NaN, the other not;
@@ -61,27 +62,13 @@ static double from_bits64(uint64_t u) {
 // code the emulator compiles.
 #include "../../../src/emulate/shim/cuda_emu_math.h"
 
-// cuda_log's hardware reciprocal seed, measured here on the GPU at start-up for the
-// high words log's reduction gives (tests/cuda/fitting/rcp64h.cu measures the table
-// the emulator ships, and its hash). Under emulation (--host-hash), the emulator's
-// runtime has its own, read from that table.
-static const uint32_t kSeedFirst = 0x3ffb0000u, kSeedEnd = 0x40040000u;
-static std::vector<uint32_t> seed_table;
+// cuda_log's hardware reciprocal seed, measured on the GPU at start-up by seeds.cu
+// (linked in on the GPU machine; its inline PTX would stop the emulator's build) for
+// the high words log's reduction gives; tests/cuda/fitting/rcp64h.cu measures the
+// table the emulator ships, and its hash. Under emulation (--host-hash), the
+// emulator's runtime has its own, read from that table.
 #ifndef CUDA_EMU
-__global__ void k_seeds(uint32_t* out, uint32_t n) {
-  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-  if (i >= n) return;
-  double r, d = __hiloint2double((int)(kSeedFirst + i), 0);
-  asm("rcp.approx.ftz.f64 %0, %1;" : "=d"(r) : "d"(d));
-  out[i] = (uint32_t)__double2hiint(r);
-}
-uint32_t cuda_emu::math::reciprocal_high(uint32_t high) {
-  if (high < kSeedFirst || high >= kSeedEnd) {
-    fprintf(stderr, "sweep: reciprocal seed asked for %08x, outside the table\n", high);
-    exit(2);
-  }
-  return seed_table[high - kSeedFirst];
-}
+void measure_reciprocal_seeds();
 #endif
 
 __device__ double sincospi_sine(double x) {
@@ -451,14 +438,7 @@ int main(int argc, char** argv) {
          prop.name, runtime, threads());
 
 #ifndef CUDA_EMU
-  {
-    const uint32_t n = kSeedEnd - kSeedFirst;
-    uint32_t* d_seeds;
-    CHECK(cudaMalloc(&d_seeds, n * 4));
-    k_seeds<<<(n + 255) / 256, 256>>>(d_seeds, n);
-    seed_table.resize(n);
-    CHECK(cudaMemcpy(seed_table.data(), d_seeds, n * 4, cudaMemcpyDeviceToHost));
-  }
+  measure_reciprocal_seeds();
 #endif
 
   float *d_out, *h_out;
