@@ -54,6 +54,10 @@ const SHIM_FILES: &[ShimFile] = &[
         text: include_str!("shim/cuda_emu_rounding.h"),
     },
     ShimFile {
+        name: "cuda_emu_rounding_core.h",
+        text: include_str!("shim/cuda_emu_rounding_core.h"),
+    },
+    ShimFile {
         name: "cuda_fp16.h",
         text: include_str!("shim/cuda_fp16.h"),
     },

@@ -343,6 +343,9 @@ impl Emulator {
         let mut headers = Vec::new();
         let mut used_names = std::collections::BTreeSet::new();
         let mut warnings = Vec::new();
+        // Headers compiled without the rewrite that hold CUDA: warned about,
+        // and repeated after a failed build, which they may explain.
+        let mut unrewritten = Vec::new();
         for (index, input) in inputs.sources.iter().enumerate() {
             let bytes = std::fs::read(&input.file)
                 .map_err(EmulateError::io("reading the program source", &input.file))?;
@@ -361,7 +364,7 @@ impl Emulator {
                         .map(|used| math::warning(&input.shown, used)),
                 );
                 let local = headers::local_headers(&input.file, &rewritten)?;
-                warnings.extend(local.iter().filter_map(headers::unrewritten_cuda));
+                unrewritten.extend(local.iter().filter_map(headers::unrewritten_cuda));
                 lock_step = rewritten.lock_step || local.iter().any(|h| h.lock_step);
                 headers.extend(local);
                 rewritten.cpp
@@ -524,13 +527,8 @@ impl Emulator {
         let entry = self.root.join("programs").join(key);
         let executable = entry.join(&stem);
 
-        // A failed build repeats what may explain it: headers compiled
-        // without the emulator's rewrite.
-        let unrewritten: String = warnings
-            .iter()
-            .filter(|w| w.contains("not rewritten"))
-            .map(|w| format!("note: {w}\n"))
-            .collect();
+        warnings.extend(unrewritten.iter().cloned());
+        let unrewritten: String = unrewritten.iter().map(|w| format!("note: {w}\n")).collect();
         let built = cache::install(&entry, |dir| {
             for unit in &units {
                 std::fs::write(

@@ -486,7 +486,7 @@ struct Rewriter<'a> {
     math_uses: Vec<MathUse>,
 }
 
-impl Rewriter<'_> {
+impl<'a> Rewriter<'a> {
     fn run(&mut self) -> Result<(), RewriteError> {
         let tokens = self.tokens;
         let mut scopes: Vec<Scope> = Vec::new();
@@ -622,8 +622,7 @@ impl Rewriter<'_> {
         } else if matches!(self.text_at(i.checked_sub(1)), "." | "->" | "#") {
             return;
         }
-        let name = self.text(i).to_string();
-        let name = name.as_str();
+        let name = self.text(i);
         // CUDA's own function, in place of the C library's: the qualifier
         // (`std::`, `::`) goes with the name.
         let start = match (qualified, i.checked_sub(3)) {
@@ -1231,7 +1230,7 @@ impl Rewriter<'_> {
         None
     }
 
-    fn text(&self, index: usize) -> &str {
+    fn text(&self, index: usize) -> &'a str {
         let token = self.tokens[index];
         &self.source[token.start..token.end]
     }

@@ -4036,10 +4036,8 @@ cudaError_t cudaEventDestroy(cudaEvent_t event) {
 // That file keeps its own state; these give it the error bookkeeping and the
 // ways to stop that live here.
 namespace cuda_emu {
-[[noreturn]] void refuse_feature(const char* file, int line, const char* what);
 cudaError_t texture_record(cudaError_t e) { return record(e); }
 cudaError_t texture_sticky() { return g_sticky; }
-[[noreturn]] void texture_refuse(const char* file, int line, const char* what) { refuse_feature(file, line, what); }
 // A feature met at run time that the emulator does not reproduce (a texture
 // fetch it cannot filter bit for bit, a cuRAND distribution): the program
 // stops, naming the line that asked for it.
@@ -4057,7 +4055,7 @@ cudaError_t texture_sticky() { return g_sticky; }
 // A surface access out of bounds with cudaBoundaryModeTrap: the kernel stops
 // and every later call returns 700, as the H200 does (tests/cuda/surface_trap.cu).
 [[noreturn]] void texture_fault(const char* file, int line, const char* what) {
-  if (!g_in_kernel) texture_refuse(file, line, what);
+  if (!g_in_kernel) refuse_feature(file, line, what);
   kernel_error_turn();
   Fiber* f = g_cur;
   fprintf(stderr, "%s:%d: %s in thread (%u,%u,%u) of block (%u,%u,%u) stops the kernel: "
@@ -4597,7 +4595,7 @@ static void attribute_not_measured(const char* call, cudaStreamAttrID attr, cons
   char what[160];
   snprintf(what, sizeof what, "%s of stream attribute %d (only the access policy window is emulated)", call,
            (int)attr);
-  cuda_emu::texture_refuse(file, line, what);
+  cuda_emu::refuse_feature(file, line, what);
 }
 cudaError_t cudaStreamSetAttribute(cudaStream_t stream, cudaStreamAttrID attr,
                                    const cudaStreamAttrValue* value, const char* file, int line) {

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <limits>
 
+#include "cuda_emu_rounding_core.h"
+
 namespace cuda_emu {
 namespace math {
 
@@ -123,23 +125,13 @@ inline float cuda_log2f(float a) {
   return gpu_nan_if_nan(g.x == 0.0f ? -INFINITY : r);
 }
 
-// x + y rounded toward zero: the sum rounded to nearest, stepped toward
-// zero when it lies further from zero than the exact sum (TwoSum's error).
-inline float add_toward_zero(float x, float y) {
-  const float s = x + y;
-  if (!std::isfinite(s)) return s;
-  const float yy = s - x;
-  const float error = (x - (s - yy)) + (y - yy);
-  if ((s > 0.0f && error < 0.0f) || (s < 0.0f && error > 0.0f)) return std::nextafter(s, 0.0f);
-  return s;
-}
-
 // log1pf: 1 + x rounded toward zero picks the exponent e, the argument is
 // rebuilt exactly as f = (x - (2^e - 1)) / 2^e in [-1/4, 1/2), a degree-9
 // polynomial, then e * log(2).
 inline float cuda_log1pf(float x) {
   const uint32_t xb = float_bits(x);
-  const uint32_t e_bits = (float_bits(add_toward_zero(x, 1.0f)) - 0x3f400000u) & 0xff800000u;
+  const float one_more = rounding::add<float>(x, 1.0f, rounding::kRZ);  // add.rz.f32
+  const uint32_t e_bits = (float_bits(one_more) - 0x3f400000u) & 0xff800000u;
   const float scaled = bits_float(xb - e_bits);
   const float four_over = bits_float(0x40800000u - e_bits);
   const float f = std::fma(0.25f, four_over, -1.0f) + scaled;

@@ -16,6 +16,9 @@
 #include <cstring>
 #include <string>
 
+#include "cuda_emu_math.h"
+#include "cuda_emu_rounding_core.h"
+
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -64,19 +67,6 @@ const Table& sine_table(const char* file, int line) {
   return t;
 }
 
-float float_of(uint32_t u) {
-  float f;
-  memcpy(&f, &u, 4);
-  return f;
-}
-
-// x * y rounded toward zero (the product of two floats is exact in double).
-float mul_rz(float x, float y) {
-  const double p = static_cast<double>(x) * static_cast<double>(y);
-  float f = static_cast<float>(p);
-  if (std::fabs(static_cast<double>(f)) > std::fabs(p)) f = std::nextafter(f, 0.0f);
-  return f;
-}
 }  // namespace
 
 namespace math {
@@ -86,7 +76,7 @@ namespace math {
 // NaN, 0x7fffffff.
 void hardware_sincos(float x, float* s, float* c, const char* file, int line) {
   if (!std::isfinite(x)) {
-    *s = *c = float_of(0x7fffffffu);  // the GPU's NaN
+    *s = *c = bits_float(kGpuNanF);
     return;
   }
   if (std::signbit(x)) {
@@ -95,11 +85,11 @@ void hardware_sincos(float x, float* s, float* c, const char* file, int line) {
     return;
   }
   const Table& t = sine_table(file, line);
-  const float turns = mul_rz(x, 0.159154943f);
+  const float turns = rounding::mul<float>(x, 0.159154943f, rounding::kRZ);
   const float fraction = turns - std::floor(turns);
   const uint32_t k = static_cast<uint32_t>(fraction * 33554432.0f) & (kFractions - 1);
-  *s = float_of(t.entries[k]);
-  *c = float_of(t.entries[(k + (kFractions >> 2)) & (kFractions - 1)]);
+  *s = bits_float(t.entries[k]);
+  *c = bits_float(t.entries[(k + (kFractions >> 2)) & (kFractions - 1)]);
 }
 
 

@@ -90,7 +90,7 @@ namespace cuda_emu {
 // Hooks in cuda_emu.cpp.
 cudaError_t texture_record(cudaError_t e);
 cudaError_t texture_sticky();
-[[noreturn]] void texture_refuse(const char* file, int line, const char* what);
+[[noreturn]] void refuse_feature(const char* file, int line, const char* what);
 [[noreturn]] void texture_fault(const char* file, int line, const char* what);
 long long texture_alloc_offset(const void* p, size_t n);
 }  // namespace cuda_emu
@@ -195,7 +195,7 @@ Object* object_of(unsigned long long h) {
 }
 
 [[noreturn]] void refuse(const char* file, int line, const std::string& what) {
-  texture_refuse(file, line, what.c_str());
+  refuse_feature(file, line, what.c_str());
 }
 
 bool is_zero_border(const cudaTextureDesc& td) {

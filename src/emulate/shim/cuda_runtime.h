@@ -13,10 +13,12 @@
 //   builtin_types.h  host_defines.h  crt/host_defines.h  device_functions.h
 //   device_launch_parameters.h  cuda_profiler_api.h
 //   cuda_texture.h  (texture and surface objects, cudaArray; included below)
-//   cuda_emu.cpp  cuda_emu_texture.cpp  (the runtime, compiled once)
+//   cuda_emu.cpp  cuda_emu_texture.cpp  cuda_emu_tables.cpp  (the runtime, compiled once)
 //   cuda_fp16.h  cuda_bf16.h  cuda_emu_fp16_core.h  (half and bfloat16)
-//   cuda_emu_rounding.h  (the _rn/_rz/_rd/_ru arithmetic intrinsics)
-//   cuda_emu_math.h  (sin and cos of pi x, shared with tests/cuda/math/sweep.cu)
+//   cuda_emu_rounding.h  (the _rn/_rz/_rd/_ru arithmetic intrinsics, on
+//     cuda_emu_rounding_core.h)
+//   cuda_emu_math.h  (CUDA's own math functions step for step, shared with
+//     tests/cuda/math/sweep.cu)
 //   curand_kernel.h  math_constants.h
 //   cooperative_groups.h, cooperative_groups/{reduce,scan,memcpy_async}.h
 //   mma.h  (refused: #error)

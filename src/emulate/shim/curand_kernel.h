@@ -506,33 +506,34 @@ inline double2 double_pair(curandStatePhilox4_32_10* s) {
 }
 inline double2 double_pair(curandStateMRG32k3a* s) { return box_muller_double(s); }
 
-template <class S>
-inline float normal(S* s, const char* file, int line) {
-  if (s->boxmuller_flag != 1) {
-    const float2 pair = float_pair(s, file, line);
-    s->boxmuller_extra = pair.y;
-    s->boxmuller_flag = 1;
+// One value at a time from pairs: the first of a new pair, keeping the
+// second (and `kind` in the state's flag) for the next call, which returns
+// it and clears the flag. cuRAND's flags: 1 for a normal, 2 for a
+// log-normal, so that one never hands out the other's cached value.
+template <class V, class MakePair>
+inline V one_of_pair(int* flag, V* extra, int kind, MakePair make_pair) {
+  if (*flag != kind) {
+    const auto pair = make_pair();
+    *extra = pair.y;
+    *flag = kind;
     return pair.x;
   }
-  s->boxmuller_flag = 0;
-  return s->boxmuller_extra;
+  *flag = 0;
+  return *extra;
+}
+
+template <class S>
+inline float normal(S* s, const char* file, int line) {
+  return one_of_pair(&s->boxmuller_flag, &s->boxmuller_extra, 1, [&] { return float_pair(s, file, line); });
 }
 
 template <class S>
 inline double normal_double(S* s) {
-  if (s->boxmuller_flag_double != 1) {
-    const double2 pair = double_pair(s);
-    s->boxmuller_extra_double = pair.y;
-    s->boxmuller_flag_double = 1;
-    return pair.x;
-  }
-  s->boxmuller_flag_double = 0;
-  return s->boxmuller_extra_double;
+  return one_of_pair(&s->boxmuller_flag_double, &s->boxmuller_extra_double, 1, [&] { return double_pair(s); });
 }
 
 // The log-normal: exp(mean + stddev n), the sum fused, of each value n of
-// a pair; curand_log_normal_double keeps the second for the next call (its
-// flag, 2, tells it from the normal's).
+// a pair.
 inline double2 log_normal_pair(double2 n, double mean, double stddev) {
   return make_double2(::cuda_emu::math::cuda_exp(std::fma(stddev, n.x, mean)),
                       ::cuda_emu::math::cuda_exp(std::fma(stddev, n.y, mean)));
@@ -540,14 +541,8 @@ inline double2 log_normal_pair(double2 n, double mean, double stddev) {
 
 template <class S>
 inline double log_normal_double(S* s, double mean, double stddev) {
-  if (s->boxmuller_flag_double != 2) {
-    const double2 pair = log_normal_pair(double_pair(s), mean, stddev);
-    s->boxmuller_extra_double = pair.y;
-    s->boxmuller_flag_double = 2;
-    return pair.x;
-  }
-  s->boxmuller_flag_double = 0;
-  return s->boxmuller_extra_double;
+  return one_of_pair(&s->boxmuller_flag_double, &s->boxmuller_extra_double, 2,
+                     [&] { return log_normal_pair(double_pair(s), mean, stddev); });
 }
 
 [[noreturn]] inline void refused(const char* file, int line, const char* name, const char* why) {
