@@ -175,6 +175,9 @@ const DEVICE_EXACT: &[(&str, &str)] = &[
     ("log2f", "::cuda_emu::math::cuda_log2f"),
     ("log10f", "::cuda_emu::math::cuda_log10f"),
     ("log1pf", "::cuda_emu::math::cuda_log1pf"),
+    ("sinf", "::cuda_emu::math::cuda_sinf"),
+    ("cosf", "::cuda_emu::math::cuda_cosf"),
+    ("sincosf", "::cuda_emu::math::cuda_sincosf"),
     ("log", DEVICE_LOG),
 ];
 
@@ -212,6 +215,8 @@ const fn float_exact(
 }
 
 const DEVICE_OVERLOADS: &[Overloads] = &[
+    float_exact("sin", "::cuda_emu::math::device_sin", "sinf_device"),
+    float_exact("cos", "::cuda_emu::math::device_cos", "cosf_device"),
     float_exact("log2", "::cuda_emu::math::device_log2", "log2f_device"),
     float_exact("log10", "::cuda_emu::math::device_log10", "log10f_device"),
     float_exact("log1p", "::cuda_emu::math::device_log1p", "log1pf_device"),

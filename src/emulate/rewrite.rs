@@ -2141,18 +2141,18 @@ mod tests {
 
     #[test]
     fn an_overloaded_call_in_device_code_gets_cuda_s_own_and_warns_for_the_other_type() {
-        let source = "__device__ float f(float x) { return log2(x) + std::exp(x) + log1p(x); }\n\
-                      int main() { return (int)log2(1.0); }\n";
+        let source = "__device__ float f(float x) { return sin(x) + std::exp(x) + cos(x); }\n\
+                      int main() { return (int)sin(1.0); }\n";
         let out = rewrite(Path::new(PATH), source).unwrap();
         assert!(
             out.cpp.contains(
-                "return ::cuda_emu::math::device_log2(x) + ::cuda_emu::math::device_exp(x) + \
-                 ::cuda_emu::math::device_log1p(x); }"
+                "return ::cuda_emu::math::device_sin(x) + ::cuda_emu::math::device_exp(x) + \
+                 ::cuda_emu::math::device_cos(x); }"
             ),
             "{}",
             out.cpp
         );
-        assert!(out.cpp.contains("return (int)log2(1.0);"), "{}", out.cpp);
+        assert!(out.cpp.contains("return (int)sin(1.0);"), "{}", out.cpp);
         let warned: Vec<(&str, Option<&str>)> = out
             .math_uses
             .iter()
@@ -2162,10 +2162,10 @@ mod tests {
             warned,
             [
                 (
-                    "log2",
+                    "sin",
                     Some(
                         "with a double argument (a float one is CUDA's own, identical on the \
-                         H200 as the sweep's log2f_device)"
+                         H200 as the sweep's sinf_device)"
                     )
                 ),
                 (
@@ -2176,10 +2176,10 @@ mod tests {
                     )
                 ),
                 (
-                    "log1p",
+                    "cos",
                     Some(
                         "with a double argument (a float one is CUDA's own, identical on the \
-                         H200 as the sweep's log1pf_device)"
+                         H200 as the sweep's cosf_device)"
                     )
                 ),
             ]
@@ -2193,7 +2193,7 @@ mod tests {
         let text = super::super::math::warning(Path::new("k.cu"), &out.math_uses[0]);
         assert!(
             text.starts_with(
-                "k.cu:1:38: log2 in device code with a double argument (a float one is"
+                "k.cu:1:38: sin in device code with a double argument (a float one is"
             ),
             "{text}"
         );

@@ -159,6 +159,7 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "math_constants",
     "math_fast_sincos",
     "math_log_family",
+    "math_sincosf",
     "math_log_sincospi",
     "math_intrinsics",
     "memcpy_errors",
@@ -605,9 +606,9 @@ fn curand_float_log_normals_are_refused_at_run_time_with_their_line() {
 
 #[test]
 fn log_in_device_code_keeps_the_overloads_cuda_gives_it() {
-    // `log` in a kernel becomes CUDA's own overload set (probe
-    // math_log_sincospi checks the bits): a float argument takes CUDA's
-    // logf, an integer the double log,
+    // `log` and `sin` in a kernel become CUDA's own overload sets (probes
+    // math_log_sincospi, math_sincosf check the bits): a float argument
+    // takes CUDA's logf or sinf, an integer the double log,
     // and any other argument the `log` that lookup finds, the program's own
     // or std::complex's.
     let Some(backend) = emulator(false) else {
@@ -627,6 +628,10 @@ __global__ void k(float* f, double* d) {
   memcpy(&tiny, &ten, 4);
   f[0] = log(tiny);
   f[1] = logf(tiny);
+  unsigned small = 0x39e8976a;
+  float angle;
+  memcpy(&angle, &small, 4);
+  f[3] = sin(angle);
   d[0] = log(7);
   d[1] = log(7.0);
   f[2] = log(Meters{3.0f});
@@ -634,13 +639,14 @@ __global__ void k(float* f, double* d) {
 }
 int main() {
   float* f; double* d;
-  cudaMallocManaged(&f, 3 * sizeof(float));
+  cudaMallocManaged(&f, 4 * sizeof(float));
   cudaMallocManaged(&d, 3 * sizeof(double));
   k<<<1, 1>>>(f, d);
   cudaDeviceSynchronize();
-  unsigned bits;
+  unsigned bits, sine;
   memcpy(&bits, &f[0], 4);
-  printf("%08x %d %d %g %.6f\n", bits, memcmp(&f[0], &f[1], 4) == 0, d[0] == d[1], f[2], d[2]);
+  memcpy(&sine, &f[3], 4);
+  printf("%08x %d %d %g %.6f %08x\n", bits, memcmp(&f[0], &f[1], 4) == 0, d[0] == d[1], f[2], d[2], sine);
 }
 "#,
     )
@@ -650,10 +656,11 @@ int main() {
     let done = backend.run(&compiled, Duration::from_secs(60)).unwrap();
     let stdout = String::from_utf8_lossy(&done.stdout);
     // CUDA's logf of the float with bits 0xa is c2c9f3e4, the C library's
-    // c2c9f3e3 (src/emulate/math_h200.txt, logf's first difference).
+    // c2c9f3e3; CUDA's sinf of 0x39e8976a is 39e89769, the C library's
+    // 39e8976a (src/emulate/math_h200.txt, their first differences).
     assert_eq!(
         stdout,
-        "c2c9f3e4 1 1 6 1.570796\n",
+        "c2c9f3e4 1 1 6 1.570796 39e89769\n",
         "{}",
         String::from_utf8_lossy(&done.stderr)
     );

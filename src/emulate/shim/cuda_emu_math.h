@@ -16,7 +16,8 @@ namespace math {
 
 // ---- CUDA's own math functions, step for step ------------------------------------------
 // nvcc compiles these library functions (logf, log2f, log10f, log1pf,
-// sinpif, cospif; log, exp, sincospi) to the instruction sequences below,
+// sinpif, cospif, sinf, cosf, sincosf; log, exp, sincospi) to the
+// instruction sequences below,
 // read from its PTX and SASS for sm_90 (nvcc 13.0; tests/cuda/fitting/
 // cuda_math_ptx.sh prints them): the same constants, the same fused
 // multiply-adds in the same order, so that IEEE arithmetic on the CPU gives
@@ -180,6 +181,91 @@ inline float cuda_sinpif(float x) {
 inline float cuda_cospif(float x) {
   if (!(std::fabs(x) <= 0x1p24f) && !std::isnan(x)) x = x * 0.0f;
   return gpu_nan_if_nan(sin_cos_pif(x, 1));
+}
+
+// sinf, cosf and sincosf: x = j pi/2 + r with r in [-pi/4, pi/4], by three
+// fused multiply-adds below 105615 and by Payne-Hanek beyond (x's
+// significand times 192 bits of 2/pi, the bits that matter for x's
+// exponent kept as a 64-bit fixed-point fraction, times pi/2 in double);
+// then the sine or cosine polynomial of r by j's parity, negated when j's
+// bit 1 is set (the cosine is the sine of j + 1).
+inline float reduce_quarter_turns(float x, int32_t* quadrant) {
+  const uint32_t two_over_pi[6] = {0x3c439041u, 0xdb629599u, 0xf534ddc0u,
+                                   0xfc2757d1u, 0x4e441529u, 0xa2f9836eu};
+  const float q = x * bits_float(0x3f22f983u);
+  int32_t j = std::isnan(q) ? 0 : static_cast<int32_t>(std::nearbyint(q));
+  const float fj = static_cast<float>(j);
+  float r = std::fma(fj, bits_float(0xbfc90fdau), x);
+  r = std::fma(fj, bits_float(0xb3a22168u), r);
+  r = std::fma(fj, bits_float(0xa7c234c5u), r);
+  const float magnitude = std::fabs(x);
+  if (!(magnitude < bits_float(0x47ce4780u)) && !std::isnan(x)) {
+    if (magnitude == INFINITY) {
+      r = x * 0.0f;
+      j = 0;
+    } else {
+      const uint32_t bits = float_bits(x);
+      const int32_t e = static_cast<int32_t>((bits >> 23) & 255u) - 128;
+      const uint32_t significand = (bits << 8) | 0x80000000u;
+      const uint32_t word = static_cast<uint32_t>(e) >> 5;
+      uint32_t product[7];
+      uint64_t carry = 0;
+      for (int i = 0; i < 6; ++i) {
+        const uint64_t t = static_cast<uint64_t>(two_over_pi[i]) * significand + carry;
+        product[i] = static_cast<uint32_t>(t);
+        carry = t >> 32;
+      }
+      product[6] = static_cast<uint32_t>(carry);
+      uint32_t high = product[6 - word], low = product[5 - word];
+      const uint32_t shift = static_cast<uint32_t>(e) & 31u;
+      if (shift != 0) {
+        high = (low >> (32 - shift)) + (high << shift);
+        low = (product[4 - word] >> (32 - shift)) + (low << shift);
+      }
+      const uint32_t sign = bits & 0x80000000u;
+      const uint32_t top = (low >> 30) | (high << 2);
+      const uint32_t round_up = top >> 31;
+      const int32_t turns = static_cast<int32_t>(round_up + (high >> 30));
+      j = sign == 0 ? turns : -turns;
+      const uint32_t r_sign = round_up != 0 ? sign ^ 0x80000000u : sign;
+      const uint32_t mask = round_up != 0 ? 0xffffffffu : 0u;
+      const uint64_t fraction = static_cast<uint64_t>(top ^ mask) << 32 | ((low << 2) ^ mask);
+      const double radians = static_cast<double>(static_cast<int64_t>(fraction)) * bits_double(0x3bf921fb54442d19ull);
+      const float reduced = static_cast<float>(radians);
+      r = r_sign == 0 ? reduced : -reduced;
+    }
+  }
+  *quadrant = j;
+  return r;
+}
+
+inline float sine_of_quadrant(float r, int32_t j) {
+  const bool odd = (j & 1) != 0;
+  const float r2 = r * r;
+  const float first = odd ? std::fma(bits_float(0x37cbac00u), r2, bits_float(0xbab607edu)) : bits_float(0xb94d4153u);
+  float p = std::fma(first, r2, bits_float(odd ? 0x3d2aaabbu : 0x3c0885e4u));
+  p = std::fma(p, r2, bits_float(odd ? 0xbeffffffu : 0xbe2aaaa8u));
+  const float base = odd ? 1.0f : r;
+  float v = std::fma(p, std::fma(r2, base, 0.0f), base);
+  if (j & 2) v = std::fma(v, -1.0f, 0.0f);
+  return gpu_nan_if_nan(v);
+}
+
+inline float cuda_sinf(float x) {
+  int32_t j;
+  const float r = reduce_quarter_turns(x, &j);
+  return sine_of_quadrant(r, j);
+}
+inline float cuda_cosf(float x) {
+  int32_t j;
+  const float r = reduce_quarter_turns(x, &j);
+  return sine_of_quadrant(r, j + 1);
+}
+inline void cuda_sincosf(float x, float* sine, float* cosine) {
+  int32_t j;
+  const float r = reduce_quarter_turns(x, &j);
+  *sine = sine_of_quadrant(r, j);
+  *cosine = sine_of_quadrant(r, j + 1);
 }
 
 // The hardware's reciprocal seed (MUFU.RCP64H): the high word of an

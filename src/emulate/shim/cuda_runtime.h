@@ -2236,6 +2236,8 @@ CUDA_EMU_DEVICE_OVERLOADS(log, cuda_logf, cuda_log)
 CUDA_EMU_DEVICE_OVERLOADS(log2, cuda_log2f, std::log2)
 CUDA_EMU_DEVICE_OVERLOADS(log10, cuda_log10f, std::log10)
 CUDA_EMU_DEVICE_OVERLOADS(log1p, cuda_log1pf, std::log1p)
+CUDA_EMU_DEVICE_OVERLOADS(sin, cuda_sinf, std::sin)
+CUDA_EMU_DEVICE_OVERLOADS(cos, cuda_cosf, std::cos)
 CUDA_EMU_DEVICE_OVERLOADS(exp, std::exp, cuda_exp)
 }  // namespace math
 }  // namespace cuda_emu

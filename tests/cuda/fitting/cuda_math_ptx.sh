@@ -11,7 +11,7 @@ trap 'rm -rf "$work"' EXIT
 cat > "$work/math.cu" <<'CU'
 #define F(name, expr) extern "C" __global__ void k_##name(const float* a, float* y) { float x = a[threadIdx.x]; y[threadIdx.x] = expr; }
 #define D(name, expr) extern "C" __global__ void k_##name(const double* a, double* y) { double x = a[threadIdx.x]; y[threadIdx.x] = expr; }
-F(logf, logf(x)) F(log2f, log2f(x)) F(log10f, log10f(x)) F(log1pf, log1pf(x)) F(sinpif, sinpif(x)) F(cospif, cospif(x))
+F(sinf, sinf(x)) F(cosf, cosf(x)) F(logf, logf(x)) F(log2f, log2f(x)) F(log10f, log10f(x)) F(log1pf, log1pf(x)) F(sinpif, sinpif(x)) F(cospif, cospif(x))
 D(log, log(x)) D(exp, exp(x)) D(sinpi, sinpi(x)) D(cospi, cospi(x))
 extern "C" __global__ void k_sincospi(const double* a, double* s, double* c) { sincospi(a[threadIdx.x], &s[threadIdx.x], &c[threadIdx.x]); }
 CU

@@ -71,6 +71,21 @@ static double from_bits64(uint64_t u) {
 void measure_reciprocal_seeds();
 #endif
 
+__device__ float sincosf_sine(float x) {
+  float s, c;
+  sincosf(x, &s, &c);
+  return s;
+}
+__device__ float sincosf_cosine(float x) {
+  float s, c;
+  sincosf(x, &s, &c);
+  return c;
+}
+static float host_sincosf(float x, bool cosine) {
+  float s, c;
+  cuda_emu::math::cuda_sincosf(x, &s, &c);
+  return cosine ? c : s;
+}
 __device__ double sincospi_sine(double x) {
   double s, c;
   sincospi(x, &s, &c);
@@ -103,7 +118,11 @@ static double host_sincospi(double x, bool cosine) {
   X(log1pf, log1pf(x), log1pf(x))                               \
   X(log1pf_device, log1pf(x), cuda_emu::math::cuda_log1pf(x)) \
   X(sinf, sinf(x), sinf(x))                                     \
+  X(sinf_device, sinf(x), cuda_emu::math::cuda_sinf(x))       \
   X(cosf, cosf(x), cosf(x))                                     \
+  X(cosf_device, cosf(x), cuda_emu::math::cuda_cosf(x))       \
+  X(sincosf_device, sincosf_sine(x), host_sincosf(x, false))   \
+  X(sincosf_device_cos, sincosf_cosine(x), host_sincosf(x, true)) \
   X(tanf, tanf(x), tanf(x))                                     \
   X(asinf, asinf(x), asinf(x))                                  \
   X(acosf, acosf(x), acosf(x))                                  \
