@@ -4,6 +4,7 @@
 pub(crate) mod directive;
 pub(crate) mod expand;
 pub(crate) mod preprocessor;
+pub(crate) mod rendered;
 
 /// The programs whose mutants a chapter of the book at `root` shows with
 /// `{{#mutants FILE}}`, in order of first use (for `record --mutants`).

@@ -2,11 +2,14 @@
 //! preprocessor embedded, so no `mdbook` binary is needed.
 
 use crate::book::preprocessor::EvidencePreprocessor;
+use crate::book::rendered::CachedHtml;
 use crate::cmd::Status;
 use crate::config::{self, Reproduce, Settings};
 use anyhow::Context;
 use mdbook_driver::MDBook;
 use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Build the book into its build directory (target/book).
 ///
@@ -27,21 +30,45 @@ pub struct Args {
     pub strict: bool,
 
     /// Run every program again, even those whose last matching run is
-    /// still valid (nothing it depends on changed); `MDBOOK_EVIDENCE_FRESH=1`
-    /// does the same for `mdbook build` and `mdbook serve`.
+    /// still valid (nothing it depends on changed), and render the HTML
+    /// even when nothing it is rendered from changed;
+    /// `MDBOOK_EVIDENCE_FRESH=1` re-runs the programs for `mdbook build` and
+    /// `mdbook serve` too.
     #[arg(long)]
     pub fresh: bool,
 }
 
 pub(crate) fn execute(root: &Path, args: Args) -> anyhow::Result<Status> {
-    let book = load(root, &args)?;
+    let skipped = Arc::new(AtomicBool::new(false));
+    let mut book = load(root, &args)?;
+    if renders_html(&book.config) {
+        let cache = crate::emulate::default_cache_dir();
+        book.with_renderer(CachedHtml::new(&cache, args.fresh, skipped.clone()));
+    }
     // A failed check inside (evidence that does not reproduce, drift)
     // stays findable in the error's chain: `main` exits 1 for it.
     book.build().context("building the book")?;
     let index = book.build_dir_for("html").join("index.html");
     let shown = index.strip_prefix(".").unwrap_or(&index);
-    println!("wrote the book to {}", shown.display());
+    if skipped.load(Ordering::Relaxed) {
+        println!(
+            "the book at {} is up to date: nothing it is rendered from changed (--fresh renders it again)",
+            shown.display()
+        );
+    } else {
+        println!("wrote the book to {}", shown.display());
+    }
     Ok(Status::Success)
+}
+
+/// Whether mdBook renders HTML for this configuration: an `[output.html]`
+/// table, or no `[output]` table at all (HTML is then the default).
+fn renders_html(config: &mdbook_driver::config::Config) -> bool {
+    let outputs: Vec<String> = config
+        .outputs::<toml::Value>()
+        .map(|outputs| outputs.into_keys().collect())
+        .unwrap_or_default();
+    outputs.is_empty() || outputs.iter().any(|name| name == "html")
 }
 
 /// Loads the book at `root` with our preprocessor in place of the external

@@ -212,7 +212,7 @@ impl ReuseStore {
 /// modification time, inode and device): a rebuilt or upgraded
 /// mdbook-evidence is a new file, so its rewriter, mutant generator and
 /// comparisons start from fresh inputs keys. `None` when it cannot be told.
-fn tool_identity() -> Option<String> {
+pub(crate) fn tool_identity() -> Option<String> {
     static IDENTITY: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
     IDENTITY
         .get_or_init(|| {

@@ -83,6 +83,69 @@ fn a_build_says_what_it_reproduced_and_reuses_what_did_not_change() {
 }
 
 #[test]
+fn an_unchanged_book_is_not_rendered_again_and_any_change_renders_it() {
+    let book = course_copy();
+    let build = |args: &[&str]| {
+        let mut all = vec!["build", "--reproduce", "never"];
+        all.extend_from_slice(args);
+        let output = tool(book.path(), &all);
+        assert!(output.status.success(), "{}", stderr(&output));
+        String::from_utf8_lossy(&output.stdout).to_string()
+    };
+    let rendered = |out: &str| out.contains("wrote the book to target/book/index.html");
+    let kept = |out: &str| out.contains("is up to date: nothing it is rendered from changed");
+    let out = book.path().join("target/book");
+    assert!(rendered(&build(&[])));
+    let when = |name: &str| {
+        std::fs::metadata(out.join(name))
+            .unwrap()
+            .modified()
+            .unwrap()
+    };
+    let before = when("day66-testing.html");
+    let again = build(&[]);
+    assert!(kept(&again), "{again}");
+    assert_eq!(
+        when("day66-testing.html"),
+        before,
+        "an unchanged book was written again"
+    );
+
+    // An edited chapter is rendered.
+    let chapter = book.path().join("book/day66-testing.md");
+    let text = std::fs::read_to_string(&chapter).unwrap();
+    std::fs::write(&chapter, format!("{text}\nA sentence added by the test.\n")).unwrap();
+    assert!(rendered(&build(&[])));
+    let html = std::fs::read_to_string(out.join("day66-testing.html")).unwrap();
+    assert!(html.contains("A sentence added by the test."));
+    assert!(kept(&build(&[])));
+
+    // So is a book whose output lost a file, or whose configuration changed.
+    std::fs::remove_file(out.join("print.html")).unwrap();
+    assert!(rendered(&build(&[])));
+    assert!(out.join("print.html").is_file());
+    let toml = book.path().join("book.toml");
+    let config = std::fs::read_to_string(&toml).unwrap();
+    std::fs::write(
+        &toml,
+        config.replacen("[book]", "[book]\ndescription = \"changed\"", 1),
+    )
+    .unwrap();
+    assert!(rendered(&build(&[])));
+    assert!(kept(&build(&[])));
+
+    // A file the renderer copies (anything in the source folder but a
+    // chapter) counts too, and --fresh renders regardless.
+    std::fs::write(book.path().join("book/extra.txt"), "copied").unwrap();
+    assert!(rendered(&build(&[])));
+    assert_eq!(
+        std::fs::read_to_string(out.join("extra.txt")).unwrap(),
+        "copied"
+    );
+    assert!(rendered(&build(&["--fresh"])));
+}
+
+#[test]
 fn the_built_book_has_search() {
     let book = course_copy();
     let output = tool(book.path(), &["build", "--reproduce", "never"]);
