@@ -179,6 +179,33 @@ const DEVICE_EXACT: &[(&str, &str)] = &[
     ("cosf", "::cuda_emu::math::cuda_cosf"),
     ("sincosf", "::cuda_emu::math::cuda_sincosf"),
     ("log", DEVICE_LOG),
+    ("tanf", "::cuda_emu::math::cuda_tanf"),
+    ("atanf", "::cuda_emu::math::cuda_atanf"),
+    ("atan2f", "::cuda_emu::math::cuda_atan2f"),
+    ("asinf", "::cuda_emu::math::cuda_asinf"),
+    ("acosf", "::cuda_emu::math::cuda_acosf"),
+    ("hypotf", "::cuda_emu::math::cuda_hypotf"),
+    ("powf", "::cuda_emu::math::cuda_powf"),
+    ("rsqrtf", "::cuda_emu::math::cuda_rsqrtf"),
+];
+
+/// What a program's device code must be rewritten to call for the shim to
+/// need the hardware's float reciprocal (`super::tables::MUFU_RCP`) or
+/// reciprocal square root (`MUFU_RSQ`): the functions of [`DEVICE_EXACT`]
+/// and [`DEVICE_OVERLOADS`] that nvcc builds on them.
+pub(crate) const USES_MUFU_RCP: &[&str] = &[
+    "::cuda_emu::math::cuda_tanf",
+    "::cuda_emu::math::cuda_atanf",
+    "::cuda_emu::math::cuda_powf",
+    "::cuda_emu::math::device_tan",
+    "::cuda_emu::math::device_atan",
+];
+pub(crate) const USES_MUFU_RSQ: &[&str] = &[
+    "::cuda_emu::math::cuda_asinf",
+    "::cuda_emu::math::cuda_acosf",
+    "::cuda_emu::math::cuda_rsqrtf",
+    "::cuda_emu::math::device_asin",
+    "::cuda_emu::math::device_acos",
 ];
 
 /// A C++ overload set (`sin`, `exp`, ...) of which the shim has CUDA's own
@@ -220,6 +247,14 @@ const DEVICE_OVERLOADS: &[Overloads] = &[
     float_exact("log2", "::cuda_emu::math::device_log2", "log2f_device"),
     float_exact("log10", "::cuda_emu::math::device_log10", "log10f_device"),
     float_exact("log1p", "::cuda_emu::math::device_log1p", "log1pf_device"),
+    float_exact("tan", "::cuda_emu::math::device_tan", "tanf_device"),
+    float_exact("atan", "::cuda_emu::math::device_atan", "atanf_device"),
+    float_exact("asin", "::cuda_emu::math::device_asin", "asinf_device"),
+    float_exact("acos", "::cuda_emu::math::device_acos", "acosf_device"),
+    // Two arguments: both floats are CUDA's own; any other pair keeps the
+    // C library's (the warning says "with a double argument").
+    float_exact("atan2", "::cuda_emu::math::device_atan2", "atan2f_device"),
+    float_exact("hypot", "::cuda_emu::math::device_hypot", "hypotf_device"),
     Overloads {
         name: "exp",
         replacement: "::cuda_emu::math::device_exp",

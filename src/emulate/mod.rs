@@ -473,6 +473,14 @@ impl Emulator {
         if mentions(&["curand_kernel.h", math::DEVICE_LOG]) {
             tables::install(&self.root, &tables::RECIPROCAL)?;
         }
+        // The float reciprocal and reciprocal square root, for the CUDA
+        // functions device code was rewritten to that use them.
+        if mentions(math::USES_MUFU_RCP) {
+            tables::install(&self.root, &tables::MUFU_RCP)?;
+        }
+        if mentions(math::USES_MUFU_RSQ) {
+            tables::install(&self.root, &tables::MUFU_RSQ)?;
+        }
         headers.sort_by(|a, b| a.relative_path.cmp(&b.relative_path));
         headers.dedup_by(|a, b| a.relative_path == b.relative_path);
 

@@ -16,6 +16,13 @@
 //!   low word is always zero and its high word depends on the argument's
 //!   high word only; it is the truncated reciprocal, or one above it for
 //!   39968 of the 589824 high words ([`RECIPROCAL`]).
+//! - `tests/cuda/fitting/mufu_rcp_rsq.cu` measured the float reciprocal
+//!   and reciprocal square root (`MUFU.RCP`, `MUFU.RSQ`) that CUDA's
+//!   `tanf`, `atanf`, `asinf`, `acosf`, `powf`, `rsqrtf` and others use:
+//!   each follows a table over one period (the 2^23 significands of [1, 2),
+//!   the 2^24 floats of [1, 4)) scaled by the input's power of two, on all
+//!   2^32 floats ([`MUFU_RCP`], [`MUFU_RSQ`]; `mufu_rcp_rsq_pack.py` packs
+//!   them from that run's files).
 //!
 //! Both are embedded compressed (xz) and each is written into the cache,
 //! raw, the first time a program needs it, for the shim to map
@@ -65,6 +72,29 @@ pub(super) const RECIPROCAL: Table = Table {
     hash: 0xef71_490c_bc5a_6629,
 };
 
+/// The hardware's float reciprocal (`rcp.approx.ftz.f32`, `MUFU.RCP`):
+/// entry `i` is its result for the float with bits `0x3f800000 + i`, the
+/// 2^23 significands of [1, 2); any other normal float's is the entry of
+/// its fraction scaled by its power of two.
+pub(super) const MUFU_RCP: Table = Table {
+    folder: "mufu_rcp",
+    file: "mufu_rcp.u32",
+    packed: include_bytes!("tables/mufu_rcp.xz"),
+    entries: 1 << 23,
+    hash: 0xf8e5_4289_7275_aba6,
+};
+
+/// The hardware's float reciprocal square root (`rsqrt.approx.ftz.f32`,
+/// `MUFU.RSQ`): entry `i` is its result for the float with bits
+/// `0x3f800000 + i`, the 2^24 floats of [1, 4).
+pub(super) const MUFU_RSQ: Table = Table {
+    folder: "mufu_rsq",
+    file: "mufu_rsq.u32",
+    packed: include_bytes!("tables/mufu_rsq.xz"),
+    entries: 1 << 24,
+    hash: 0xe97c_b951_4f40_c1a6,
+};
+
 /// The folder the tables are (or will be) in under `root`, each in its own
 /// folder. Every program build asks (its runtime's command line names the
 /// folder), so the hash of the tables is taken once per process.
@@ -72,7 +102,7 @@ pub(super) fn dir(root: &Path) -> PathBuf {
     static KEY: OnceLock<String> = OnceLock::new();
     let key = KEY.get_or_init(|| {
         let mut key = Fingerprint::new("tables");
-        for table in [&SINE, &RECIPROCAL] {
+        for table in [&SINE, &RECIPROCAL, &MUFU_RCP, &MUFU_RSQ] {
             key.add(table.folder, table.packed);
         }
         key.finish()
@@ -219,6 +249,45 @@ mod tests {
         // argument grows.
         assert_eq!(table[0], 0x3fe2_f684);
         assert_eq!(*table.last().unwrap(), 0x3fd9_999a);
+        assert!(table.windows(2).all(|w| w[0] >= w[1]));
+    }
+
+    #[test]
+    fn the_embedded_float_reciprocals_are_the_h200s() {
+        let table = MUFU_RCP.decode().unwrap();
+        // rcp(1) = 1 exactly; the last entry, for 2 - 2^-23, is just above
+        // 1/2 (mufu_rcp_rsq_pack.py printed both); each entry is the
+        // truncated reciprocal (the float of 1/x rounded toward zero) or
+        // one above it.
+        assert_eq!(table[0], 0x3f80_0000);
+        assert_eq!(*table.last().unwrap(), 0x3f00_0001);
+        for (i, &entry) in table.iter().enumerate().step_by(997) {
+            let x = f64::from(f32::from_bits(0x3f80_0000 + i as u32));
+            let nearest = (1.0 / x) as f32;
+            let truncated = if f64::from(nearest) > 1.0 / x {
+                nearest.to_bits() - 1
+            } else {
+                nearest.to_bits()
+            };
+            assert!(
+                entry == truncated || entry == truncated + 1,
+                "{i}: {entry:08x}"
+            );
+        }
+        assert!(table.windows(2).all(|w| w[0] >= w[1]));
+    }
+
+    #[test]
+    fn the_embedded_float_reciprocal_square_roots_are_the_h200s() {
+        let table = MUFU_RSQ.decode().unwrap();
+        // rsqrt(1) = 1, and rsqrt of the float below 4 rounds to 1/2.
+        assert_eq!(table[0], 0x3f80_0000);
+        assert_eq!(*table.last().unwrap(), 0x3f00_0000);
+        for (i, &entry) in table.iter().enumerate().step_by(997) {
+            let x = f64::from(f32::from_bits(0x3f80_0000 + i as u32));
+            let nearest = (1.0 / x.sqrt()) as f32;
+            assert!(nearest.to_bits().abs_diff(entry) <= 2, "{i}: {entry:08x}");
+        }
         assert!(table.windows(2).all(|w| w[0] >= w[1]));
     }
 

@@ -4,6 +4,7 @@
 // nvcc, includes the same code. Plain C++ only.
 #ifndef CUDA_EMU_MATH_H
 #define CUDA_EMU_MATH_H
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -275,6 +276,50 @@ inline void cuda_sincosf(float x, float* sine, float* cosine) {
 // (cuda_emu_tables.cpp).
 uint32_t reciprocal_high(uint32_t high);
 
+// The hardware's float reciprocal and reciprocal square root (MUFU.RCP,
+// rcp.approx.ftz.f32; MUFU.RSQ, rsqrt.approx.ftz.f32), measured on the H200
+// over all 2^32 floats (tests/cuda/fitting/mufu_rcp_rsq.cu): each follows a
+// table over one period, the emulator's runtime reads it
+// (cuda_emu_tables.cpp). mufu_rcp_entry(f): the reciprocal of the float of
+// [1, 2) with fraction f; mufu_rsq_entry(i): the reciprocal square root of
+// the float with bits 0x3f800000 + i, in [1, 4).
+uint32_t mufu_rcp_entry(uint32_t fraction);
+uint32_t mufu_rsq_entry(uint32_t index);
+
+// rcp.approx.ftz.f32: for x = +-2^e m the entry of m's fraction with its
+// exponent lowered by e and x's sign, a zero of x's sign where that
+// exponent would be below the normal range; zeros and subnormals give the
+// infinity of their sign, infinities a zero of theirs, NaN 0x7fffffff.
+inline float hardware_rcp(float x) {
+  const uint32_t bits = float_bits(x);
+  const uint32_t sign = bits & 0x80000000u;
+  const uint32_t field = (bits >> 23) & 255u;
+  if (field == 255u) return bits_float((bits & 0x7fffffu) != 0 ? kGpuNanF : sign);
+  if (field == 0u) return bits_float(sign | 0x7f800000u);
+  const uint32_t entry = mufu_rcp_entry(bits & 0x7fffffu);
+  const int32_t exponent = static_cast<int32_t>(entry >> 23) - (static_cast<int32_t>(field) - 127);
+  if (exponent <= 0) return bits_float(sign);
+  return bits_float(sign | static_cast<uint32_t>(exponent) << 23 | (entry & 0x7fffffu));
+}
+
+// rsqrt.approx.ftz.f32: for positive x = 2^e m the entry of the float of
+// [1, 4) that is x / 2^(2 floor(e / 2)), its exponent lowered by
+// floor(e / 2); zeros and subnormals give the infinity of their sign,
+// +infinity +0, negative numbers and NaN 0x7fffffff.
+inline float hardware_rsqrt(float x) {
+  const uint32_t bits = float_bits(x);
+  const uint32_t field = (bits >> 23) & 255u;
+  if (field == 0u) return bits_float((bits & 0x80000000u) | 0x7f800000u);
+  if (bits == 0x7f800000u) return 0.0f;
+  if ((bits & 0x80000000u) != 0 || field == 255u) return bits_float(kGpuNanF);
+  const int32_t e = static_cast<int32_t>(field) - 127;
+  const int32_t half = e >= 0 ? e / 2 : -((1 - e) / 2);  // floor(e / 2)
+  const uint32_t index = static_cast<uint32_t>(e - 2 * half) << 23 | (bits & 0x7fffffu);
+  const uint32_t entry = mufu_rsq_entry(index);
+  const uint32_t exponent = static_cast<uint32_t>(static_cast<int32_t>(entry >> 23) - half);
+  return bits_float(exponent << 23 | (entry & 0x7fffffu));
+}
+
 // log: the mantissa m split at sqrt(2), u = 2 (m - 1) / (m + 1) from the
 // hardware seed refined once, log(m) = u + u^3 P(u^2) with the rounding
 // error of u carried, plus e * log(2) in two parts.
@@ -385,6 +430,184 @@ inline void cuda_sincospi(double a, double* sine, double* cosine) {
   if (std::trunc(x) == x) s = x * 0.0;
   *sine = s;
   *cosine = c + 0.0;
+}
+
+// ---- built on the hardware reciprocal and reciprocal square root ------------------------
+// tanf, atanf, atan2f, asinf, acosf, hypotf, powf and rsqrtf as nvcc 13.0
+// compiles them for sm_90 (-O2), read from the SASS where ptxas fused or
+// kept PTX's unrounded mul.f32 and add.f32 (here it kept each one apart).
+
+// tanf: sinf's reduction (j quarter turns, r in [-pi/4, pi/4]), an odd
+// polynomial of r, and for odd j the hardware reciprocal of its negation.
+inline float cuda_tanf(float x) {
+  int32_t j;
+  const float r = reduce_quarter_turns(x, &j);
+  const float r2 = r * r;
+  const float p = horner(r2, {0x3c190000u, 0x3b560000u, 0x3cc70000u, 0x3d5b0000u, 0x3e089438u, 0x3eaaaa88u});
+  float v = std::fma(p, r2 * r, r);
+  if (std::fabs(r) == bits_float(0x3a00b43cu)) v = r;
+  if (j & 1) v = hardware_rcp(-v);
+  return gpu_nan_if_nan(v);
+}
+
+// atanf: t = |x|, or its hardware reciprocal above 1, an odd polynomial of
+// t, subtracted from pi/2 above 1, with x's sign.
+inline float cuda_atanf(float x) {
+  const float a = std::fabs(x);
+  const bool above = a > 1.0f;
+  const float t = above ? hardware_rcp(a) : a;
+  const float t2 = t * t;
+  const float p = horner(t2, {0x3b2090aau, 0xbc6be14fu, 0x3d23397eu, 0xbd948a7au, 0x3dd76b21u, 0xbe111e88u,
+                              0x3e4caf60u, 0xbeaaaa27u});
+  float v = std::fma(t, t2 * p, t);
+  if (above) v = std::fma(bits_float(0x3f6ee581u), bits_float(0x3fd774ebu), -v);
+  if (!std::isnan(x)) v = std::copysign(v, x);
+  return gpu_nan_if_nan(v);
+}
+
+// atan2f(y, x): q = min(|x|, |y|) / max(|x|, |y|) correctly rounded, atanf's
+// kind of polynomial of q, then placed in its octant by x's sign bit and
+// which of |x|, |y| is larger; equal magnitudes give pi/4 or 3 pi/4, a zero
+// denominator 0 or pi; y's sign; NaN if either is.
+inline float cuda_atan2f(float y, float x) {
+  const float ax = std::fabs(x), ay = std::fabs(y);
+  const bool steep = ay > ax;
+  const float den = steep ? ay : ax;
+  const float num = steep ? ax : ay;
+  const float q = num / den;  // div.rn.f32
+  const float q2 = q * q;
+  const float p = horner(q2, {0x3b33710bu, 0xbc807748u, 0x3d2cdab2u, 0xbd992d10u, 0x3dd9ea6cu, 0xbe117cb1u,
+                              0x3e4cbce0u, 0xbeaaaa7du});
+  float v = std::fma(q2 * p, q, q);
+  const bool x_negative = (float_bits(x) & 0x80000000u) != 0;
+  if (steep) {
+    v = std::fma(bits_float(0x3f6ee581u), bits_float(0x3fd774ebu), x_negative ? v : -v);
+  } else if (x_negative) {
+    v = std::fma(bits_float(0x3feee581u), bits_float(0x3fd774ebu), -v);
+  }
+  if (ax == ay) v = bits_float(x_negative ? 0x4016cbe4u : 0x3f490fdbu);
+  if (den == 0.0f) v = x_negative ? bits_float(0x40490fdbu) : 0.0f;
+  const float sum = ax + ay;
+  if (std::isnan(sum)) return bits_float(kGpuNanF);
+  return gpu_nan_if_nan(std::copysign(v, y));
+}
+
+// asinf and acosf share sqrt((1 - |x|) / 2), from the hardware reciprocal
+// square root refined once, for |x| > 0.56 (0 at |x| = 1).
+inline float half_complement_sqrt(float a) {
+  const float h = std::fma(-a, 0.5f, 0.5f);
+  const float s = hardware_rsqrt(h);
+  const float hs = h * s;
+  const float half_s = s * 0.5f;
+  const float e = std::fma(-hs, half_s, 0.5f);
+  const float r = std::fma(hs, e, hs);
+  return a != 1.0f ? r : 0.0f;
+}
+
+// asinf: t = |x|, or sqrt((1 - |x|) / 2) above 0.56, an odd polynomial of
+// t, above 0.56 pi/2 - 2 v; x's sign.
+inline float cuda_asinf(float x) {
+  const float a = std::fabs(x);
+  const bool above = a > bits_float(0x3f0f5c29u);
+  const float t = above ? half_complement_sqrt(a) : a;
+  const float t2 = t * t;
+  const float p = horner(t2, {0x3d4dd2f7u, 0x3c99ca97u, 0x3d3f90e8u, 0x3d993ccfu, 0x3e2aac04u});
+  float v = std::fma(t, t2 * p, t);
+  if (above) v = std::fma(bits_float(0x3f6ee581u), bits_float(0x3fd774ebu), v * -2.0f);
+  if (!std::isnan(v)) v = std::copysign(v, x);
+  return gpu_nan_if_nan(v);
+}
+
+// acosf: t as asinf's with x's sign, an odd polynomial v of t; below 0.56
+// in magnitude pi/2 - v, above 0.56 2 v, below -0.56 2 (pi/2 - v).
+inline float cuda_acosf(float x) {
+  const float a = std::fabs(x);
+  const bool above = a > bits_float(0x3f0f5c29u);
+  const float t = std::copysign(above ? half_complement_sqrt(a) : a, x);
+  const float t2 = t * t;
+  const float p = horner(t2, {0x3d10ecefu, 0x3c8b1abbu, 0x3cfc028cu, 0x3d372139u, 0x3d9993dbu, 0x3e2aaac6u});
+  const float v = std::fma(t, t2 * p, t);
+  float r = v;
+  if (!(x > bits_float(0x3f0f5c29u))) r = std::fma(bits_float(0x3f6ee581u), bits_float(0x3fd774ebu), above ? v : -v);
+  if (above) r = r + r;
+  return gpu_nan_if_nan(r);
+}
+
+// hypotf: both magnitudes scaled by a power of two from the larger's
+// exponent, the square root (sqrt.rn) of the sum of squares, scaled back;
+// the larger when the smaller is zero, infinity when the smaller is.
+inline float cuda_hypotf(float x, float y) {
+  const uint32_t a = float_bits(std::fabs(x)), b = float_bits(std::fabs(y));
+  const float lo = bits_float(std::min(a, b)), hi = bits_float(std::max(a, b));
+  const uint32_t e = float_bits(hi) & 0xfe000000u;
+  const float scale = bits_float(0x7e800000u - e);
+  const float l = lo * scale, h = hi * scale;
+  const float root = std::sqrt(std::fma(h, h, l * l));
+  float r = lo != 0.0f ? bits_float(e | 0x800000u) * root : hi;
+  if (lo == INFINITY) r = INFINITY;
+  return gpu_nan_if_nan(r);
+}
+
+// powf(x, y) = 2^(y log2 |x|): log2 |x| as a head and tail (the exponent
+// split at sqrt(1/2), u = 2 (m - 1) / (m + 1) from the hardware reciprocal,
+// its error carried), times y in two parts, 2^fraction by a polynomial,
+// scaled in two steps; then C's special cases in nvcc's order.
+inline float cuda_powf(float x, float y) {
+  const float a = std::fabs(x);
+  const bool tiny = !(a >= 0x1p-126f);
+  const float m0 = tiny ? a * 16777216.0f : a;
+  const uint32_t e_bits = (float_bits(m0) - 0x3f3504f3u) & 0xff800000u;
+  const float m = bits_float(float_bits(m0) - e_bits);
+  const float e = std::fma(static_cast<float>(static_cast<int32_t>(e_bits)), 0x1p-23f, tiny ? -24.0f : 0.0f);
+  const float f = m - 1.0f;
+  const float inv = hardware_rcp(m + 1.0f);
+  const float u = inv * (f + f);
+  const float u2 = u * u;
+  const float log2e = bits_float(0x3fb8aa3bu);
+  const float head = std::fma(u, log2e, e);
+  const float correction = inv * std::fma(f, -u, (f - u) + (f - u));
+  const float p = u2 * horner(u2, {0x3a2c32e4u, 0x3b52e7dbu, 0x3c93bb73u, 0x3df6384fu});
+  float tail = std::fma(u, log2e, e - head);
+  tail = std::fma(correction, log2e, tail);
+  tail = std::fma(u, bits_float(0x32a55e34u), tail);
+  tail = std::fma(correction, p * 3.0f, tail);
+  tail = std::fma(u, p, tail);
+  const float l = head + tail;
+  const float l_tail = tail - (l - head);
+  const float t = y * l;
+  const float t_tail = std::fma(y, l_tail, std::fma(y, l, -t));
+  const float k = std::nearbyint(t);
+  const float g = t_tail + (t - k);
+  const float q = horner(g, {0x391fcb8eu, 0x3aaf85edu, 0x3c1d9856u, 0x3d6357bbu, 0x3e75fdecu, 0x3f317218u, 0x3f800000u});
+  const uint32_t low = k > 0.0f ? 0u : 0x83000000u;
+  const uint32_t ki = static_cast<uint32_t>(gpu_float_to_int(k));
+  float r = (q * bits_float(low + 0x7f000000u)) * bits_float((ki << 23) - low);
+  if (std::fabs(t) > 152.0f) r = t < 0.0f ? 0.0f : INFINITY;
+  // The special cases.
+  if (x == 1.0f || y == 0.0f) return 1.0f;
+  if (std::isnan(x) || std::isnan(y)) return bits_float(kGpuNanF);
+  const float half_y = std::trunc(y * 0.5f);
+  const float odd_test = y - (half_y + half_y);
+  const bool odd = std::fabs(odd_test) == 1.0f;
+  if (std::fabs(x) == INFINITY || x == 0.0f) {
+    uint32_t bits = float_bits(x + x);
+    if (y < 0.0f) bits ^= 0x7f800000u;
+    if (!odd) bits &= 0x7fffffffu;
+    return bits_float(bits);
+  }
+  if (std::fabs(y) == INFINITY && x == -1.0f) return 1.0f;
+  if (x >= 0.0f) return gpu_nan_if_nan(r);
+  if (odd) r = -r;
+  return std::floor(y) != y ? bits_float(kGpuNanF) : gpu_nan_if_nan(r);
+}
+
+// rsqrtf (rsqrt.approx.f32, without ftz): the hardware reciprocal square
+// root, a subnormal (or zero) scaled by 2^24 first and its result by 2^12.
+inline float cuda_rsqrtf(float x) {
+  const bool tiny = std::fabs(x) < 0x1p-126f;
+  float r = hardware_rsqrt(tiny ? x * 16777216.0f : x);
+  if (tiny) r = r * 4096.0f;
+  return gpu_nan_if_nan(r);
 }
 }  // namespace math
 }  // namespace cuda_emu

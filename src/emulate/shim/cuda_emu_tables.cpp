@@ -8,7 +8,11 @@
 //     sine at k and the cosine at k + 2^23 (cos(t) = sin(t + 1/4), bit for
 //     bit on the H200);
 //   - the double reciprocal seed (MUFU.RCP64H) that CUDA's double log
-//     starts from (cuda_emu_math.h: cuda_log), by the argument's high word.
+//     starts from (cuda_emu_math.h: cuda_log), by the argument's high word;
+//   - the float reciprocal and reciprocal square root (MUFU.RCP, MUFU.RSQ)
+//     over one period each, which cuda_emu_math.h's hardware_rcp and
+//     hardware_rsqrt scale (CUDA's tanf, atanf, asinf, acosf, powf, rsqrtf
+//     and others use them).
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -104,6 +108,24 @@ uint32_t reciprocal_high(uint32_t high) {
     abort();
   }
   return t.entries[high - kSeedFirst];
+}
+
+uint32_t mufu_rcp_entry(uint32_t fraction) {
+  static const Table t = map_table("mufu_rcp", "mufu_rcp.u32", "the hardware's float reciprocal (CUDA's tanf, atanf, powf, ...)", "rcp", 0);
+  if (fraction >= t.count) {
+    fprintf(stderr, "cuda_emu: internal error: the float reciprocal's table has no entry %u\n", fraction);
+    abort();
+  }
+  return t.entries[fraction];
+}
+
+uint32_t mufu_rsq_entry(uint32_t index) {
+  static const Table t = map_table("mufu_rsq", "mufu_rsq.u32", "the hardware's float reciprocal square root (CUDA's rsqrtf, asinf, acosf, ...)", "rsqrt", 0);
+  if (index >= t.count) {
+    fprintf(stderr, "cuda_emu: internal error: the float reciprocal square root's table has no entry %u\n", index);
+    abort();
+  }
+  return t.entries[index];
 }
 }  // namespace math
 }  // namespace cuda_emu

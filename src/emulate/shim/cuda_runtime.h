@@ -2239,9 +2239,37 @@ CUDA_EMU_DEVICE_OVERLOADS(log1p, cuda_log1pf, std::log1p)
 CUDA_EMU_DEVICE_OVERLOADS(sin, cuda_sinf, std::sin)
 CUDA_EMU_DEVICE_OVERLOADS(cos, cuda_cosf, std::cos)
 CUDA_EMU_DEVICE_OVERLOADS(exp, std::exp, cuda_exp)
+CUDA_EMU_DEVICE_OVERLOADS(tan, cuda_tanf, std::tan)
+CUDA_EMU_DEVICE_OVERLOADS(atan, cuda_atanf, std::atan)
+CUDA_EMU_DEVICE_OVERLOADS(asin, cuda_asinf, std::asin)
+CUDA_EMU_DEVICE_OVERLOADS(acos, cuda_acosf, std::acos)
 }  // namespace math
 }  // namespace cuda_emu
 #undef CUDA_EMU_DEVICE_OVERLOADS
+// The same for two arguments: two floats get CUDA's own, any other pair
+// (double, an integer, a mix: promoted as C++'s overloads promote them, or
+// a type of the program's) what std:: and argument-dependent lookup give.
+#define CUDA_EMU_DEVICE_OVERLOADS2(NAME, FOR_FLOAT)                                                  \
+  namespace overloads_##NAME {                                                                       \
+  using std::NAME;                                                                                   \
+  template <class A, class B>                                                                        \
+  inline auto call(const A& a, const B& b) -> decltype(NAME(a, b)) {                                 \
+    return NAME(a, b);                                                                               \
+  }                                                                                                  \
+  }                                                                                                  \
+  inline float device_##NAME(float a, float b) { return FOR_FLOAT(a, b); }                           \
+  template <class A, class B,                                                                        \
+            class = typename std::enable_if<!(std::is_same<A, float>::value && std::is_same<B, float>::value)>::type> \
+  inline auto device_##NAME(const A& a, const B& b)->decltype(overloads_##NAME::call(a, b)) {        \
+    return overloads_##NAME::call(a, b);                                                             \
+  }
+namespace cuda_emu {
+namespace math {
+CUDA_EMU_DEVICE_OVERLOADS2(atan2, cuda_atan2f)
+CUDA_EMU_DEVICE_OVERLOADS2(hypot, cuda_hypotf)
+}  // namespace math
+}  // namespace cuda_emu
+#undef CUDA_EMU_DEVICE_OVERLOADS2
 inline void sincospi(double x, double* s, double* c) { ::cuda_emu::math::cuda_sincospi(x, s, c); }
 inline double sinpi(double x) {
   double s, c;

@@ -1,7 +1,13 @@
 // seeds.cu: the hardware's double reciprocal seed (rcp.approx.ftz.f64, SASS
 // MUFU.RCP64H) that CUDA's double log starts from, measured on the GPU for the
 // high words log's reduction gives, for sweep.cu's model of log
-// (src/emulate/shim/cuda_emu_math.h: cuda_log calls reciprocal_high). Linked
+// (src/emulate/shim/cuda_emu_math.h: cuda_log calls reciprocal_high); and the
+// tables of the float reciprocal and reciprocal square root over one period
+// (rcp.approx.ftz.f32 on [1, 2), rsqrt.approx.ftz.f32 on [1, 4)), which
+// cuda_emu_math.h's hardware_rcp and hardware_rsqrt scale for CUDA's tanf,
+// atanf, powf, asinf, acosf and rsqrtf (their hashes are printed, to compare
+// with those of the tables the emulator ships,
+// tests/cuda/fitting/mufu_rcp_rsq.txt). Linked
 // into the sweep on the GPU machine only: its inline PTX is nothing the emulator
 // runs, so the sweep's --host-hash mode builds without it.
 #include <cstdint>
@@ -14,6 +20,8 @@
 namespace cuda_emu {
 namespace math {
 uint32_t reciprocal_high(uint32_t high);
+uint32_t mufu_rcp_entry(uint32_t fraction);
+uint32_t mufu_rsq_entry(uint32_t index);
 }
 }  // namespace cuda_emu
 
@@ -28,7 +36,45 @@ __global__ void k_seeds(uint32_t* out, uint32_t n) {
   out[i] = (uint32_t)__double2hiint(r);
 }
 
+static std::vector<uint32_t> rcp_table, rsq_table;
+
+__global__ void k_mufu_tables(uint32_t* rcp, uint32_t* rsq, uint32_t n) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  float r, x = __uint_as_float(0x3f800000u + i);
+  asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+  rsq[i] = __float_as_uint(r);
+  if (i < (1u << 23)) {
+    asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    rcp[i] = __float_as_uint(r);
+  }
+}
+
+static uint64_t fnv1a(const std::vector<uint32_t>& v) {
+  uint64_t h = 1469598103934665603ull;
+  for (uint32_t e : v)
+    for (int k = 0; k < 4; ++k) h = (h ^ ((e >> (8 * k)) & 255u)) * 1099511628211ull;
+  return h;
+}
+
+static void measure_mufu_tables() {
+  const uint32_t n = 1u << 24;
+  uint32_t *d_rcp, *d_rsq;
+  rcp_table.resize(1u << 23);
+  rsq_table.resize(n);
+  if (cudaMalloc(&d_rcp, (1u << 23) * 4) != cudaSuccess || cudaMalloc(&d_rsq, n * 4) != cudaSuccess) exit(2);
+  k_mufu_tables<<<n / 256, 256>>>(d_rcp, d_rsq, n);
+  if (cudaMemcpy(rcp_table.data(), d_rcp, (1u << 23) * 4, cudaMemcpyDeviceToHost) != cudaSuccess ||
+      cudaMemcpy(rsq_table.data(), d_rsq, n * 4, cudaMemcpyDeviceToHost) != cudaSuccess) {
+    fprintf(stderr, "seeds: %s\n", cudaGetErrorString(cudaGetLastError()));
+    exit(2);
+  }
+  printf("mufu tables: rcp hash %016llx, rsq hash %016llx (the emulator's: f8e542897275aba6, e97cb9514f40c1a6)\n",
+         (unsigned long long)fnv1a(rcp_table), (unsigned long long)fnv1a(rsq_table));
+}
+
 void measure_reciprocal_seeds() {
+  measure_mufu_tables();
   const uint32_t n = kSeedEnd - kSeedFirst;
   uint32_t* d_seeds;
   seed_table.resize(n);
@@ -47,3 +93,6 @@ uint32_t cuda_emu::math::reciprocal_high(uint32_t high) {
   }
   return seed_table[high - kSeedFirst];
 }
+
+uint32_t cuda_emu::math::mufu_rcp_entry(uint32_t fraction) { return rcp_table.at(fraction); }
+uint32_t cuda_emu::math::mufu_rsq_entry(uint32_t index) { return rsq_table.at(index); }

@@ -62,7 +62,9 @@ static double from_bits64(uint64_t u) {
 // code the emulator compiles.
 #include "../../../src/emulate/shim/cuda_emu_math.h"
 
-// cuda_log's hardware reciprocal seed, measured on the GPU at start-up by seeds.cu
+// cuda_log's hardware reciprocal seed (and the float reciprocal and reciprocal
+// square root tables of tanf, atanf, powf, asinf, acosf, rsqrtf), measured on the
+// GPU at start-up by seeds.cu
 // (linked in on the GPU machine; its inline PTX would stop the emulator's build) for
 // the high words log's reduction gives; tests/cuda/fitting/rcp64h.cu measures the
 // table the emulator ships, and its hash. Under emulation (--host-hash), the
@@ -124,9 +126,13 @@ static double host_sincospi(double x, bool cosine) {
   X(sincosf_device, sincosf_sine(x), host_sincosf(x, false))   \
   X(sincosf_device_cos, sincosf_cosine(x), host_sincosf(x, true)) \
   X(tanf, tanf(x), tanf(x))                                     \
+  X(tanf_device, tanf(x), cuda_emu::math::cuda_tanf(x))       \
   X(asinf, asinf(x), asinf(x))                                  \
+  X(asinf_device, asinf(x), cuda_emu::math::cuda_asinf(x))    \
   X(acosf, acosf(x), acosf(x))                                  \
+  X(acosf_device, acosf(x), cuda_emu::math::cuda_acosf(x))    \
   X(atanf, atanf(x), atanf(x))                                  \
+  X(atanf_device, atanf(x), cuda_emu::math::cuda_atanf(x))    \
   X(sinhf, sinhf(x), sinhf(x))                                  \
   X(coshf, coshf(x), coshf(x))                                  \
   X(tanhf, tanhf(x), tanhf(x))                                  \
@@ -136,6 +142,7 @@ static double host_sincospi(double x, bool cosine) {
   X(sqrtf, sqrtf(x), sqrtf(x))                                  \
   X(cbrtf, cbrtf(x), cbrtf(x))                                  \
   X(rsqrtf, rsqrtf(x), 1.0f / sqrtf(x))                         \
+  X(rsqrtf_device, rsqrtf(x), cuda_emu::math::cuda_rsqrtf(x)) \
   X(rcbrtf, rcbrtf(x), 1.0f / cbrtf(x))                         \
   X(erff, erff(x), erff(x))                                     \
   X(erfcf, erfcf(x), erfcf(x))                                  \
@@ -161,8 +168,11 @@ static double host_sincospi(double x, bool cosine) {
 
 #define BINARY_F(X)                                     \
   X(powf, powf(x, y), powf(x, y))                       \
+  X(powf_device, powf(x, y), cuda_emu::math::cuda_powf(x, y)) \
   X(atan2f, atan2f(x, y), atan2f(x, y))                 \
+  X(atan2f_device, atan2f(x, y), cuda_emu::math::cuda_atan2f(x, y)) \
   X(hypotf, hypotf(x, y), hypotf(x, y))                 \
+  X(hypotf_device, hypotf(x, y), cuda_emu::math::cuda_hypotf(x, y)) \
   X(fmodf, fmodf(x, y), fmodf(x, y))                    \
   X(remainderf, remainderf(x, y), remainderf(x, y))     \
   X(fdimf, fdimf(x, y), fdimf(x, y))                    \
