@@ -212,8 +212,9 @@ pub struct MathUse {
     /// The call is in a `#define`'s body (device code when the macro is used there).
     pub in_macro: bool,
     /// For an overloaded function whose other overload is CUDA's own: the
-    /// argument the warning is about ("with a double argument (a float one
-    /// is CUDA's own, ...)").
+    /// argument type the warning is about ("if its argument is a double (a
+    /// float one is CUDA's own, ...)"): the rewriter cannot see which one
+    /// the call passes.
     pub argument: Option<String>,
 }
 
@@ -647,9 +648,11 @@ impl<'a> Rewriter<'a> {
                     end: token.end,
                     replacement: overloads.replacement.to_string(),
                 });
+                // The rewriter does not know the argument's type: the
+                // warning says which type it is about.
                 argument = Some(format!(
-                    "with a {} argument (a {} one is CUDA's own, identical on the H200 as the \
-                     sweep's {})",
+                    "if its argument is a {} (a {} one is CUDA's own, identical on the H200 as \
+                     the sweep's {})",
                     overloads.differs_for, overloads.exact_for, overloads.measured_exact
                 ));
                 measured = overloads.measured_differing;
@@ -2164,21 +2167,21 @@ mod tests {
                 (
                     "sin",
                     Some(
-                        "with a double argument (a float one is CUDA's own, identical on the \
+                        "if its argument is a double (a float one is CUDA's own, identical on the \
                          H200 as the sweep's sinf_device)"
                     )
                 ),
                 (
                     "exp",
                     Some(
-                        "with a float argument (a double one is CUDA's own, identical on the \
+                        "if its argument is a float (a double one is CUDA's own, identical on the \
                          H200 as the sweep's exp_device)"
                     )
                 ),
                 (
                     "cos",
                     Some(
-                        "with a double argument (a float one is CUDA's own, identical on the \
+                        "if its argument is a double (a float one is CUDA's own, identical on the \
                          H200 as the sweep's cosf_device)"
                     )
                 ),
@@ -2193,7 +2196,7 @@ mod tests {
         let text = super::super::math::warning(Path::new("k.cu"), &out.math_uses[0]);
         assert!(
             text.starts_with(
-                "k.cu:1:38: sin in device code with a double argument (a float one is"
+                "k.cu:1:38: sin in device code if its argument is a double (a float one is"
             ),
             "{text}"
         );
