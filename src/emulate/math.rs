@@ -220,9 +220,8 @@ pub(crate) struct Overloads {
     /// that measured it.
     pub exact_for: &'static str,
     pub measured_exact: &'static str,
-    /// The other type, and the function whose measured figure its warning
-    /// quotes.
-    pub differs_for: &'static str,
+    /// The function whose measured figure the warning quotes for the
+    /// other type (the shim's `CUDA_EMU_DIFFERS` mark names that type).
     pub measured_differing: &'static str,
 }
 
@@ -236,7 +235,6 @@ const fn float_exact(
         replacement,
         exact_for: "float",
         measured_exact,
-        differs_for: "double",
         measured_differing: name,
     }
 }
@@ -260,7 +258,6 @@ const DEVICE_OVERLOADS: &[Overloads] = &[
         replacement: "::cuda_emu::math::device_exp",
         exact_for: "double",
         measured_exact: "exp_device",
-        differs_for: "float",
         measured_differing: "expf",
     },
 ];
@@ -287,6 +284,103 @@ pub(crate) fn differing(name: &str) -> Option<&'static Differing> {
         return None;
     }
     table().iter().find(|d| d.name == name)
+}
+
+/// A call the compiler resolved to an overload that the shim marks as the
+/// C library's (`CUDA_EMU_DIFFERS` in `cuda_runtime.h`: a deprecation whose
+/// message is `cuda_emu_differs NAME TYPE`). The rewriter cannot tell an
+/// argument's type; the compiler can, so a call with the type whose overload
+/// is CUDA's own does not warn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct OverloadUse {
+    pub file: String,
+    pub line: u32,
+    pub column: u32,
+    pub function: String,
+    /// The argument's type, as the mark names it.
+    pub argument: String,
+}
+
+impl OverloadUse {
+    /// The calls a successful compile's `messages` report, one per function,
+    /// type and file (the first). The compiler's column counts the rewritten
+    /// line; `column_as_written(file, line, function)` gives the column of
+    /// that call in the source, where known.
+    pub(crate) fn found_in(
+        messages: &str,
+        column_as_written: impl Fn(&str, u32, &str) -> Option<u32>,
+    ) -> Vec<OverloadUse> {
+        static MARK: OnceLock<regex::Regex> = OnceLock::new();
+        let mark = MARK.get_or_init(|| {
+            regex::Regex::new(r"^(.+?):(\d+):(\d+): warning: .*cuda_emu_differs (\w+) (\w+)")
+                .expect("a valid pattern")
+        });
+        let mut found: Vec<OverloadUse> = Vec::new();
+        for line in messages.lines() {
+            let Some(parts) = mark.captures(line) else {
+                continue;
+            };
+            let (Ok(number), Ok(column)) = (parts[2].parse::<u32>(), parts[3].parse::<u32>())
+            else {
+                continue;
+            };
+            let (file, function, argument) = (&parts[1], &parts[4], &parts[5]);
+            if found
+                .iter()
+                .any(|u| u.file == file && u.function == function && u.argument == argument)
+            {
+                continue;
+            }
+            found.push(OverloadUse {
+                file: file.to_string(),
+                line: number,
+                column: column_as_written(file, number, function).unwrap_or(column),
+                function: function.to_string(),
+                argument: argument.to_string(),
+            });
+        }
+        found
+    }
+
+    /// One line of the build's record (tab-separated), read by [`Self::parse`].
+    pub(crate) fn record(&self) -> String {
+        format!(
+            "{}\t{}\t{}\t{}\t{}",
+            self.line, self.column, self.function, self.argument, self.file
+        )
+    }
+
+    pub(crate) fn parse(record: &str) -> Option<OverloadUse> {
+        let mut fields = record.splitn(5, '\t');
+        Some(OverloadUse {
+            line: fields.next()?.parse().ok()?,
+            column: fields.next()?.parse().ok()?,
+            function: fields.next()?.to_string(),
+            argument: fields.next()?.to_string(),
+            file: fields.next()?.to_string(),
+        })
+    }
+
+    /// The warning, in the rewriter's words ("sin in device code with a
+    /// double argument (a float one is CUDA's own, ...)"); `None` for a
+    /// function the shim no longer marks.
+    pub(crate) fn warning(&self) -> Option<String> {
+        let overloads = device_overloads(&self.function)?;
+        let measured = differing(overloads.measured_differing)?;
+        let used = super::rewrite::MathUse {
+            line: self.line,
+            column: self.column,
+            function: self.function.clone(),
+            figure: measured.figure.clone(),
+            in_macro: false,
+            argument: Some(format!(
+                "with a {} argument (a {} one is CUDA's own, identical on the H200 as the \
+                 sweep's {})",
+                self.argument, overloads.exact_for, overloads.measured_exact
+            )),
+        };
+        Some(warning(std::path::Path::new(&self.file), &used))
+    }
 }
 
 /// The warning for a call found by the rewriter, naming the file, line and
@@ -432,7 +526,7 @@ mod tests {
                 "{exact}"
             );
             assert!(differing(o.measured_differing).is_some(), "{}", o.name);
-            assert_ne!(o.exact_for, o.differs_for);
+            assert!(["float", "double"].contains(&o.exact_for), "{}", o.name);
             assert_eq!(
                 o.replacement,
                 format!("::cuda_emu::math::device_{}", o.name)
@@ -440,6 +534,43 @@ mod tests {
         }
         assert_eq!(device_overloads("exp").unwrap().measured_differing, "expf");
         assert!(device_overloads("expf").is_none());
+    }
+
+    #[test]
+    fn the_compilers_deprecation_marks_become_one_warning_per_function_and_type() {
+        let messages = "k.cu: In function 'void k(float*, double)':\n\
+            k.cu:3:38: warning: 'double cuda_emu::math::device_sin(double)' is deprecated: cuda_emu_differs sin double [-Wdeprecated-declarations]\n\
+            /cache/shim/cuda_runtime.h:2240:1: note: declared here\n\
+            k.cu:5:40: warning: 'double cuda_emu::math::device_sin(double)' is deprecated: cuda_emu_differs sin double [-Wdeprecated-declarations]\n\
+            k.cu:6:12: warning: unused variable 'y' [-Wunused-variable]\n\
+            k.cu:7:9: warning: 'float cuda_emu::math::device_exp(float)' is deprecated: cuda_emu_differs exp float [-Wdeprecated-declarations]\n";
+        let written = |file: &str, line: u32, name: &str| {
+            (file == "k.cu" && line == 3 && name == "sin").then_some(10)
+        };
+        let found = OverloadUse::found_in(messages, written);
+        let shown: Vec<(u32, u32, &str, &str)> = found
+            .iter()
+            .map(|u| (u.line, u.column, u.function.as_str(), u.argument.as_str()))
+            .collect();
+        // The column as written where the rewriter knows it, the compiler's
+        // otherwise; the second sin is not repeated.
+        assert_eq!(shown, [(3, 10, "sin", "double"), (7, 9, "exp", "float")]);
+        for used in &found {
+            assert_eq!(OverloadUse::parse(&used.record()).as_ref(), Some(used));
+        }
+        let text = found[0].warning().unwrap();
+        assert!(
+            text.starts_with(
+                "k.cu:3:10: sin in device code with a double argument (a float one is CUDA's own, \
+                 identical on the H200 as the sweep's sinf_device): the CPU emulator computes it"
+            ),
+            "{text}"
+        );
+        assert!(
+            found[1].warning().unwrap().contains("2^32 floats"),
+            "expf's figure"
+        );
+        assert!(OverloadUse::parse("not a record").is_none());
     }
 
     #[test]

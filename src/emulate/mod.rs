@@ -55,6 +55,10 @@ pub(crate) use self::profile::DeviceProfile;
 pub(crate) use self::rewrite::RewriteError;
 use self::toolchain::{Compiler, compiler_messages};
 
+/// The file of a build's cache entry that holds the calls the compiler
+/// resolved to a C library overload ([`math::OverloadUse`]), one per line.
+const OVERLOAD_WARNINGS: &str = "overload-warnings.txt";
+
 /// Why a program could not be built for the emulator.
 #[derive(Debug, Error)]
 pub enum EmulateError {
@@ -343,6 +347,8 @@ impl Emulator {
         let mut headers = Vec::new();
         let mut used_names = std::collections::BTreeSet::new();
         let mut warnings = Vec::new();
+        // Where each overload call was written, for the compiler's warnings.
+        let mut overload_calls: Vec<(String, rewrite::OverloadCall)> = Vec::new();
         // Headers compiled without the rewrite that hold CUDA: warned about,
         // and repeated after a failed build, which they may explain.
         let mut unrewritten = Vec::new();
@@ -362,6 +368,13 @@ impl Emulator {
                         .math_uses
                         .iter()
                         .map(|used| math::warning(&input.shown, used)),
+                );
+                let shown = input.shown.display().to_string();
+                overload_calls.extend(
+                    rewritten
+                        .overload_calls
+                        .iter()
+                        .map(|call| (shown.clone(), call.clone())),
                 );
                 let local = headers::local_headers(&input.file, &rewritten)?;
                 unrewritten.extend(local.iter().filter_map(headers::unrewritten_cuda));
@@ -421,6 +434,15 @@ impl Emulator {
             args.push(OsString::from("-ffp-contract=off"));
             if input.cuda {
                 args.push(OsString::from("-Wno-attributes"));
+                // How the build learns which math overload a call takes
+                // (math::OverloadUse): never off, never an error.
+                args.extend(
+                    [
+                        "-Wdeprecated-declarations",
+                        "-Wno-error=deprecated-declarations",
+                    ]
+                    .map(OsString::from),
+                );
             }
             args.extend(inputs.macros.iter().map(OsString::from));
             // nvcc searches the program's own directory for `#include <...>`
@@ -557,6 +579,7 @@ impl Emulator {
             tracing::info!("emulate: compiling {}: {command}", first.file.display());
             // The program's own compiles (the slow part) run while the
             // runtime object is built, if it is not cached yet; then link.
+            let mut overload_warnings = String::new();
             let (runtime_built, compiled) = std::thread::scope(|scope| {
                 let runtime_built = scope.spawn(|| self.build_runtime(&runtime));
                 let compiled: Result<(), EmulateError> = units.iter().try_for_each(|unit| {
@@ -568,6 +591,19 @@ impl Emulator {
                     );
                     let output = self.compiler.run(&compile_dir, &compile_args)?;
                     if output.status.success() {
+                        let messages = compiler_messages(&output);
+                        let written = |file: &str, line: u32, name: &str| {
+                            overload_calls
+                                .iter()
+                                .find(|(shown, call)| {
+                                    shown == file && call.line == line && call.function == name
+                                })
+                                .map(|(_, call)| call.column)
+                        };
+                        for used in math::OverloadUse::found_in(&messages, written) {
+                            overload_warnings.push_str(&used.record());
+                            overload_warnings.push('\n');
+                        }
                         Ok(())
                     } else {
                         Err(EmulateError::CompileFailed {
@@ -597,8 +633,20 @@ impl Emulator {
                     stderr: compiler_messages(&output) + &unrewritten,
                 });
             }
+            // Kept with the build, so that a cached build warns the same.
+            // (Put in the entry before it is installed: never half-written.)
+            let path = dir.join(OVERLOAD_WARNINGS);
+            std::fs::write(&path, &overload_warnings)
+                .map_err(EmulateError::io("writing", &path))?;
             Ok(())
         })?;
+        warnings.extend(
+            std::fs::read_to_string(entry.join(OVERLOAD_WARNINGS))
+                .unwrap_or_default()
+                .lines()
+                .filter_map(math::OverloadUse::parse)
+                .filter_map(|used| used.warning()),
+        );
         if built == Entry::Found {
             tracing::debug!(
                 "emulate: {} is cached at {}",

@@ -198,6 +198,20 @@ pub struct RewrittenSource {
     /// function the emulator does not reproduce bit for bit
     /// ([`super::math::differing`]), in source order.
     pub math_uses: Vec<MathUse>,
+    /// Every call in device code rewritten to one of the shim's overload
+    /// sets ([`super::math::device_overloads`]): its line, column and
+    /// function, so that the compiler's word on which overload it took
+    /// (whose column counts the rewritten text) can name the column as
+    /// written.
+    pub overload_calls: Vec<OverloadCall>,
+}
+
+/// A call rewritten to an overload set of the shim, where it was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OverloadCall {
+    pub line: u32,
+    pub column: u32,
+    pub function: String,
 }
 
 /// A call of a math function whose results differ from the GPU's.
@@ -211,10 +225,9 @@ pub struct MathUse {
     pub figure: String,
     /// The call is in a `#define`'s body (device code when the macro is used there).
     pub in_macro: bool,
-    /// For an overloaded function whose other overload is CUDA's own: the
-    /// argument type the warning is about ("if its argument is a double (a
-    /// float one is CUDA's own, ...)"): the rewriter cannot see which one
-    /// the call passes.
+    /// For a call of an overload set of which the shim has CUDA's own
+    /// overload for one type, found by the compiler to take the other: that
+    /// argument ("with a double argument (a float one is CUDA's own, ...)").
     pub argument: Option<String>,
 }
 
@@ -232,6 +245,7 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
         lock_step: false,
         arch_checked: Vec::new(),
         math_uses: Vec::new(),
+        overload_calls: Vec::new(),
     };
     rewriter.run()?;
     let Rewriter {
@@ -240,6 +254,7 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
         local_includes,
         lock_step,
         math_uses,
+        overload_calls,
         ..
     } = rewriter;
 
@@ -266,6 +281,7 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
         local_includes,
         lock_step,
         math_uses,
+        overload_calls,
     })
 }
 
@@ -485,6 +501,7 @@ struct Rewriter<'a> {
     /// for its `__CUDA_ARCH__` test ([`Rewriter::cuda_arch_test`]).
     arch_checked: Vec<usize>,
     math_uses: Vec<MathUse>,
+    overload_calls: Vec<OverloadCall>,
 }
 
 impl<'a> Rewriter<'a> {
@@ -631,8 +648,6 @@ impl<'a> Rewriter<'a> {
             (true, _) => self.tokens[i - 2].start,
             (false, _) => token.start,
         };
-        let mut argument = None;
-        let mut measured = name;
         if !in_macro && scopes.iter().any(|s| s.device) {
             if let Some(exact) = super::math::device_replacement(name) {
                 self.edits.push(Edit {
@@ -643,32 +658,33 @@ impl<'a> Rewriter<'a> {
                 return;
             }
             if let Some(overloads) = super::math::device_overloads(name) {
+                // Which overload a call takes is the compiler's to say: the
+                // shim marks the C library's, and the build warns where the
+                // compiler resolved a call to one (math::differing_overloads).
                 self.edits.push(Edit {
                     start,
                     end: token.end,
                     replacement: overloads.replacement.to_string(),
                 });
-                // The rewriter does not know the argument's type: the
-                // warning says which type it is about.
-                argument = Some(format!(
-                    "if its argument is a {} (a {} one is CUDA's own, identical on the H200 as \
-                     the sweep's {})",
-                    overloads.differs_for, overloads.exact_for, overloads.measured_exact
-                ));
-                measured = overloads.measured_differing;
+                self.overload_calls.push(OverloadCall {
+                    line: token.line,
+                    column: token.column,
+                    function: name.to_string(),
+                });
+                return;
             }
         }
         if self.math_uses.iter().any(|m| m.function == name) {
             return;
         }
-        if let Some(found) = super::math::differing(measured) {
+        if let Some(found) = super::math::differing(name) {
             self.math_uses.push(MathUse {
                 line: token.line,
                 column: token.column,
                 function: name.to_string(),
                 figure: found.figure.clone(),
                 in_macro,
-                argument,
+                argument: None,
             });
         }
     }
@@ -2143,7 +2159,7 @@ mod tests {
     }
 
     #[test]
-    fn an_overloaded_call_in_device_code_gets_cuda_s_own_and_warns_for_the_other_type() {
+    fn an_overloaded_call_in_device_code_gets_the_shims_overload_set_and_is_remembered() {
         let source = "__device__ float f(float x) { return sin(x) + std::exp(x) + cos(x); }\n\
                       int main() { return (int)sin(1.0); }\n";
         let out = rewrite(Path::new(PATH), source).unwrap();
@@ -2156,50 +2172,17 @@ mod tests {
             out.cpp
         );
         assert!(out.cpp.contains("return (int)sin(1.0);"), "{}", out.cpp);
-        let warned: Vec<(&str, Option<&str>)> = out
-            .math_uses
+        // Which overload each takes is the compiler's to say (the build
+        // warns from its messages, math::OverloadUse): the rewriter only
+        // remembers where each call was written, and warns for host code's.
+        let calls: Vec<(u32, u32, &str)> = out
+            .overload_calls
             .iter()
-            .map(|u| (u.function.as_str(), u.argument.as_deref()))
+            .map(|c| (c.line, c.column, c.function.as_str()))
             .collect();
-        assert_eq!(
-            warned,
-            [
-                (
-                    "sin",
-                    Some(
-                        "if its argument is a double (a float one is CUDA's own, identical on the \
-                         H200 as the sweep's sinf_device)"
-                    )
-                ),
-                (
-                    "exp",
-                    Some(
-                        "if its argument is a float (a double one is CUDA's own, identical on the \
-                         H200 as the sweep's exp_device)"
-                    )
-                ),
-                (
-                    "cos",
-                    Some(
-                        "if its argument is a double (a float one is CUDA's own, identical on the \
-                         H200 as the sweep's cosf_device)"
-                    )
-                ),
-            ]
-        );
-        // The float exp's warning quotes expf's measured figure.
-        assert!(
-            out.math_uses[1].figure.contains("2^32 floats"),
-            "{}",
-            out.math_uses[1].figure
-        );
-        let text = super::super::math::warning(Path::new("k.cu"), &out.math_uses[0]);
-        assert!(
-            text.starts_with(
-                "k.cu:1:38: sin in device code if its argument is a double (a float one is"
-            ),
-            "{text}"
-        );
+        assert_eq!(calls, [(1, 38, "sin"), (1, 52, "exp"), (1, 61, "cos")]);
+        let warned: Vec<&str> = out.math_uses.iter().map(|u| u.function.as_str()).collect();
+        assert!(warned.is_empty(), "{warned:?}");
     }
 
     #[test]

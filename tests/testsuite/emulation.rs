@@ -606,6 +606,53 @@ fn curand_float_log_normals_are_refused_at_run_time_with_their_line() {
 }
 
 #[test]
+fn a_math_overload_warns_only_where_the_compiler_took_the_c_librarys() {
+    // sin of a float is CUDA's own in device code, of a double (or an
+    // integer, as a double) the C library's; exp the other way round. The
+    // build learns which overload each call took from the compiler and
+    // warns at the column as written, the same when the build is cached.
+    if emulator(false).is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("k.cu"),
+        "__global__ void k(float* o, float x, double d) {\n\
+         \x20 o[0] = sin(x) + cos(x) + atan2(x, x) + exp(d);\n\
+         \x20 o[1] = sin(d) + atan2(x, 1.0);\n\
+         \x20 o[2] = exp(x) + cos(3);\n\
+         }\n\
+         int main() { return 0; }\n",
+    )
+    .unwrap();
+    let warned = || {
+        let output = crate::tool(dir.path(), &["run", "--backend", "emulate", "k.cu"]);
+        let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+        assert!(output.status.success(), "{stderr}");
+        let found: Vec<String> = stderr
+            .lines()
+            .filter(|l| l.contains(" in device code"))
+            .map(|l| {
+                l.trim_start_matches(" WARN ")
+                    .split(" (a ")
+                    .next()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect();
+        found
+    };
+    let expected = [
+        "k.cu:3:10: sin in device code with a double argument",
+        "k.cu:3:19: atan2 in device code with a double argument",
+        "k.cu:4:10: exp in device code with a float argument",
+        "k.cu:4:19: cos in device code with a double argument",
+    ];
+    assert_eq!(warned(), expected);
+    assert_eq!(warned(), expected, "the cached build");
+}
+
+#[test]
 fn log_in_device_code_keeps_the_overloads_cuda_gives_it() {
     // `log` and `sin` in a kernel become CUDA's own overload sets (probes
     // math_log_sincospi, math_sincosf check the bits): a float argument

@@ -2218,33 +2218,42 @@ inline float cospif(float x) { return ::cuda_emu::math::cuda_cospif(x); }
 // library's otherwise, and leaves any other argument to the NAME that
 // ordinary and argument-dependent lookup find (std::complex's, a
 // program's own).
-#define CUDA_EMU_DEVICE_OVERLOADS(NAME, FOR_FLOAT, FOR_DOUBLE)                                       \
-  inline float device_##NAME(float x) { return FOR_FLOAT(x); }                                       \
-  inline double device_##NAME(double x) { return FOR_DOUBLE(x); }                                    \
+// An overload that is the C library's where the GPU's differs carries
+// CUDA_EMU_DIFFERS: the compiler's deprecation warning, raised only where a
+// call resolves to it and at the program's line, is how the emulator learns
+// which type a call passes (src/emulate/math.rs reads the marker back from
+// the compiler's messages and warns in its own words).
+#define CUDA_EMU_DIFFERS(NAME, TYPE) [[deprecated("cuda_emu_differs " #NAME " " #TYPE)]]
+#define CUDA_EMU_DEVICE_OVERLOADS(NAME, FOR_FLOAT, FLOAT_MARK, FOR_DOUBLE, DOUBLE_MARK)              \
+  FLOAT_MARK inline float device_##NAME(float x) { return FOR_FLOAT(x); }                            \
+  DOUBLE_MARK inline double device_##NAME(double x) { return FOR_DOUBLE(x); }                        \
   inline long double device_##NAME(long double x) { return std::NAME(x); }                           \
   template <class T, class = typename std::enable_if<std::is_integral<T>::value>::type>              \
-  inline double device_##NAME(T x) {                                                                 \
+  DOUBLE_MARK inline double device_##NAME(T x) {                                                     \
     return FOR_DOUBLE(static_cast<double>(x));                                                       \
   }                                                                                                  \
   template <class T, class = typename std::enable_if<!std::is_arithmetic<T>::value>::type, class = void> \
   inline auto device_##NAME(const T& x)->decltype(NAME(x)) {                                         \
     return NAME(x);                                                                                  \
   }
+#define CUDA_EMU_FLOAT_OWN(NAME, FOR_FLOAT) \
+  CUDA_EMU_DEVICE_OVERLOADS(NAME, FOR_FLOAT, , std::NAME, CUDA_EMU_DIFFERS(NAME, double))
 namespace cuda_emu {
 namespace math {
-CUDA_EMU_DEVICE_OVERLOADS(log, cuda_logf, cuda_log)
-CUDA_EMU_DEVICE_OVERLOADS(log2, cuda_log2f, std::log2)
-CUDA_EMU_DEVICE_OVERLOADS(log10, cuda_log10f, std::log10)
-CUDA_EMU_DEVICE_OVERLOADS(log1p, cuda_log1pf, std::log1p)
-CUDA_EMU_DEVICE_OVERLOADS(sin, cuda_sinf, std::sin)
-CUDA_EMU_DEVICE_OVERLOADS(cos, cuda_cosf, std::cos)
-CUDA_EMU_DEVICE_OVERLOADS(exp, std::exp, cuda_exp)
-CUDA_EMU_DEVICE_OVERLOADS(tan, cuda_tanf, std::tan)
-CUDA_EMU_DEVICE_OVERLOADS(atan, cuda_atanf, std::atan)
-CUDA_EMU_DEVICE_OVERLOADS(asin, cuda_asinf, std::asin)
-CUDA_EMU_DEVICE_OVERLOADS(acos, cuda_acosf, std::acos)
+CUDA_EMU_DEVICE_OVERLOADS(log, cuda_logf, , cuda_log, )
+CUDA_EMU_FLOAT_OWN(log2, cuda_log2f)
+CUDA_EMU_FLOAT_OWN(log10, cuda_log10f)
+CUDA_EMU_FLOAT_OWN(log1p, cuda_log1pf)
+CUDA_EMU_FLOAT_OWN(sin, cuda_sinf)
+CUDA_EMU_FLOAT_OWN(cos, cuda_cosf)
+CUDA_EMU_DEVICE_OVERLOADS(exp, std::exp, CUDA_EMU_DIFFERS(exp, float), cuda_exp, )
+CUDA_EMU_FLOAT_OWN(tan, cuda_tanf)
+CUDA_EMU_FLOAT_OWN(atan, cuda_atanf)
+CUDA_EMU_FLOAT_OWN(asin, cuda_asinf)
+CUDA_EMU_FLOAT_OWN(acos, cuda_acosf)
 }  // namespace math
 }  // namespace cuda_emu
+#undef CUDA_EMU_FLOAT_OWN
 #undef CUDA_EMU_DEVICE_OVERLOADS
 // The same for two arguments: two floats get CUDA's own, any other pair
 // (double, an integer, a mix: promoted as C++'s overloads promote them, or
@@ -2260,7 +2269,8 @@ CUDA_EMU_DEVICE_OVERLOADS(acos, cuda_acosf, std::acos)
   inline float device_##NAME(float a, float b) { return FOR_FLOAT(a, b); }                           \
   template <class A, class B,                                                                        \
             class = typename std::enable_if<!(std::is_same<A, float>::value && std::is_same<B, float>::value)>::type> \
-  inline auto device_##NAME(const A& a, const B& b)->decltype(overloads_##NAME::call(a, b)) {        \
+  CUDA_EMU_DIFFERS(NAME, double) inline auto device_##NAME(const A& a, const B& b)                   \
+      ->decltype(overloads_##NAME::call(a, b)) {                                                     \
     return overloads_##NAME::call(a, b);                                                             \
   }
 namespace cuda_emu {
@@ -2270,6 +2280,7 @@ CUDA_EMU_DEVICE_OVERLOADS2(hypot, cuda_hypotf)
 }  // namespace math
 }  // namespace cuda_emu
 #undef CUDA_EMU_DEVICE_OVERLOADS2
+#undef CUDA_EMU_DIFFERS
 inline void sincospi(double x, double* s, double* c) { ::cuda_emu::math::cuda_sincospi(x, s, c); }
 inline double sinpi(double x) {
   double s, c;
