@@ -250,7 +250,7 @@ const DEVICE_OVERLOADS: &[Overloads] = &[
     float_exact("asin", "::cuda_emu::math::device_asin", "asinf_device"),
     float_exact("acos", "::cuda_emu::math::device_acos", "acosf_device"),
     // Two arguments: both floats are CUDA's own; any other pair keeps the
-    // C library's (the warning says "if its argument is a double").
+    // C library's (marked `CUDA_EMU_DIFFERS(NAME, double)` in the shim).
     float_exact("atan2", "::cuda_emu::math::device_atan2", "atan2f_device"),
     float_exact("hypot", "::cuda_emu::math::device_hypot", "hypotf_device"),
     Overloads {
