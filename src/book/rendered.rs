@@ -21,13 +21,14 @@
 //! the next build render again.
 //!
 //! Written here rather than taken from a crate: no crate offers a cache in
-//! front of an mdBook renderer; the hashing is `sha2`'s.
+//! front of an mdBook renderer; the key is the emulator's [`Fingerprint`]
+//! and the stamp is written by `sources::files::write_atomically`.
 
+use crate::emulate::Fingerprint;
 use anyhow::{Context, Result};
 use mdbook_html::HtmlHandlebars;
 use mdbook_renderer::{RenderContext, Renderer};
 use serde::{Deserialize, Serialize};
-use sha2::{Digest, Sha256};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -62,10 +63,11 @@ impl CachedHtml {
         // after the first render.
         let destination =
             std::path::absolute(destination).unwrap_or_else(|_| destination.to_path_buf());
-        let digest = Sha256::digest(destination.as_os_str().as_encoded_bytes());
+        let mut name = Fingerprint::new("render stamp");
+        name.add("destination", destination.as_os_str().as_encoded_bytes());
         self.cache_dir
             .join("render")
-            .join(format!("{}.json", hex(&digest[..12])))
+            .join(format!("{}.json", name.finish()))
     }
 }
 
@@ -119,27 +121,35 @@ impl Renderer for CachedHtml {
 
 /// What the render of `ctx` is made of (see the module's doc).
 fn render_key(ctx: &RenderContext) -> Result<String> {
-    let mut hasher = Sha256::new();
-    hasher.update(SCHEME);
-    hasher.update([0]);
-    hasher.update(crate::workflow::reuse::tool_identity().unwrap_or_default());
-    hasher.update([0]);
-    hasher.update(serde_json::to_vec(ctx).context("describing the book to render")?);
+    let mut key = Fingerprint::new(SCHEME);
+    key.add(
+        "tool",
+        crate::workflow::reuse::tool_identity()
+            .unwrap_or_default()
+            .as_bytes(),
+    );
+    key.add(
+        "context",
+        &serde_json::to_vec(ctx).context("describing the book to render")?,
+    );
     let mut titles: Vec<_> = ctx.chapter_titles.iter().collect();
     titles.sort();
-    hasher.update(serde_json::to_vec(&titles).context("describing the chapter titles")?);
+    key.add(
+        "titles",
+        &serde_json::to_vec(&titles).context("describing the chapter titles")?,
+    );
     let html = ctx.config.html_config().unwrap_or_default();
     let mut read = vec![ctx.source_dir(), html.theme_dir(&ctx.root)];
     read.extend(html.additional_css.iter().map(|p| ctx.root.join(p)));
     read.extend(html.additional_js.iter().map(|p| ctx.root.join(p)));
     for path in read {
-        hasher.update(path.as_os_str().as_encoded_bytes());
-        hasher.update([0]);
-        for file in files_under(&path, Some(&ctx.destination)) {
-            hasher.update(serde_json::to_vec(&file).unwrap_or_default());
-        }
+        let files = files_under(&path, Some(&ctx.destination));
+        key.add(
+            &path.to_string_lossy(),
+            &serde_json::to_vec(&files).context("describing the files read")?,
+        );
     }
-    Ok(hex(&hasher.finalize()))
+    Ok(key.finish())
 }
 
 /// One file: its path (relative to the folder walked), size and
@@ -211,19 +221,10 @@ impl Stamp {
         serde_json::from_slice(&text).ok()
     }
 
-    /// Written whole or not at all (a temporary file renamed into place).
+    /// Written whole or not at all.
     fn write(&self, path: &Path) -> Result<()> {
-        let folder = path.parent().context("a stamp path has a folder")?;
-        std::fs::create_dir_all(folder)?;
-        let mut file = tempfile::NamedTempFile::new_in(folder)?;
-        serde_json::to_writer(&mut file, self)?;
-        file.persist(path)?;
-        Ok(())
+        crate::sources::files::write_atomically(path, &serde_json::to_vec(self)?)
     }
-}
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 #[cfg(test)]
