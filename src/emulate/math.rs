@@ -1,9 +1,11 @@
 //! Device math functions the emulator does not reproduce bit for bit.
 //!
-//! The emulator computes `expf`, `sinf`, `__expf` and the other transcendental
-//! functions of CUDA's math library with the host's C library (glibc), while
-//! the GPU has its own implementations (and, for the `__` intrinsics, its
-//! hardware approximations). `tests/cuda/math/sweep.cu` measured, on the H200,
+//! The emulator computes many transcendental functions of CUDA's math library
+//! (`tanhf`, `erff`, `__logf`, the double ones but `exp` and `log`, ...) with
+//! the host's C library (glibc), while the GPU has its own implementations
+//! (and, for the `__` intrinsics, its hardware approximations); those it has
+//! CUDA's own of, step for step and measured identical, are listed here too
+//! ([`device_replacement`], [`device_overloads`]). `tests/cuda/math/sweep.cu` measured, on the H200,
 //! every single-precision function over all 2^32 inputs and the two-argument
 //! and double ones over 2^26 random inputs; its output is `math_h200.txt`
 //! beside this file. A function whose results differed on any input is named
@@ -157,8 +159,13 @@ fn parse(text: &str) -> Vec<Differing> {
 
 /// Functions the sweep found differing that the emulator now reproduces bit
 /// for bit from a table measured on the H200 (the hardware sine and cosine,
-/// `super::tables`; probe `math_fast_sincos`).
-const REPRODUCED: &[&str] = &["__sinf", "__cosf", "__sincosf"];
+/// `super::tables`; probe `math_fast_sincos`) and the hardware 2^x (the
+/// sweep's `__expf_device` and `__exp10f_device`; probe `math_exp_family`).
+const REPRODUCED: &[&str] = &["__sinf", "__cosf", "__sincosf", "__expf", "__exp10f"];
+
+/// What `exp` in device code is rewritten to: CUDA's `expf` for a float,
+/// CUDA's `exp` for a double (`cuda_runtime.h`).
+const DEVICE_EXP: &str = "::cuda_emu::math::device_exp";
 
 /// What `log` in device code is rewritten to: CUDA's overloads of it, in the
 /// shim (`cuda_runtime.h`), on the C library's for other arguments.
@@ -187,6 +194,10 @@ const DEVICE_EXACT: &[(&str, &str)] = &[
     ("hypotf", "::cuda_emu::math::cuda_hypotf"),
     ("powf", "::cuda_emu::math::cuda_powf"),
     ("rsqrtf", "::cuda_emu::math::cuda_rsqrtf"),
+    ("expf", "::cuda_emu::math::cuda_expf"),
+    ("exp2f", "::cuda_emu::math::cuda_exp2f"),
+    ("exp10f", "::cuda_emu::math::cuda_exp10f"),
+    ("exp", DEVICE_EXP),
 ];
 
 /// What a program's device code must be rewritten to call for the shim to
@@ -206,6 +217,17 @@ pub(crate) const USES_MUFU_RSQ: &[&str] = &[
     "::cuda_emu::math::cuda_rsqrtf",
     "::cuda_emu::math::device_asin",
     "::cuda_emu::math::device_acos",
+];
+/// The same for the hardware 2^x (`super::tables::MUFU_EX2_POS` and
+/// `MUFU_EX2_NEG`); `__expf` and `__exp10f` are the shim's own names.
+pub(crate) const USES_MUFU_EX2: &[&str] = &[
+    "::cuda_emu::math::cuda_expf",
+    "::cuda_emu::math::cuda_exp2f",
+    "::cuda_emu::math::cuda_exp10f",
+    DEVICE_EXP,
+    "::cuda_emu::math::device_exp2",
+    "__expf",
+    "__exp10f",
 ];
 
 /// A C++ overload set (`sin`, `exp`, ...) of which the shim has CUDA's own
@@ -253,13 +275,7 @@ const DEVICE_OVERLOADS: &[Overloads] = &[
     // C library's (marked `CUDA_EMU_DIFFERS(NAME, double)` in the shim).
     float_exact("atan2", "::cuda_emu::math::device_atan2", "atan2f_device"),
     float_exact("hypot", "::cuda_emu::math::device_hypot", "hypotf_device"),
-    Overloads {
-        name: "exp",
-        replacement: "::cuda_emu::math::device_exp",
-        exact_for: "double",
-        measured_exact: "exp_device",
-        measured_differing: "expf",
-    },
+    float_exact("exp2", "::cuda_emu::math::device_exp2", "exp2f_device"),
 ];
 
 /// The overload set `name` is, for a call in device code, when the shim has
@@ -416,7 +432,11 @@ mod tests {
             "{}",
             expf.figure
         );
-        assert!(differing("__expf").is_some());
+        assert!(
+            differing("__expf").is_none(),
+            "reproduced from the hardware 2^x"
+        );
+        assert!(differing("__logf").is_some());
         assert!(differing("__tanf").is_some());
         // Measured, and reproduced from the table of the hardware sine.
         assert!(differing("__sinf").is_none());
@@ -508,7 +528,11 @@ mod tests {
             Some("::cuda_emu::math::cuda_log1pf")
         );
         assert_eq!(device_replacement("log"), Some(DEVICE_LOG));
-        assert_eq!(device_replacement("expf"), None);
+        assert_eq!(
+            device_replacement("expf"),
+            Some("::cuda_emu::math::cuda_expf")
+        );
+        assert_eq!(device_replacement("tanhf"), None);
     }
 
     #[test]
@@ -532,8 +556,10 @@ mod tests {
                 format!("::cuda_emu::math::device_{}", o.name)
             );
         }
-        assert_eq!(device_overloads("exp").unwrap().measured_differing, "expf");
-        assert!(device_overloads("expf").is_none());
+        assert_eq!(device_overloads("exp2").unwrap().measured_differing, "exp2");
+        // exp is CUDA's own for both types.
+        assert!(device_overloads("exp").is_none());
+        assert_eq!(device_replacement("exp"), Some(DEVICE_EXP));
     }
 
     #[test]
@@ -543,7 +569,7 @@ mod tests {
             /cache/shim/cuda_runtime.h:2240:1: note: declared here\n\
             k.cu:5:40: warning: 'double cuda_emu::math::device_sin(double)' is deprecated: cuda_emu_differs sin double [-Wdeprecated-declarations]\n\
             k.cu:6:12: warning: unused variable 'y' [-Wunused-variable]\n\
-            k.cu:7:9: warning: 'float cuda_emu::math::device_exp(float)' is deprecated: cuda_emu_differs exp float [-Wdeprecated-declarations]\n";
+            k.cu:7:9: warning: 'double cuda_emu::math::device_exp2(double)' is deprecated: cuda_emu_differs exp2 double [-Wdeprecated-declarations]\n";
         let written = |file: &str, line: u32, name: &str| {
             (file == "k.cu" && line == 3 && name == "sin").then_some(10)
         };
@@ -554,7 +580,7 @@ mod tests {
             .collect();
         // The column as written where the rewriter knows it, the compiler's
         // otherwise; the second sin is not repeated.
-        assert_eq!(shown, [(3, 10, "sin", "double"), (7, 9, "exp", "float")]);
+        assert_eq!(shown, [(3, 10, "sin", "double"), (7, 9, "exp2", "double")]);
         for used in &found {
             assert_eq!(OverloadUse::parse(&used.record()).as_ref(), Some(used));
         }
@@ -566,9 +592,10 @@ mod tests {
             ),
             "{text}"
         );
+        let exp2 = found[1].warning().unwrap();
         assert!(
-            found[1].warning().unwrap().contains("2^32 floats"),
-            "expf's figure"
+            exp2.contains(&differing("exp2").unwrap().figure),
+            "exp2's figure: {exp2}"
         );
         assert!(OverloadUse::parse("not a record").is_none());
     }

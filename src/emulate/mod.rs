@@ -481,10 +481,13 @@ impl Emulator {
         // first time a program that may use it is built; without them they
         // refuse to run. cuRAND's normal distribution uses both.
         let mentions = |words: &[&str]| {
+            // A qualified name is found also as written without the
+            // leading `::` (`cuda_emu::math::cuda_tanf(x)`, as sweep.cu calls it).
             let found = |text: &[u8]| {
-                words
-                    .iter()
-                    .any(|word| text.windows(word.len()).any(|w| w == word.as_bytes()))
+                words.iter().any(|word| {
+                    let word = word.trim_start_matches("::").as_bytes();
+                    text.windows(word.len()).any(|w| w == word)
+                })
             };
             units.iter().any(|unit| found(unit.cpp.as_bytes()))
                 || headers.iter().any(|header| found(&header.content))
@@ -495,13 +498,18 @@ impl Emulator {
         if mentions(&["curand_kernel.h", math::DEVICE_LOG]) {
             tables::install(&self.root, &tables::RECIPROCAL)?;
         }
-        // The float reciprocal and reciprocal square root, for the CUDA
-        // functions device code was rewritten to that use them.
+        // The float reciprocal, reciprocal square root and 2^x, for the CUDA
+        // functions device code was rewritten to that use them (cuRAND's
+        // float log-normal uses the 2^x).
         if mentions(math::USES_MUFU_RCP) {
             tables::install(&self.root, &tables::MUFU_RCP)?;
         }
         if mentions(math::USES_MUFU_RSQ) {
             tables::install(&self.root, &tables::MUFU_RSQ)?;
+        }
+        if mentions(math::USES_MUFU_EX2) || mentions(&["curand_kernel.h"]) {
+            tables::install(&self.root, &tables::MUFU_EX2_POS)?;
+            tables::install(&self.root, &tables::MUFU_EX2_NEG)?;
         }
         headers.sort_by(|a, b| a.relative_path.cmp(&b.relative_path));
         headers.dedup_by(|a, b| a.relative_path == b.relative_path);

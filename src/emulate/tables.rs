@@ -23,6 +23,14 @@
 //!   the 2^24 floats of [1, 4)) scaled by the input's power of two, on all
 //!   2^32 floats ([`MUFU_RCP`], [`MUFU_RSQ`]; `mufu_rcp_rsq_pack.py` packs
 //!   them from that run's files).
+//! - `tests/cuda/fitting/mufu_ex2.cu` measured the hardware's 2^x
+//!   (`MUFU.EX2`) that CUDA's `expf`, `exp2f`, `exp10f` and others end with:
+//!   it is its result on the floats of magnitude below one, one table per
+//!   sign, scaled by the input's integer part (0 mismatches over all 2^32
+//!   floats), and both tables rise (or fall) with the magnitude, so each is
+//!   kept as its breakpoints, for each result the first input that gives it
+//!   ([`MUFU_EX2_POS`], [`MUFU_EX2_NEG`], shipped as the H200 run wrote them;
+//!   `mufu_ex2_check.py` checks them against its hashes).
 //!
 //! Both are embedded compressed (xz) and each is written into the cache,
 //! raw, the first time a program needs it, for the shim to map
@@ -95,6 +103,29 @@ pub(super) const MUFU_RSQ: Table = Table {
     hash: 0xe97c_b951_4f40_c1a6,
 };
 
+/// The hardware's 2^x of the non-negative floats below one
+/// (`ex2.approx.ftz.f32`, `MUFU.EX2`), as breakpoints: entry `k` is the
+/// bits of the first input whose result is `1 + k 2^-23` (for a result the
+/// hardware never gives, the next given one's first input; the last entry,
+/// for 2, is never given: 0x7fffffff).
+pub(super) const MUFU_EX2_POS: Table = Table {
+    folder: "mufu_ex2_pos",
+    file: "mufu_ex2_pos.u32",
+    packed: include_bytes!("tables/mufu_ex2_pos.xz"),
+    entries: (1 << 23) + 1,
+    hash: 0xf3b7_2df1_4ce3_483e,
+};
+
+/// The same for the negative floats above minus one: entry `k` is the
+/// magnitude bits of the first input whose result is `1 - k 2^-24`.
+pub(super) const MUFU_EX2_NEG: Table = Table {
+    folder: "mufu_ex2_neg",
+    file: "mufu_ex2_neg.u32",
+    packed: include_bytes!("tables/mufu_ex2_neg.xz"),
+    entries: (1 << 23) + 1,
+    hash: 0x7405_e33f_96e6_1bc0,
+};
+
 /// The folder the tables are (or will be) in under `root`, each in its own
 /// folder. Every program build asks (its runtime's command line names the
 /// folder), so the hash of the tables is taken once per process.
@@ -102,7 +133,14 @@ pub(super) fn dir(root: &Path) -> PathBuf {
     static KEY: OnceLock<String> = OnceLock::new();
     let key = KEY.get_or_init(|| {
         let mut key = Fingerprint::new("tables");
-        for table in [&SINE, &RECIPROCAL, &MUFU_RCP, &MUFU_RSQ] {
+        for table in [
+            &SINE,
+            &RECIPROCAL,
+            &MUFU_RCP,
+            &MUFU_RSQ,
+            &MUFU_EX2_POS,
+            &MUFU_EX2_NEG,
+        ] {
             key.add(table.folder, table.packed);
         }
         key.finish()
@@ -289,6 +327,37 @@ mod tests {
             assert!(nearest.to_bits().abs_diff(entry) <= 2, "{i}: {entry:08x}");
         }
         assert!(table.windows(2).all(|w| w[0] >= w[1]));
+    }
+
+    #[test]
+    fn the_embedded_powers_of_two_are_the_h200s() {
+        // 2^0 = 1 from input 0 on, each breakpoint within a few units of
+        // the ideal one (where the exact 2^x crosses the midpoint between
+        // two results), and none falls.
+        for (table, negative) in [(&MUFU_EX2_POS, false), (&MUFU_EX2_NEG, true)] {
+            let entries = table.decode().unwrap();
+            assert_eq!(entries[0], 0);
+            assert!(entries.windows(2).all(|w| w[0] <= w[1]));
+            for k in (1..entries.len() - 1).step_by(1009) {
+                let given = entries[k] != entries[k + 1];
+                if !given {
+                    continue;
+                }
+                let (result, below) = if negative {
+                    (1.0 - k as f64 * 2f64.powi(-24), 2f64.powi(-25))
+                } else {
+                    (1.0 + k as f64 * 2f64.powi(-23), -(2f64.powi(-24)))
+                };
+                let ideal = (result + below).log2().abs() as f32;
+                let first = f32::from_bits(entries[k]);
+                let step = 2.0 * 2f32.powi(-23) / std::f32::consts::LN_2;
+                assert!(
+                    (first - ideal).abs() <= step,
+                    "{k}: {first:e}, ideal {ideal:e}"
+                );
+            }
+        }
+        assert_eq!(*MUFU_EX2_POS.decode().unwrap().last().unwrap(), 0x7fff_ffff);
     }
 
     #[test]

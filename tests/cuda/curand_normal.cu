@@ -5,6 +5,13 @@
 // curand_normal2_double, curand_log_normal and curand_log_normal_double,
 // interleaved with raw draws; printed in hex. Then the first 4096 normals of
 // each generator, hashed, with the raw draws before them.
+//
+// The seed is the kernel's argument, not a constant: with curand_init(99,
+// ...) in the kernel, nvcc evaluates the whole XORWOW sequence at compile
+// time, the hardware sine of its Box-Muller included, and computes that sine
+// exactly rather than as the H200's MUFU.SIN does (seen 2026-12-03: the
+// constant-seed build printed bf840145 for the first normal, the same
+// program with the seed passed in bf840141, as the emulator does).
 #include <cuda_runtime.h>
 #include <curand_kernel.h>
 
@@ -44,18 +51,18 @@ __device__ int common(S* s, u64* o) {
   return k;
 }
 
-__global__ void normals(u64* o) {
+__global__ void normals(u64* o, int seed) {
   curandState x;
-  curand_init(99, 0, 0, &x);
+  curand_init(seed, 0, 0, &x);
   common(&x, o);
   curandStatePhilox4_32_10_t p;
-  curand_init(99, 0, 0, &p);
+  curand_init(seed, 0, 0, &p);
   int k = common(&p, o + 32);
   float4 n4 = curand_normal4(&p);
   o[32 + k++] = fb(n4.x);
   o[32 + k++] = fb(n4.w);
   curandStateMRG32k3a_t m;
-  curand_init(99, 0, 0, &m);
+  curand_init(seed, 0, 0, &m);
   common(&m, o + 64);
 }
 
@@ -89,7 +96,7 @@ int main() {
   u64* d_o;
   cudaMalloc(&d_o, 8 * 96);
   cudaMemset(d_o, 0, 8 * 96);
-  normals<<<1, 1>>>(d_o);
+  normals<<<1, 1>>>(d_o, 99);
   u64 o[96];
   cudaMemcpy(o, d_o, sizeof o, cudaMemcpyDeviceToHost);
   const char* gens[] = {"xorwow", "philox", "mrg32k3a"};

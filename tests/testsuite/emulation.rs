@@ -130,6 +130,7 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "constant_memory",
     "cuda_arch",
     "curand_mrg",
+    "curand_normal",
     "curand_log_normal_double",
     "curand_normal_double",
     "curand_normal_float",
@@ -157,6 +158,7 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "inline_asm",
     "launch_errors",
     "math_constants",
+    "math_exp_family",
     "math_fast_sincos",
     "math_log_family",
     "math_sincosf",
@@ -575,40 +577,59 @@ fn float_trilinear_filtering_outside_its_measured_domain_is_refused_with_its_lin
 }
 
 #[test]
-fn curand_float_log_normals_are_refused_at_run_time_with_their_line() {
-    // The normal distributions, float and double, and the double
-    // log-normal are reproduced (probes curand_normal_float,
-    // curand_normal_double, curand_log_normal_double); the float log-normal
-    // ends with CUDA's expf, whose hardware 2^x no measured rule reproduces
-    // (tests/cuda/fitting/ex2_range.txt), so the probe that draws them all
-    // stops at its first float log-normal, naming that line and why.
-    // Refused when called, not when compiled: a program may compile a path
-    // it never takes.
-    let Some(backend) = emulator(false) else {
+fn a_curand_poisson_draw_is_refused_at_run_time_with_its_line() {
+    // The normal and log-normal distributions, float and double, are
+    // reproduced (probes curand_normal, curand_normal_float,
+    // curand_normal_double, curand_log_normal_double); the Poisson
+    // distribution is not, so a draw from it stops the kernel, naming its
+    // line. Refused when called, not when compiled: a program may compile a
+    // path it never takes.
+    if emulator(false).is_none() {
         return;
-    };
-    let name = "curand_normal";
-    let done = run(&backend, name, Duration::from_secs(60));
-    let stderr = String::from_utf8_lossy(&done.stderr);
-    assert_eq!(done.termination, Termination::Exited(1), "{name}: {stderr}");
-    assert!(
-        stderr.contains(&format!(
-            "tests/cuda/{name}.cu:40: curand_log_normal (a float log-normal: CUDA's expf ends \
-             with the hardware's 2^x, which no rule measured so far reproduces"
-        )) && stderr.contains("--backend gpu"),
-        "{name}: {stderr}"
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("p.cu"),
+        "#include <cstdio>\n\
+         #include <curand_kernel.h>\n\
+         __global__ void k(unsigned* o, bool draw) {\n\
+         \x20 curandState s;\n\
+         \x20 curand_init(7, 0, 0, &s);\n\
+         \x20 o[0] = curand(&s);\n\
+         \x20 if (draw) o[1] = curand_poisson(&s, 4.0);\n\
+         }\n\
+         int main() {\n\
+         \x20 unsigned* o;\n\
+         \x20 cudaMallocManaged(&o, 8);\n\
+         \x20 k<<<1, 1>>>(o, false);\n\
+         \x20 cudaDeviceSynchronize();\n\
+         \x20 printf(\"%u\\n\", o[0]);\n\
+         \x20 k<<<1, 1>>>(o, true);\n\
+         \x20 cudaDeviceSynchronize();\n\
+         \x20 printf(\"%u\\n\", o[1]);\n\
+         }\n",
+    )
+    .unwrap();
+    let output = crate::tool(dir.path(), &["run", "--backend", "emulate", "p.cu"]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{stdout}{stderr}");
+    assert_eq!(
+        stdout.lines().count(),
+        1,
+        "the launch that draws none runs: {stdout}"
     );
     assert!(
-        done.stdout.is_empty(),
-        "{name}: nothing is printed before the kernel stops"
+        stderr.contains("p.cu:7: curand_poisson (a Poisson distribution: the emulator has no implementation of it)")
+            && stderr.contains("--backend gpu"),
+        "{stderr}"
     );
-    assert_eq!(expected(name, "status").trim(), "0");
 }
 
 #[test]
 fn a_math_overload_warns_only_where_the_compiler_took_the_c_librarys() {
     // sin of a float is CUDA's own in device code, of a double (or an
-    // integer, as a double) the C library's; exp the other way round. The
+    // integer, as a double) the C library's; exp is CUDA's own for both. The
     // build learns which overload each call took from the compiler and
     // warns at the column as written, the same when the build is cached.
     if emulator(false).is_none() {
@@ -620,7 +641,7 @@ fn a_math_overload_warns_only_where_the_compiler_took_the_c_librarys() {
         "__global__ void k(float* o, float x, double d) {\n\
          \x20 o[0] = sin(x) + cos(x) + atan2(x, x) + exp(d);\n\
          \x20 o[1] = sin(d) + atan2(x, 1.0);\n\
-         \x20 o[2] = exp(x) + cos(3);\n\
+         \x20 o[2] = exp(x) + cos(3) + exp2(d);\n\
          }\n\
          int main() { return 0; }\n",
     )
@@ -645,8 +666,8 @@ fn a_math_overload_warns_only_where_the_compiler_took_the_c_librarys() {
     let expected = [
         "k.cu:3:10: sin in device code with a double argument",
         "k.cu:3:19: atan2 in device code with a double argument",
-        "k.cu:4:10: exp in device code with a float argument",
         "k.cu:4:19: cos in device code with a double argument",
+        "k.cu:4:28: exp2 in device code with a double argument",
     ];
     assert_eq!(warned(), expected);
     assert_eq!(warned(), expected, "the cached build");

@@ -320,6 +320,62 @@ inline float hardware_rsqrt(float x) {
   return bits_float(exponent << 23 | (entry & 0x7fffffu));
 }
 
+// The hardware's 2^x (MUFU.EX2, ex2.approx.ftz.f32), measured on the H200
+// over all 2^32 floats (tests/cuda/fitting/mufu_ex2.cu): on the floats of
+// magnitude below one it is a table per sign, which the emulator's runtime
+// reads (cuda_emu_tables.cpp); mufu_ex2_below_one takes such a float's bits
+// and gives its result's.
+uint32_t mufu_ex2_below_one(uint32_t bits);
+
+// ex2.approx.ftz.f32: a magnitude below one (zeros and subnormals give 1)
+// from the table; any other x is x's fraction's result scaled by
+// 2^floor(x), or for negative x the result of -frac|x| scaled by
+// 2^-floor|x|: infinity from 128 on, +0 where the scaled value is below
+// 2^-126; NaN gives 0x7fffffff.
+inline float hardware_ex2(float x) {
+  if (std::isnan(x)) return bits_float(kGpuNanF);
+  const uint32_t sign = float_bits(x) & 0x80000000u;
+  const float m = std::fabs(x);
+  if (m < 1.0f) return bits_float(mufu_ex2_below_one(float_bits(x)));
+  if (sign == 0 && m >= 128.0f) return INFINITY;
+  if (sign != 0 && m >= 256.0f) return 0.0f;
+  const float n = std::floor(m);
+  const float fraction = m - n;  // exact
+  const float entry = bits_float(mufu_ex2_below_one(float_bits(fraction) | sign));
+  const double v = std::ldexp(static_cast<double>(entry), sign != 0 ? -static_cast<int>(n) : static_cast<int>(n));
+  return v < 0x1p-126 ? 0.0f : static_cast<float>(v);  // exact: a power-of-two scaling
+}
+
+// expf and exp10f as nvcc builds them: j = floor(x log2 b), clamped to
+// [-126, 126], from a saturated fma rounded down onto 1.5 2^23 + 1 (whose
+// low bits, shifted into the exponent, are 2^j); the remainder
+// x log2 b - j in two fmas (log2 b in two parts); its hardware 2^x times
+// 2^j.
+inline float exp_by_ex2(float x, uint32_t log2b_over_252, uint32_t log2b_hi, uint32_t log2b_lo) {
+  float s = std::fma(x, bits_float(log2b_over_252), 0.5f);
+  s = s > 0.0f ? (s < 1.0f ? s : 1.0f) : 0.0f;  // .SAT: NaN gives 0
+  const float r = rounding::fma_<float>(s, 252.0f, 12582913.0f, rounding::kRD);
+  float t = r - 12583039.0f;
+  t = std::fma(x, bits_float(log2b_hi), -t);
+  t = std::fma(x, bits_float(log2b_lo), t);
+  return gpu_nan_if_nan(bits_float(float_bits(r) << 23) * hardware_ex2(t));
+}
+
+inline float cuda_expf(float x) { return exp_by_ex2(x, 0x3bbb989du, 0x3fb8aa3bu, 0x32a57060u); }
+inline float cuda_exp10f(float x) { return exp_by_ex2(x, 0x3c57fa62u, 0x40549a78u, 0x33979a37u); }
+
+// exp2f (ex2.approx.f32, without ftz): below -126 the hardware 2^x of x / 2,
+// squared, so that subnormal results are kept.
+inline float cuda_exp2f(float x) {
+  const bool low = x < -126.0f;
+  const float r = hardware_ex2(low ? x * 0.5f : x);
+  return low ? r * r : r;
+}
+
+// __expf and __exp10f: x log2 b rounded to a float, then exp2f's steps.
+inline float cuda_fast_expf(float x) { return cuda_exp2f(x * bits_float(0x3fb8aa3bu)); }
+inline float cuda_fast_exp10f(float x) { return cuda_exp2f(x * bits_float(0x40549a78u)); }
+
 // log: the mantissa m split at sqrt(2), u = 2 (m - 1) / (m + 1) from the
 // hardware seed refined once, log(m) = u + u^3 P(u^2) with the rounding
 // error of u carried, plus e * log(2) in two parts.

@@ -12,13 +12,19 @@
 //   - the float reciprocal and reciprocal square root (MUFU.RCP, MUFU.RSQ)
 //     over one period each, which cuda_emu_math.h's hardware_rcp and
 //     hardware_rsqrt scale (CUDA's tanf, atanf, asinf, acosf, powf, rsqrtf
-//     and others use them).
+//     and others use them);
+//   - the hardware 2^x (MUFU.EX2) on the floats of magnitude below one, a
+//     table per sign kept as its breakpoints (for each result, the first
+//     input magnitude that gives it), which cuda_emu_math.h's hardware_ex2
+//     scales (CUDA's expf, exp2f, exp10f, __expf, __exp10f).
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "cuda_emu_math.h"
 #include "cuda_emu_rounding_core.h"
@@ -126,6 +132,47 @@ uint32_t mufu_rsq_entry(uint32_t index) {
     abort();
   }
   return t.entries[index];
+}
+namespace {
+// One sign's breakpoints, and where each of the 2^16 ranges of magnitudes
+// that share their top 16 bits starts among them (so that a lookup searches
+// a few entries, not the 2^23).
+struct Breakpoints {
+  Table t;
+  std::vector<uint32_t> start;
+  Breakpoints(const char* folder, const char* name) {
+    t = map_table(folder, name, "the hardware's 2^x (CUDA's expf, exp2f, exp10f, __expf, ...)", "ex2", 0);
+    if (t.count < 2 || t.entries[0] != 0) {
+      fprintf(stderr, "cuda_emu: internal error: the table %s/%s is not the hardware 2^x's\n", folder, name);
+      abort();
+    }
+    start.resize((1u << 16) + 1);
+    for (uint32_t range = 0; range <= (1u << 16); ++range) start[range] = last_at_most(range << 14, 0, t.count);
+  }
+  // The last entry in [lo, hi) at most `magnitude` (entry lo is).
+  uint32_t last_at_most(uint32_t magnitude, uint32_t lo, uint32_t hi) const {
+    const uint32_t* at = std::upper_bound(t.entries + lo, t.entries + hi, magnitude);
+    return static_cast<uint32_t>(at - t.entries) - 1;
+  }
+};
+}  // namespace
+
+// Result k of a sign's table is 1 + k 2^-23 (positive) or 1 - k 2^-24; the
+// last breakpoint at most the magnitude names it (a result the hardware never
+// gives has the next one's breakpoint, so it is never the last).
+uint32_t mufu_ex2_below_one(uint32_t bits) {
+  static const Breakpoints positive("mufu_ex2_pos", "mufu_ex2_pos.u32");
+  static const Breakpoints negative("mufu_ex2_neg", "mufu_ex2_neg.u32");
+  const bool minus = (bits >> 31) != 0;
+  const uint32_t magnitude = bits & 0x7fffffffu;
+  if (magnitude >= 0x3f800000u) {
+    fprintf(stderr, "cuda_emu: internal error: the hardware 2^x's table asked for %08x\n", bits);
+    abort();
+  }
+  const Breakpoints& b = minus ? negative : positive;
+  const uint32_t range = magnitude >> 14;
+  const uint32_t k = b.last_at_most(magnitude, b.start[range], std::min<uint32_t>(b.start[range + 1] + 1, b.t.count));
+  return minus ? 0x3f800000u - k : 0x3f800000u + k;
 }
 }  // namespace math
 }  // namespace cuda_emu

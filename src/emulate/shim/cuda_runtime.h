@@ -2164,8 +2164,6 @@ inline unsigned long long int ullmax(unsigned long long int a, unsigned long lon
   return a > b ? a : b;
 }
 
-inline float __expf(float x) { return expf(x); }
-inline float __exp10f(float x) { return exp10f(x); }
 inline float __logf(float x) { return logf(x); }
 inline float __log2f(float x) { return log2f(x); }
 inline float __log10f(float x) { return log10f(x); }
@@ -2210,6 +2208,10 @@ inline double rcbrt(double x) { return 1.0 / cbrt(x); }
 #include "cuda_emu_math.h"
 inline float sinpif(float x) { return ::cuda_emu::math::cuda_sinpif(x); }
 inline float cospif(float x) { return ::cuda_emu::math::cuda_cospif(x); }
+// __expf and __exp10f: the hardware 2^x, from the tables measured on the
+// H200 (cuda_emu_math.h).
+inline float __expf(float x) { return ::cuda_emu::math::cuda_fast_expf(x); }
+inline float __exp10f(float x) { return ::cuda_emu::math::cuda_fast_exp10f(x); }
 // The math functions C++ overloads for float and double, called in device
 // code (a __global__ or __device__ function), are rewritten to these
 // (src/emulate/rewrite.rs, src/emulate/math.rs): device_NAME takes NAME's
@@ -2246,7 +2248,8 @@ CUDA_EMU_FLOAT_OWN(log10, cuda_log10f)
 CUDA_EMU_FLOAT_OWN(log1p, cuda_log1pf)
 CUDA_EMU_FLOAT_OWN(sin, cuda_sinf)
 CUDA_EMU_FLOAT_OWN(cos, cuda_cosf)
-CUDA_EMU_DEVICE_OVERLOADS(exp, std::exp, CUDA_EMU_DIFFERS(exp, float), cuda_exp, )
+CUDA_EMU_DEVICE_OVERLOADS(exp, cuda_expf, , cuda_exp, )
+CUDA_EMU_FLOAT_OWN(exp2, cuda_exp2f)
 CUDA_EMU_FLOAT_OWN(tan, cuda_tanf)
 CUDA_EMU_FLOAT_OWN(atan, cuda_atanf)
 CUDA_EMU_FLOAT_OWN(asin, cuda_asinf)

@@ -436,11 +436,10 @@ inline double2 curand_uniform2_double(curandStatePhilox4_32_10* s) {
 // for the next call; the 2 forms draw a pair, the 4 forms (Philox) two pairs
 // from curand4.
 //
-// The double log-normal is exp(mean + stddev n) with CUDA's exp, step for
-// step (tests/cuda/curand_log_normal_double.cu). Refused when called,
-// naming the caller's line: the float log-normal (CUDA's expf ends with
-// the hardware's 2^x, not reproduced) and the Poisson distribution
-// (tests/cuda/curand_normal.cu).
+// The log-normal is exp(mean + stddev n) with CUDA's expf or exp, step for
+// step (tests/cuda/curand_normal.cu, curand_log_normal_double.cu); the float
+// one's hardware 2^x comes from the tables measured on the H200. Refused
+// when called, naming the caller's line: the Poisson distribution.
 namespace cuda_emu {
 [[noreturn]] void refuse_feature(const char* file, int line, const char* what);
 namespace math {
@@ -533,7 +532,18 @@ inline double normal_double(S* s) {
 }
 
 // The log-normal: exp(mean + stddev n), the sum fused, of each value n of
-// a pair.
+// a pair (CUDA's expf or exp, cuda_emu_math.h).
+inline float2 log_normal_pair(float2 n, float mean, float stddev) {
+  return make_float2(::cuda_emu::math::cuda_expf(std::fma(stddev, n.x, mean)),
+                     ::cuda_emu::math::cuda_expf(std::fma(stddev, n.y, mean)));
+}
+
+template <class S>
+inline float log_normal(S* s, float mean, float stddev, const char* file, int line) {
+  return one_of_pair(&s->boxmuller_flag, &s->boxmuller_extra, 2,
+                     [&] { return log_normal_pair(float_pair(s, file, line), mean, stddev); });
+}
+
 inline double2 log_normal_pair(double2 n, double mean, double stddev) {
   return make_double2(::cuda_emu::math::cuda_exp(std::fma(stddev, n.x, mean)),
                       ::cuda_emu::math::cuda_exp(std::fma(stddev, n.y, mean)));
@@ -560,6 +570,12 @@ inline double log_normal_double(S* s, double mean, double stddev) {
   }                                                                                                       \
   inline double curand_normal_double(STATE* s) { return ::cuda_emu::rand::normal_double(s); }             \
   inline double2 curand_normal2_double(STATE* s) { return ::cuda_emu::rand::double_pair(s); }          \
+  inline float curand_log_normal(STATE* s, float mean, float stddev, CUDA_EMU_CURAND_HERE) {             \
+    return ::cuda_emu::rand::log_normal(s, mean, stddev, file, line);                                     \
+  }                                                                                                       \
+  inline float2 curand_log_normal2(STATE* s, float mean, float stddev, CUDA_EMU_CURAND_HERE) {           \
+    return ::cuda_emu::rand::log_normal_pair(::cuda_emu::rand::float_pair(s, file, line), mean, stddev);  \
+  }                                                                                                       \
   inline double curand_log_normal_double(STATE* s, double mean, double stddev) {                          \
     return ::cuda_emu::rand::log_normal_double(s, mean, stddev);                                          \
   }                                                                                                       \
@@ -581,6 +597,12 @@ inline double4 curand_normal4_double(curandStatePhilox4_32_10* s) {
   const double2 b = ::cuda_emu::rand::double_pair(s);
   return make_double4(a.x, a.y, b.x, b.y);
 }
+inline float4 curand_log_normal4(curandStatePhilox4_32_10* s, float mean, float stddev, CUDA_EMU_CURAND_HERE) {
+  const float4 n = curand_normal4(s, file, line);
+  const float2 a = ::cuda_emu::rand::log_normal_pair(make_float2(n.x, n.y), mean, stddev);
+  const float2 b = ::cuda_emu::rand::log_normal_pair(make_float2(n.z, n.w), mean, stddev);
+  return make_float4(a.x, a.y, b.x, b.y);
+}
 inline double4 curand_log_normal4_double(curandStatePhilox4_32_10* s, double mean, double stddev) {
   const double2 a = ::cuda_emu::rand::log_normal_pair(::cuda_emu::rand::double_pair(s), mean, stddev);
   const double2 b = ::cuda_emu::rand::log_normal_pair(::cuda_emu::rand::double_pair(s), mean, stddev);
@@ -592,16 +614,9 @@ inline double4 curand_log_normal4_double(curandStatePhilox4_32_10* s, double mea
   inline RET NAME(S*, ##__VA_ARGS__, CUDA_EMU_CURAND_HERE) {                                        \
     ::cuda_emu::rand::refused(file, line, #NAME, WHY);                                               \
   }
-#define CUDA_EMU_CURAND_LOG                                                                              \
-  "a float log-normal: CUDA's expf ends with the hardware's 2^x, which no rule measured so far reproduces " \
-  "(tests/cuda/fitting/ex2_range.txt)"
-CUDA_EMU_CURAND_REFUSE(float, curand_log_normal, CUDA_EMU_CURAND_LOG, float, float)
-CUDA_EMU_CURAND_REFUSE(float2, curand_log_normal2, CUDA_EMU_CURAND_LOG, float, float)
-CUDA_EMU_CURAND_REFUSE(float4, curand_log_normal4, CUDA_EMU_CURAND_LOG, float, float)
-CUDA_EMU_CURAND_REFUSE(unsigned, curand_poisson, "a Poisson distribution: built on CUDA's expf, not reproduced", double)
-CUDA_EMU_CURAND_REFUSE(uint4, curand_poisson4, "a Poisson distribution: built on CUDA's expf, not reproduced", double)
+CUDA_EMU_CURAND_REFUSE(unsigned, curand_poisson, "a Poisson distribution: the emulator has no implementation of it", double)
+CUDA_EMU_CURAND_REFUSE(uint4, curand_poisson4, "a Poisson distribution: the emulator has no implementation of it", double)
 #undef CUDA_EMU_CURAND_REFUSE
-#undef CUDA_EMU_CURAND_LOG
 #undef CUDA_EMU_CURAND_HERE
 
 #endif  // CUDA_EMU_CURAND_KERNEL_H

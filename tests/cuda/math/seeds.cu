@@ -7,7 +7,12 @@
 // cuda_emu_math.h's hardware_rcp and hardware_rsqrt scale for CUDA's tanf,
 // atanf, powf, asinf, acosf and rsqrtf (their hashes are printed, to compare
 // with those of the tables the emulator ships,
-// tests/cuda/fitting/mufu_rcp_rsq.txt). Linked
+// tests/cuda/fitting/mufu_rcp_rsq.txt); and the hardware 2^x
+// (ex2.approx.ftz.f32) of every float of magnitude below one, which
+// cuda_emu_math.h's hardware_ex2 scales for CUDA's expf, exp2f and exp10f
+// (the emulator keeps each sign's table as its breakpoints: their hashes are
+// printed, to compare with the tables it ships, tests/cuda/fitting/mufu_ex2.txt
+// and mufu_ex2_check.py). Linked
 // into the sweep on the GPU machine only: its inline PTX is nothing the emulator
 // runs, so the sweep's --host-hash mode builds without it.
 #include <cstdint>
@@ -22,6 +27,7 @@ namespace math {
 uint32_t reciprocal_high(uint32_t high);
 uint32_t mufu_rcp_entry(uint32_t fraction);
 uint32_t mufu_rsq_entry(uint32_t index);
+uint32_t mufu_ex2_below_one(uint32_t bits);
 }
 }  // namespace cuda_emu
 
@@ -73,8 +79,56 @@ static void measure_mufu_tables() {
          (unsigned long long)fnv1a(rcp_table), (unsigned long long)fnv1a(rsq_table));
 }
 
+static const uint32_t kBelowOne = 0x3f800000u;
+static std::vector<uint32_t> ex2_table[2];  // by sign: the results for magnitudes 0 .. kBelowOne - 1
+
+__global__ void k_ex2(uint32_t* out, uint32_t sign) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= kBelowOne) return;
+  float r, x = __uint_as_float(i | sign);
+  asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+  out[i] = __float_as_uint(r);
+}
+
+// The breakpoints the emulator keeps (src/emulate/tables.rs, MUFU_EX2_POS
+// and MUFU_EX2_NEG): for result k, the first magnitude giving it, a result
+// never given taking the next one's (the last, 0x7fffffff).
+static uint64_t breakpoints_hash(const std::vector<uint32_t>& results, bool negative) {
+  const uint32_t n = (1u << 23) + 1, never = 0x7fffffffu;
+  std::vector<uint32_t> first(n, never);
+  for (uint32_t i = kBelowOne; i-- > 0;) {
+    uint32_t k = negative ? 0x3f800000u - results[i] : results[i] - 0x3f800000u;
+    if (k >= n) {
+      fprintf(stderr, "seeds: 2^x of %08x is %08x, outside its table\n", i, results[i]);
+      exit(2);
+    }
+    first[k] = i;
+  }
+  for (uint32_t k = n - 1; k-- > 0;)
+    if (first[k] == never) first[k] = first[k + 1];
+  return fnv1a(first);
+}
+
+static void measure_ex2_tables() {
+  uint32_t* d;
+  if (cudaMalloc(&d, kBelowOne * 4ull) != cudaSuccess) exit(2);
+  for (int s = 0; s < 2; ++s) {
+    ex2_table[s].resize(kBelowOne);
+    k_ex2<<<kBelowOne / 256, 256>>>(d, s ? 0x80000000u : 0u);
+    if (cudaMemcpy(ex2_table[s].data(), d, kBelowOne * 4ull, cudaMemcpyDeviceToHost) != cudaSuccess) {
+      fprintf(stderr, "seeds: %s\n", cudaGetErrorString(cudaGetLastError()));
+      exit(2);
+    }
+  }
+  cudaFree(d);
+  printf("mufu tables: ex2 breakpoints hash %016llx and %016llx (the emulator's: f3b72df14ce3483e, 7405e33f96e61bc0)\n",
+         (unsigned long long)breakpoints_hash(ex2_table[0], false),
+         (unsigned long long)breakpoints_hash(ex2_table[1], true));
+}
+
 void measure_reciprocal_seeds() {
   measure_mufu_tables();
+  measure_ex2_tables();
   const uint32_t n = kSeedEnd - kSeedFirst;
   uint32_t* d_seeds;
   seed_table.resize(n);
@@ -96,3 +150,6 @@ uint32_t cuda_emu::math::reciprocal_high(uint32_t high) {
 
 uint32_t cuda_emu::math::mufu_rcp_entry(uint32_t fraction) { return rcp_table.at(fraction); }
 uint32_t cuda_emu::math::mufu_rsq_entry(uint32_t index) { return rsq_table.at(index); }
+uint32_t cuda_emu::math::mufu_ex2_below_one(uint32_t bits) {
+  return ex2_table[bits >> 31].at(bits & 0x7fffffffu);
+}

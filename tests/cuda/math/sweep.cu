@@ -108,8 +108,11 @@ static double host_sincospi(double x, bool cosine) {
 // The host expressions are those of src/emulate/shim/cuda_runtime.h.
 #define UNARY_F(X)                                              \
   X(expf, expf(x), expf(x))                                     \
+  X(expf_device, expf(x), cuda_emu::math::cuda_expf(x))        \
   X(exp2f, exp2f(x), exp2f(x))                                  \
+  X(exp2f_device, exp2f(x), cuda_emu::math::cuda_exp2f(x))     \
   X(exp10f, exp10f(x), exp10f(x))                               \
+  X(exp10f_device, exp10f(x), cuda_emu::math::cuda_exp10f(x))  \
   X(expm1f, expm1f(x), expm1f(x))                               \
   X(logf, logf(x), logf(x))                                     \
   X(logf_device, logf(x), cuda_emu::math::cuda_logf(x))        \
@@ -156,6 +159,8 @@ static double host_sincospi(double x, bool cosine) {
   X(rintf, rintf(x), rintf(x))                                  \
   X(__expf, __expf(x), expf(x))                                 \
   X(__exp10f, __exp10f(x), exp10f(x))                           \
+  X(__expf_device, __expf(x), cuda_emu::math::cuda_fast_expf(x)) \
+  X(__exp10f_device, __exp10f(x), cuda_emu::math::cuda_fast_exp10f(x)) \
   X(__logf, __logf(x), logf(x))                                 \
   X(__log2f, __log2f(x), log2f(x))                              \
   X(__log10f, __log10f(x), log10f(x))                           \
