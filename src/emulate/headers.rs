@@ -4,6 +4,10 @@
 //! CUDA headers of a course (`common/launch.cuh`) hold kernels and launches
 //! too, so they are rewritten like the program and placed beside the
 //! rewritten program in its cache entry, and their contents key that entry.
+//! A header above the program's folder (`../inc/shared.cuh`) is rewritten
+//! too: the entry then holds the program that many folders deep, under the
+//! names of its own last folders ([`entry_prefix`]), so that the same
+//! relative include finds the rewritten copy.
 //! This module finds and rewrites them; it does not search system include
 //! paths (the compiler does) nor decide where the build goes.
 
@@ -17,11 +21,13 @@ use crate::sources::confine;
 /// A header the program includes with `"..."`, found beside it.
 #[derive(Debug)]
 pub(super) struct LocalHeader {
-    /// Where it goes beside the rewritten program, relative to the program.
+    /// Where it goes beside the rewritten program, relative to the program
+    /// (`..` leading it where the header is above the program's folder).
     pub(super) relative_path: PathBuf,
     /// Its rewritten text, or its bytes as they are when it cannot be
-    /// placed beside the program (a path with `..`): then g++ finds the
-    /// original through `-iquote`, and its content only keys the cache.
+    /// placed in the entry (an absolute path, or more `..` than the
+    /// program's folder has parents): then g++ finds the original through
+    /// `-iquote`, and its content only keys the cache.
     pub(super) content: Vec<u8>,
     /// Whether `content` is rewritten and goes beside the program.
     pub(super) rewritten: bool,
@@ -37,6 +43,9 @@ pub(super) fn local_headers(
     main: &RewrittenSource,
 ) -> Result<Vec<LocalHeader>, EmulateError> {
     let base = source.parent().unwrap_or(Path::new(""));
+    let parents = std::path::absolute(base)
+        .map(|dir| folder_names(&dir).len())
+        .unwrap_or(0);
     let mut headers = Vec::new();
     let mut seen = BTreeSet::new();
     let mut pending: Vec<(PathBuf, String)> = main
@@ -45,7 +54,9 @@ pub(super) fn local_headers(
         .map(|name| (PathBuf::new(), name.clone()))
         .collect();
     while let Some((includer_dir, name)) = pending.pop() {
-        let Some(relative_path) = normal_relative(&includer_dir.join(&name)) else {
+        let Some(relative_path) =
+            lexical_relative(&includer_dir.join(&name)).filter(|p| levels_up(p) <= parents)
+        else {
             let path = base.join(&includer_dir).join(&name);
             if seen.insert(path.clone())
                 && let Some(content) = read_header(&path)?
@@ -95,9 +106,9 @@ pub(super) fn local_headers(
 /// The CUDA keywords that make a header need the emulator's rewrite.
 const CUDA_WORDS: &[&str] = &["__shared__", "__global__", "<<<", "__constant__"];
 
-/// A warning for a local header compiled as it is (one above the program's
-/// folder, which the rewritten program cannot have beside it) that holds
-/// CUDA the emulator would have rewritten; `None` for any other header.
+/// A warning for a local header compiled as it is (one included by an
+/// absolute path, which the rewritten program cannot have beside it) that
+/// holds CUDA the emulator would have rewritten; `None` for any other header.
 pub(super) fn unrewritten_cuda(header: &LocalHeader) -> Option<String> {
     if header.rewritten {
         return None;
@@ -105,9 +116,9 @@ pub(super) fn unrewritten_cuda(header: &LocalHeader) -> Option<String> {
     let text = String::from_utf8_lossy(&header.content);
     let word = CUDA_WORDS.iter().find(|word| text.contains(**word))?;
     Some(format!(
-        "{} is included from outside the program's folder, so the CPU emulator compiles it as \
-         it is, not rewritten: its CUDA (`{word}` ...) may fail to build or link; include it \
-         from the program's folder or below it",
+        "{} is included by an absolute path, so the CPU emulator compiles it as it is, not \
+         rewritten: its CUDA (`{word}` ...) may fail to build or link; include it by a path \
+         relative to the program (`../inc/x.cuh` is rewritten)",
         header.relative_path.display()
     ))
 }
@@ -154,29 +165,110 @@ fn read_header(path: &Path) -> Result<Option<Vec<u8>>, EmulateError> {
     }
 }
 
-/// `path` with `.` removed, when it stays below its starting directory.
-fn normal_relative(path: &Path) -> Option<PathBuf> {
-    let mut normal = PathBuf::new();
+/// A relative `path` with `.` removed and each `..` taken against the name
+/// before it (`a/../b` is `b`); those left lead it (`../inc/x.h`). `None` for
+/// an absolute path or one that names nothing.
+fn lexical_relative(path: &Path) -> Option<PathBuf> {
+    let mut parts: Vec<Component> = Vec::new();
     for component in path.components() {
         match component {
-            Component::Normal(part) => normal.push(part),
+            Component::Normal(_) => parts.push(component),
             Component::CurDir => {}
-            _ => return None,
+            Component::ParentDir => match parts.last() {
+                Some(Component::Normal(_)) => {
+                    parts.pop();
+                }
+                _ => parts.push(component),
+            },
+            Component::RootDir | Component::Prefix(_) => return None,
         }
     }
-    (!normal.as_os_str().is_empty()).then_some(normal)
+    let normal: PathBuf = parts.iter().collect();
+    (levels_up(&normal) < parts.len()).then_some(normal)
+}
+
+/// How many `..` lead a path from [`lexical_relative`].
+fn levels_up(path: &Path) -> usize {
+    path.components()
+        .take_while(|c| *c == Component::ParentDir)
+        .count()
+}
+
+/// The folder names of an absolute path, `..` taken against the name before.
+fn folder_names(dir: &Path) -> Vec<std::ffi::OsString> {
+    let mut names = Vec::new();
+    for component in dir.components() {
+        match component {
+            Component::Normal(name) => names.push(name.to_owned()),
+            Component::ParentDir => {
+                names.pop();
+            }
+            _ => {}
+        }
+    }
+    names
+}
+
+/// Where a program from `source_dir` goes inside its cache entry: as many
+/// of its last folder names as its rewritten headers reach above it, so that
+/// `../inc/x.h` from there is the rewritten `inc/x.h` ([`placed`]); empty
+/// when they all lie beside or below it.
+pub(super) fn entry_prefix(source_dir: &Path, headers: &[LocalHeader]) -> PathBuf {
+    let levels = headers
+        .iter()
+        .filter(|h| h.rewritten)
+        .map(|h| levels_up(&h.relative_path))
+        .max()
+        .unwrap_or(0);
+    let names = folder_names(source_dir);
+    names[names.len().saturating_sub(levels)..].iter().collect()
+}
+
+/// A header's place in the entry: its path from the program's folder, put
+/// under the program's `prefix`, each `..` taken against a name of it.
+pub(super) fn placed(prefix: &Path, header: &LocalHeader) -> PathBuf {
+    lexical_relative(&prefix.join(&header.relative_path))
+        .filter(|p| levels_up(p) == 0)
+        .unwrap_or_else(|| header.relative_path.clone())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     #[test]
-    fn header_paths_stay_below_the_program() {
+    fn header_paths_are_taken_by_name_and_may_lead_above_the_program() {
+        let relative = |p: &str| lexical_relative(Path::new(p));
+        assert_eq!(relative("./a/b.h"), Some(PathBuf::from("a/b.h")));
+        assert_eq!(relative("a/../b.h"), Some(PathBuf::from("b.h")));
+        assert_eq!(relative("../inc/b.h"), Some(PathBuf::from("../inc/b.h")));
+        assert_eq!(relative("../../x/../b.h"), Some(PathBuf::from("../../b.h")));
+        assert_eq!(relative("/b.h"), None);
+        assert_eq!(relative("a/.."), None);
+        assert_eq!(levels_up(Path::new("../../b.h")), 2);
+    }
+
+    #[test]
+    fn a_program_goes_as_deep_in_its_entry_as_its_headers_reach_above_it() {
+        let header = |path: &str, rewritten: bool| LocalHeader {
+            relative_path: PathBuf::from(path),
+            content: Vec::new(),
+            rewritten,
+            lock_step: false,
+        };
+        let dir = Path::new("/book/samples/asian/src");
+        let beside = [header("k.cuh", true), header("/usr/x.h", false)];
+        assert_eq!(entry_prefix(dir, &beside), PathBuf::new());
+        let above = [
+            header("k.cuh", true),
+            header("../inc/shared.cuh", true),
+            header("../../common/x.cuh", true),
+        ];
+        let prefix = entry_prefix(dir, &above);
+        assert_eq!(prefix, PathBuf::from("asian/src"));
+        let places: Vec<PathBuf> = above.iter().map(|h| placed(&prefix, h)).collect();
         assert_eq!(
-            normal_relative(Path::new("./a/b.h")),
-            Some(PathBuf::from("a/b.h"))
+            places,
+            ["asian/src/k.cuh", "asian/inc/shared.cuh", "common/x.cuh"].map(PathBuf::from)
         );
-        assert_eq!(normal_relative(Path::new("../b.h")), None);
-        assert_eq!(normal_relative(Path::new("/b.h")), None);
     }
 }

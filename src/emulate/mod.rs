@@ -513,6 +513,21 @@ impl Emulator {
         }
         headers.sort_by(|a, b| a.relative_path.cmp(&b.relative_path));
         headers.dedup_by(|a, b| a.relative_path == b.relative_path);
+        // Headers above the program's folder put the units that many folders
+        // deep in the entry (`headers::entry_prefix`).
+        let prefix = units
+            .first()
+            .map(|unit| headers::entry_prefix(Path::new(&unit.source_dir), &headers))
+            .unwrap_or_default();
+        if !prefix.as_os_str().is_empty() {
+            for unit in &mut units {
+                let deeper = prefix.join(&unit.file_name).to_string_lossy().into_owned();
+                if let Some(last) = unit.args.last_mut() {
+                    *last = OsString::from(&deeper);
+                }
+                unit.file_name = deeper;
+            }
+        }
 
         let mut tail: Vec<OsString> = runtime_objects
             .iter()
@@ -569,6 +584,10 @@ impl Emulator {
         let unrewritten: String = unrewritten.iter().map(|w| format!("note: {w}\n")).collect();
         let built = cache::install(&entry, |dir| {
             for unit in &units {
+                if let Some(parent) = dir.join(&unit.file_name).parent() {
+                    std::fs::create_dir_all(parent)
+                        .map_err(EmulateError::io("creating", parent))?;
+                }
                 std::fs::write(
                     dir.join(&unit.file_name),
                     crate::sources::files::source_bytes(&unit.cpp, unit.one_byte_chars),
@@ -576,7 +595,7 @@ impl Emulator {
                 .map_err(EmulateError::io("writing", &dir.join(&unit.file_name)))?;
             }
             for header in headers.iter().filter(|header| header.rewritten) {
-                let path = dir.join(&header.relative_path);
+                let path = dir.join(headers::placed(&prefix, header));
                 if let Some(parent) = path.parent() {
                     std::fs::create_dir_all(parent)
                         .map_err(EmulateError::io("creating", parent))?;
@@ -1257,30 +1276,62 @@ chmod +x "$out"
     }
 
     #[test]
-    fn cuda_in_a_header_above_the_program_is_warned_about() {
-        // Headers outside the program's folder are compiled as they are
-        // (cuda-samples' MC_SingleAsianOptionP includes
-        // "../inc/cudasharedmem.h", whose extern __shared__ arrays then
-        // fail to link): the build says so, naming the header.
+    fn cuda_in_a_header_above_the_program_is_rewritten_like_one_beside_it() {
+        // cuda-samples' MC_SingleAsianOptionP includes
+        // "../inc/cudasharedmem.h", whose extern __shared__ arrays link only
+        // rewritten: a header above the program's folder is rewritten too
+        // (the program goes that many folders deep in its entry, under its
+        // own folders' names, so the header's `../src/local.h` is found as
+        // well). One included by an absolute path is compiled as it is, and
+        // the build says so, naming it.
         let fixture = Fixture::new();
         fixture.write(
-            "inc/shared.cuh",
-            "__device__ float* s() { extern __shared__ float a[]; return a; }\n",
+            "lesson/inc/shared.cuh",
+            "#include \"../src/local.h\"\n\
+             __device__ float* s() { extern __shared__ float a[]; return a; }\n\
+             __global__ void mirror(float* o) {\n\
+             \x20 s()[threadIdx.x] = kScale * threadIdx.x;\n\
+             \x20 __syncthreads();\n\
+             \x20 o[threadIdx.x] = s()[31 - threadIdx.x];\n\
+             }\n",
         );
-        fixture.write("inc/plain.h", "constexpr int kN = 8;\n");
+        fixture.write("lesson/src/local.h", "constexpr float kScale = 2.0f;\n");
+        let absolute = fixture.write(
+            "elsewhere/other.cuh",
+            "__global__ void other(int* p) { *p = 1; }\n",
+        );
         let source = fixture.write(
-            "src/k.cu",
-            "#include \"../inc/shared.cuh\"\n#include \"../inc/plain.h\"\nint main() {}\n",
+            "lesson/src/k.cu",
+            &format!(
+                "#include <cstdio>\n#include \"../inc/shared.cuh\"\n#include \"{}\"\n\
+                 int main() {{\n\
+                 \x20 float* o;\n\
+                 \x20 cudaMallocManaged(&o, 32 * sizeof(float));\n\
+                 \x20 mirror<<<1, 32, 32 * sizeof(float)>>>(o);\n\
+                 \x20 cudaDeviceSynchronize();\n\
+                 \x20 printf(\"%g %g\\n\", o[0], o[31]);\n\
+                 }}\n",
+                absolute.display()
+            ),
         );
-        let build = fixture.emulator().compile(&source).unwrap();
+        let Some(emulator) = real_emulator(&fixture.dir.path().join("real-cache")) else {
+            return;
+        };
+        let build = emulator.compile(&source).unwrap_or_else(|e| panic!("{e}"));
         let warned: Vec<&String> = build
             .warnings
             .iter()
             .filter(|w| w.contains("not rewritten"))
             .collect();
         assert_eq!(warned.len(), 1, "{:?}", build.warnings);
-        assert!(warned[0].contains("../inc/shared.cuh"), "{}", warned[0]);
-        assert!(warned[0].contains("__shared__"), "{}", warned[0]);
+        assert!(warned[0].contains("other.cuh"), "{}", warned[0]);
+        let ran = run_on_h200(&emulator, &build);
+        assert_eq!(
+            String::from_utf8_lossy(&ran.stdout),
+            "62 0\n",
+            "{}",
+            String::from_utf8_lossy(&ran.stderr)
+        );
     }
 
     #[cfg(unix)]
