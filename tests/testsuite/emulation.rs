@@ -543,7 +543,7 @@ fn a_tile_the_block_does_not_fill_is_refused_at_its_first_collective() {
 #[test]
 fn float_trilinear_filtering_outside_its_measured_domain_is_refused_with_its_line() {
     // Trilinear filtering of float texels is reproduced while the eight
-    // texels' exponents differ by at most 6 (tex3d_float_measured,
+    // texels' exponents differ by at most 4 (tex3d_float_measured,
     // tex3d_linear); tex3d_trilinear's second section spreads them over 61.
     // The GPU ran it; the emulator prints what the GPU printed before it
     // (the weights, close exponents, every address mode, bit for bit) and
