@@ -1,7 +1,7 @@
 //! Device math functions the emulator does not reproduce bit for bit.
 //!
 //! The emulator computes many transcendental functions of CUDA's math library
-//! (`tanhf`, `erff`, `__logf`, the double ones but `exp` and `log`, ...) with
+//! (`cbrtf`, `lgammaf`, `__logf`, the double ones but `exp` and `log`, ...) with
 //! the host's C library (glibc), while the GPU has its own implementations
 //! (and, for the `__` intrinsics, its hardware approximations); those it has
 //! CUDA's own of, step for step and measured identical, are listed here too
@@ -198,6 +198,17 @@ const DEVICE_EXACT: &[(&str, &str)] = &[
     ("exp2f", "::cuda_emu::math::cuda_exp2f"),
     ("exp10f", "::cuda_emu::math::cuda_exp10f"),
     ("exp", DEVICE_EXP),
+    ("tanhf", "::cuda_emu::math::cuda_tanhf"),
+    ("sinhf", "::cuda_emu::math::cuda_sinhf"),
+    ("coshf", "::cuda_emu::math::cuda_coshf"),
+    ("expm1f", "::cuda_emu::math::cuda_expm1f"),
+    ("erff", "::cuda_emu::math::cuda_erff"),
+    ("erfcf", "::cuda_emu::math::cuda_erfcf"),
+    ("normcdff", "::cuda_emu::math::cuda_normcdff"),
+    ("asinhf", "::cuda_emu::math::cuda_asinhf"),
+    ("acoshf", "::cuda_emu::math::cuda_acoshf"),
+    ("atanhf", "::cuda_emu::math::cuda_atanhf"),
+    ("logbf", "::cuda_emu::math::cuda_logbf"),
 ];
 
 /// What a program's device code must be rewritten to call for the shim to
@@ -210,6 +221,19 @@ pub(crate) const USES_MUFU_RCP: &[&str] = &[
     "::cuda_emu::math::cuda_powf",
     "::cuda_emu::math::device_tan",
     "::cuda_emu::math::device_atan",
+    "::cuda_emu::math::cuda_tanhf",
+    "::cuda_emu::math::cuda_sinhf",
+    "::cuda_emu::math::cuda_coshf",
+    "::cuda_emu::math::cuda_erfcf",
+    "::cuda_emu::math::cuda_normcdff",
+    "::cuda_emu::math::cuda_asinhf",
+    "::cuda_emu::math::cuda_atanhf",
+    "::cuda_emu::math::device_tanh",
+    "::cuda_emu::math::device_sinh",
+    "::cuda_emu::math::device_cosh",
+    "::cuda_emu::math::device_erfc",
+    "::cuda_emu::math::device_asinh",
+    "::cuda_emu::math::device_atanh",
 ];
 pub(crate) const USES_MUFU_RSQ: &[&str] = &[
     "::cuda_emu::math::cuda_asinf",
@@ -217,6 +241,10 @@ pub(crate) const USES_MUFU_RSQ: &[&str] = &[
     "::cuda_emu::math::cuda_rsqrtf",
     "::cuda_emu::math::device_asin",
     "::cuda_emu::math::device_acos",
+    "::cuda_emu::math::cuda_asinhf",
+    "::cuda_emu::math::cuda_acoshf",
+    "::cuda_emu::math::device_asinh",
+    "::cuda_emu::math::device_acosh",
 ];
 /// The same for the hardware 2^x (`super::tables::MUFU_EX2_POS` and
 /// `MUFU_EX2_NEG`); `__expf` and `__exp10f` are the shim's own names.
@@ -228,6 +256,19 @@ pub(crate) const USES_MUFU_EX2: &[&str] = &[
     "::cuda_emu::math::device_exp2",
     "__expf",
     "__exp10f",
+    "::cuda_emu::math::cuda_tanhf",
+    "::cuda_emu::math::cuda_sinhf",
+    "::cuda_emu::math::cuda_coshf",
+    "::cuda_emu::math::cuda_expm1f",
+    "::cuda_emu::math::cuda_erff",
+    "::cuda_emu::math::cuda_erfcf",
+    "::cuda_emu::math::cuda_normcdff",
+    "::cuda_emu::math::device_tanh",
+    "::cuda_emu::math::device_sinh",
+    "::cuda_emu::math::device_cosh",
+    "::cuda_emu::math::device_expm1",
+    "::cuda_emu::math::device_erf",
+    "::cuda_emu::math::device_erfc",
 ];
 
 /// A C++ overload set (`sin`, `exp`, ...) of which the shim has CUDA's own
@@ -276,6 +317,16 @@ const DEVICE_OVERLOADS: &[Overloads] = &[
     float_exact("atan2", "::cuda_emu::math::device_atan2", "atan2f_device"),
     float_exact("hypot", "::cuda_emu::math::device_hypot", "hypotf_device"),
     float_exact("exp2", "::cuda_emu::math::device_exp2", "exp2f_device"),
+    float_exact("tanh", "::cuda_emu::math::device_tanh", "tanhf_device"),
+    float_exact("sinh", "::cuda_emu::math::device_sinh", "sinhf_device"),
+    float_exact("cosh", "::cuda_emu::math::device_cosh", "coshf_device"),
+    float_exact("expm1", "::cuda_emu::math::device_expm1", "expm1f_device"),
+    float_exact("erf", "::cuda_emu::math::device_erf", "erff_device"),
+    float_exact("erfc", "::cuda_emu::math::device_erfc", "erfcf_device"),
+    float_exact("asinh", "::cuda_emu::math::device_asinh", "asinhf_device"),
+    float_exact("acosh", "::cuda_emu::math::device_acosh", "acoshf_device"),
+    float_exact("atanh", "::cuda_emu::math::device_atanh", "atanhf_device"),
+    float_exact("logb", "::cuda_emu::math::device_logb", "logbf_device"),
 ];
 
 /// The overload set `name` is, for a call in device code, when the shim has
@@ -532,7 +583,7 @@ mod tests {
             device_replacement("expf"),
             Some("::cuda_emu::math::cuda_expf")
         );
-        assert_eq!(device_replacement("tanhf"), None);
+        assert_eq!(device_replacement("cbrtf"), None);
     }
 
     #[test]

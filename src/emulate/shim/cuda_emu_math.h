@@ -665,6 +665,208 @@ inline float cuda_rsqrtf(float x) {
   if (tiny) r = r * 4096.0f;
   return gpu_nan_if_nan(r);
 }
+
+// ---- the hyperbolic functions and the error function ------------------------------------
+// tanhf, sinhf, coshf, expm1f, erff, erfcf, normcdff, asinhf, acoshf, atanhf
+// and logbf as nvcc 13.0 compiles them for sm_90 (-O2), read from the SASS:
+// on the hardware 2^x, reciprocal and reciprocal square root, and log1pf's
+// own steps (cuda_log1pf above, which the SASS inlines unchanged).
+
+// A flush to zero of the same sign (an .FTZ instruction's result).
+inline float flush_subnormal(float v) { return std::fabs(v) < 0x1p-126f ? std::copysign(0.0f, v) : v; }
+
+// tanhf: below 0.6 in magnitude an odd polynomial of x; above, with x's
+// sign, 1 - 2 / (2^(2 |x| log2 e) + 1) from the hardware 2^x and
+// reciprocal, or 1 from 9.01 on.
+inline float cuda_tanhf(float x) {
+  const float a = std::fabs(x);
+  const float x2 = x * x;
+  const float q = std::fma(x2, horner(x2, {0x3c80f082u, 0xbd563caeu, 0x3e085941u, 0xbeaaa9edu}), 0.0f);
+  const float e = hardware_ex2(a * bits_float(0x4038aa3bu));
+  const float t = std::fma(hardware_rcp(e + 1.0f), -2.0f, 1.0f);
+  float v = std::copysign(a >= bits_float(0x41102cb4u) ? 1.0f : t, x);
+  if (!(a >= bits_float(0x3f19999au))) v = std::fma(x, q, x);
+  return gpu_nan_if_nan(v);
+}
+
+// sinhf and coshf share e^|x| / 4: 2^(j - 2), j = trunc(|x| log2 e) at most
+// 126 (from the bits of j + 1.5 2^23 + 125 shifted into the exponent), times
+// the hardware 2^x of (|x| - j log 2) log2 e, the remainder in two fmas.
+inline float quarter_exp(float a) {
+  const float log2e = bits_float(0x3fb8aa3bu);
+  const float j0 = std::trunc(a * log2e);
+  const float j = std::fabs(j0) > 126.0f ? std::copysign(126.0f, j0) : j0;
+  float t = std::fma(j, bits_float(0xbf317218u), a);
+  t = std::fma(j, bits_float(0x3102e308u), t);
+  const float scale = bits_float(float_bits(gpu_nan_if_nan(j + 12583037.0f)) << 23);
+  return scale * hardware_ex2(t * log2e);
+}
+
+// coshf: 2 y + (1 / y) / 8 for y = e^|x| / 4, the reciprocal the
+// hardware's, its eighth flushed to zero below 2^-126 (FMUL.FTZ).
+inline float cuda_coshf(float x) {
+  const float y = quarter_exp(std::fabs(x));
+  const float r = flush_subnormal(hardware_rcp(y) * 0.125f);
+  return gpu_nan_if_nan(std::fma(y, 2.0f, r));
+}
+
+// sinhf: below 1 in magnitude an odd polynomial of x; above, coshf's steps
+// with the reciprocal's term subtracted, and x's sign.
+inline float cuda_sinhf(float x) {
+  const float a = std::fabs(x);
+  const float x2 = x * x;
+  const float q = x2 * horner(x2, {0x363d0adau, 0x394fff49u, 0x3c08889au, 0x3e2aaaabu});
+  const float y = quarter_exp(a);
+  const float r = flush_subnormal(hardware_rcp(y) * -0.125f);
+  float v = std::copysign(std::fma(y, 2.0f, r), x);
+  if (!(a >= 1.0f)) v = std::fma(x, q, x);
+  return gpu_nan_if_nan(v);
+}
+
+// expm1f: k = rint(x log2 e), 0 below 0.41 in magnitude (127 for 128, the
+// result doubled), t = x - k log 2 in two fmas, e^t - 1 = t + t^2 P(t),
+// then 2^k (the hardware 2^x, of k / 2 squared below -126) times it plus
+// 2^k - 1; infinity above 128, -1 below -25, x itself for a zero.
+inline float cuda_expm1f(float x) {
+  const float k0 = std::nearbyint(x * bits_float(0x3fb8aa3bu));
+  float k = !(std::fabs(x) < bits_float(0x3ed1eb85u)) ? k0 : 0.0f;
+  const bool top = k == 128.0f;
+  float t = std::fma(-k, bits_float(0x3f317200u), x);
+  t = std::fma(-k, bits_float(0x35bfbe8eu), t);
+  const float p = horner(t, {0x3ab5ebe6u, 0x3c095663u, 0x3d2aabe3u, 0x3e2aa9f6u, 0x3efffffeu});
+  if (top) k = k + -1.0f;
+  const bool low = k < -126.0f;
+  float e = hardware_ex2(low ? k * 0.5f : k);
+  const float u = std::fma(t, t * p, t);
+  if (low) e = e * e;
+  float r = std::fma(u, e, e + -1.0f);
+  if (top) r = r + r;
+  if (k > 128.0f) r = INFINITY;
+  float v = k < -25.0f ? -1.0f : r;
+  if (x == 0.0f) v = x + x;
+  return gpu_nan_if_nan(v);
+}
+
+// erff: below 1.003 in magnitude x + x P(x^2); above, with x's sign,
+// 1 - 2^(-|x| - |x| Q(|x|)) by the hardware 2^x.
+inline float cuda_erff(float x) {
+  const float a = std::fabs(x);
+  const bool above = a >= bits_float(0x3f8060feu);
+  const float p = above ? horner(a, {0x38eb4c3au, 0xbaae005bu, 0x3c09919fu, 0xbd24d99au, 0x3e235519u,
+                                     0x3f69b4f9u, 0x3f210a14u})
+                        : horner(x * x, {0x38b1e96au, 0xba574d20u, 0x3baad5eau, 0xbcdc1be7u, 0x3de718afu,
+                                         0xbec093acu, 0x3e0375d3u});
+  const float m = above ? -a : x;
+  float v = std::fma(p, m, m);
+  if (above) v = std::copysign(1.0f - hardware_ex2(v), x);
+  return gpu_nan_if_nan(v);
+}
+
+// erfc(z) as erfcf and normcdff compute it: t = (|z| - 4) / (|z| + 4) from
+// the hardware reciprocal refined once, a polynomial P(t), times
+// 1 / (2 |z| + 1) refined once, times e^(-z^2): 2^j (j = trunc(-z^2 log2 e)
+// at least -126) times the hardware 2^x of the remainder, times 1 plus
+// z^2's rounding error; 0 above 10.055 in magnitude; 2 minus it for
+// negative z.
+inline float erfc_steps(float z) {
+  const float log2e = bits_float(0x3fb8aa3bu);
+  const float a = std::fabs(z);
+  const float r4 = hardware_rcp(a + 4.0f);
+  const float q = (a - 4.0f) * r4;
+  const float z2 = z * z;
+  float w = std::fma(q + 1.0f, -4.0f, a);
+  w = std::fma(a, -q, w);
+  const float t = std::fma(r4, w, q);
+  const float p = horner(t, {0x3a69a091u, 0x3be6e05bu, 0xbc81fb4bu, 0x3d15373bu, 0xbd887c5au, 0x3dc021d5u,
+                             0xbdced424u, 0x3d8b74deu, 0x3c7bf170u, 0xbe0ef8d4u, 0x3f9dd2c9u});
+  const float j0 = std::trunc(z2 * -log2e);
+  const float j = std::fabs(j0) > 126.0f ? std::copysign(126.0f, j0) : j0;
+  const float r1 = hardware_rcp(std::fma(a, 2.0f, 1.0f));
+  float g = std::fma(j, bits_float(0xbf317218u), -z2);
+  const float z2_error = std::fma(-a, a, z2);
+  g = std::fma(j, bits_float(0x3102e308u), g);
+  const float scale = bits_float(float_bits(gpu_nan_if_nan(j + 12583039.0f)) << 23);
+  const float e = scale * hardware_ex2(g * log2e);
+  const float h = p * r1;
+  float d = std::fma(a, h * -2.0f, p);
+  d = d - h;
+  d = std::fma(r1, d, h);
+  float v = d * std::fma(e, z2_error, e);
+  if (a > bits_float(0x4120e148u)) v = 0.0f;
+  if (z < 0.0f) v = 2.0f - v;
+  return v;
+}
+
+inline float cuda_erfcf(float x) { return gpu_nan_if_nan(erfc_steps(x)); }
+
+// normcdff: x clamped to [-14.5, 14.5], z = -x / sqrt(2) as a head and a
+// tail, erfc(z) / 2, below -1 corrected by the tail times erfc's
+// derivative there (erfc(z) times -2 z).
+inline float cuda_normcdff(float x) {
+  const float c = std::fabs(x) > 14.5f ? std::copysign(14.5f, x) : x;
+  const float h = c * bits_float(0xbf3504f3u);
+  const float lo = std::fma(c, bits_float(0xb24fe77au), std::fma(c, bits_float(0xbf3504f3u), -h));
+  const float z = h + lo;
+  float v = erfc_steps(z);
+  if (c < -1.0f) v = std::fma(lo + (h - z), v * (z * -2.0f), v);
+  return gpu_nan_if_nan(v * 0.5f);
+}
+
+// asinhf: log1pf(|x| + x^2 / (sqrt(x^2 + 1) + 1)), the square root as
+// (x^2 + 1) times its hardware reciprocal square root and the quotient by
+// the hardware reciprocal; above 2^23 log1pf(|x|) + log 2; x's sign.
+inline float cuda_asinhf(float x) {
+  const float a = std::fabs(x);
+  const bool huge = a > 8388608.0f;
+  const float s = std::fma(x, x, 1.0f);
+  const float d = hardware_rcp(std::fma(s, hardware_rsqrt(s), 1.0f));
+  const float w = huge ? a : std::fma(a, a * d, a);
+  float r = cuda_log1pf(w);
+  if (huge) r = r + bits_float(0x3f317218u);
+  return gpu_nan_if_nan(std::isnan(x) ? r : std::copysign(r, x));
+}
+
+// acoshf: log1pf((x - 1) + sqrt(x^2 - 1)), the square root from the hardware
+// reciprocal square root refined once (0 for x^2 - 1 = 0); where x - 1 is
+// above 2^23, or negative, or NaN, log1pf(x - 2) + log 2 (NaN below 1).
+inline float cuda_acoshf(float x) {
+  const float s = std::fma(x, x, -1.0f);
+  const float rs = hardware_rsqrt(s);
+  const float root0 = s * rs;
+  const float half = rs * 0.5f;
+  const float xm1 = x + -1.0f;
+  float root = std::fma(half, std::fma(-root0, root0, s), root0);
+  if (s == 0.0f) root = 0.0f;
+  const bool far = float_bits(xm1) > 0x4b000000u;
+  if (far) root = bits_float(0xbf800001u);
+  float r = cuda_log1pf(xm1 + root);
+  if (far) r = r + bits_float(0x3f317218u);
+  return gpu_nan_if_nan(r);
+}
+
+// atanhf: log1pf(2 |x| / (1 - |x|)) / 2 with x's sign, the quotient by the
+// hardware reciprocal; above 2^124 in magnitude log1pf(-2), NaN.
+inline float cuda_atanhf(float x) {
+  const float a = std::fabs(x);
+  const float inv = hardware_rcp(1.0f - a);
+  float w = a * (inv + inv);
+  if (a > 0x1p124f) w = -2.0f;
+  return gpu_nan_if_nan(std::copysign(0.5f, x) * cuda_log1pf(w));
+}
+
+// logbf: the exponent field less 127; for a subnormal the highest set bit's
+// place less 149; -infinity for a zero, x * x for an infinity or NaN.
+inline float cuda_logbf(float x) {
+  const uint32_t bits = float_bits(std::fabs(x) + -0.0f);
+  if (bits >= 0x800000u) {
+    if (bits > 0x7f7fffffu) return gpu_nan_if_nan(x * x);
+    return static_cast<float>(static_cast<int32_t>(bits >> 23) - 127);
+  }
+  if (x == 0.0f) return -INFINITY;
+  int32_t top = 31;
+  while ((bits >> top) == 0) --top;
+  return static_cast<float>(top - 149);
+}
 }  // namespace math
 }  // namespace cuda_emu
 

@@ -2254,6 +2254,16 @@ CUDA_EMU_FLOAT_OWN(tan, cuda_tanf)
 CUDA_EMU_FLOAT_OWN(atan, cuda_atanf)
 CUDA_EMU_FLOAT_OWN(asin, cuda_asinf)
 CUDA_EMU_FLOAT_OWN(acos, cuda_acosf)
+CUDA_EMU_FLOAT_OWN(tanh, cuda_tanhf)
+CUDA_EMU_FLOAT_OWN(sinh, cuda_sinhf)
+CUDA_EMU_FLOAT_OWN(cosh, cuda_coshf)
+CUDA_EMU_FLOAT_OWN(expm1, cuda_expm1f)
+CUDA_EMU_FLOAT_OWN(erf, cuda_erff)
+CUDA_EMU_FLOAT_OWN(erfc, cuda_erfcf)
+CUDA_EMU_FLOAT_OWN(asinh, cuda_asinhf)
+CUDA_EMU_FLOAT_OWN(acosh, cuda_acoshf)
+CUDA_EMU_FLOAT_OWN(atanh, cuda_atanhf)
+CUDA_EMU_FLOAT_OWN(logb, cuda_logbf)
 }  // namespace math
 }  // namespace cuda_emu
 #undef CUDA_EMU_FLOAT_OWN

@@ -114,6 +114,7 @@ static double host_sincospi(double x, bool cosine) {
   X(exp10f, exp10f(x), exp10f(x))                               \
   X(exp10f_device, exp10f(x), cuda_emu::math::cuda_exp10f(x))  \
   X(expm1f, expm1f(x), expm1f(x))                               \
+  X(expm1f_device, expm1f(x), cuda_emu::math::cuda_expm1f(x))  \
   X(logf, logf(x), logf(x))                                     \
   X(logf_device, logf(x), cuda_emu::math::cuda_logf(x))        \
   X(log2f, log2f(x), log2f(x))                                  \
@@ -137,26 +138,37 @@ static double host_sincospi(double x, bool cosine) {
   X(atanf, atanf(x), atanf(x))                                  \
   X(atanf_device, atanf(x), cuda_emu::math::cuda_atanf(x))    \
   X(sinhf, sinhf(x), sinhf(x))                                  \
+  X(sinhf_device, sinhf(x), cuda_emu::math::cuda_sinhf(x))     \
   X(coshf, coshf(x), coshf(x))                                  \
+  X(coshf_device, coshf(x), cuda_emu::math::cuda_coshf(x))     \
   X(tanhf, tanhf(x), tanhf(x))                                  \
+  X(tanhf_device, tanhf(x), cuda_emu::math::cuda_tanhf(x))     \
   X(asinhf, asinhf(x), asinhf(x))                               \
+  X(asinhf_device, asinhf(x), cuda_emu::math::cuda_asinhf(x))  \
   X(acoshf, acoshf(x), acoshf(x))                               \
+  X(acoshf_device, acoshf(x), cuda_emu::math::cuda_acoshf(x))  \
   X(atanhf, atanhf(x), atanhf(x))                               \
+  X(atanhf_device, atanhf(x), cuda_emu::math::cuda_atanhf(x))  \
   X(sqrtf, sqrtf(x), sqrtf(x))                                  \
   X(cbrtf, cbrtf(x), cbrtf(x))                                  \
   X(rsqrtf, rsqrtf(x), 1.0f / sqrtf(x))                         \
   X(rsqrtf_device, rsqrtf(x), cuda_emu::math::cuda_rsqrtf(x)) \
   X(rcbrtf, rcbrtf(x), 1.0f / cbrtf(x))                         \
   X(erff, erff(x), erff(x))                                     \
+  X(erff_device, erff(x), cuda_emu::math::cuda_erff(x))        \
   X(erfcf, erfcf(x), erfcf(x))                                  \
+  X(erfcf_device, erfcf(x), cuda_emu::math::cuda_erfcf(x))     \
   X(lgammaf, lgammaf(x), lgammaf(x))                            \
   X(tgammaf, tgammaf(x), tgammaf(x))                            \
   X(sinpif, sinpif(x), cuda_emu::math::cuda_sinpif(x))          \
   X(cospif, cospif(x), cuda_emu::math::cuda_cospif(x))          \
   X(normcdff, normcdff(x), 0.5f * erfcf(-x * static_cast<float>(M_SQRT1_2))) \
+  X(normcdff_device, normcdff(x), cuda_emu::math::cuda_normcdff(x)) \
   X(floorf, floorf(x), floorf(x))                               \
   X(roundf, roundf(x), roundf(x))                               \
   X(rintf, rintf(x), rintf(x))                                  \
+  X(logbf, logbf(x), logbf(x))                                  \
+  X(logbf_device, logbf(x), cuda_emu::math::cuda_logbf(x))     \
   X(__expf, __expf(x), expf(x))                                 \
   X(__exp10f, __exp10f(x), exp10f(x))                           \
   X(__expf_device, __expf(x), cuda_emu::math::cuda_fast_expf(x)) \
