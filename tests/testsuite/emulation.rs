@@ -163,6 +163,7 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "math_log_family",
     "math_sincosf",
     "math_rcp_family",
+    "math_rcp_ex2_family",
     "math_log_sincospi",
     "math_intrinsics",
     "memcpy_errors",
