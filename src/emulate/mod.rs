@@ -522,8 +522,8 @@ impl Emulator {
         if !prefix.as_os_str().is_empty() {
             for unit in &mut units {
                 let deeper = prefix.join(&unit.file_name).to_string_lossy().into_owned();
-                if let Some(last) = unit.args.last_mut() {
-                    *last = OsString::from(&deeper);
+                if let Some(arg) = unit.args.iter_mut().find(|arg| **arg == *unit.file_name) {
+                    *arg = OsString::from(&deeper);
                 }
                 unit.file_name = deeper;
             }

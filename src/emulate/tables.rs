@@ -126,6 +126,16 @@ pub(super) const MUFU_EX2_NEG: Table = Table {
     hash: 0x7405_e33f_96e6_1bc0,
 };
 
+/// Every table the emulator ships, which together key their folder.
+const ALL: [&Table; 6] = [
+    &SINE,
+    &RECIPROCAL,
+    &MUFU_RCP,
+    &MUFU_RSQ,
+    &MUFU_EX2_POS,
+    &MUFU_EX2_NEG,
+];
+
 /// The folder the tables are (or will be) in under `root`, each in its own
 /// folder. Every program build asks (its runtime's command line names the
 /// folder), so the hash of the tables is taken once per process.
@@ -133,14 +143,7 @@ pub(super) fn dir(root: &Path) -> PathBuf {
     static KEY: OnceLock<String> = OnceLock::new();
     let key = KEY.get_or_init(|| {
         let mut key = Fingerprint::new("tables");
-        for table in [
-            &SINE,
-            &RECIPROCAL,
-            &MUFU_RCP,
-            &MUFU_RSQ,
-            &MUFU_EX2_POS,
-            &MUFU_EX2_NEG,
-        ] {
+        for table in ALL {
             key.add(table.folder, table.packed);
         }
         key.finish()

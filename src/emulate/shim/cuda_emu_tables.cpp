@@ -72,6 +72,16 @@ Table map_table(const char* folder, const char* name, const char* needed_by, con
   return t;
 }
 
+// Entry `index` of `t`; an index outside it is a bug here (the callers'
+// reductions keep within each table), reported naming the table.
+uint32_t entry(const Table& t, uint32_t index, const char* table) {
+  if (index >= t.count) {
+    fprintf(stderr, "cuda_emu: internal error: %s has no entry %u\n", table, index);
+    abort();
+  }
+  return t.entries[index];
+}
+
 const Table& sine_table(const char* file, int line) {
   static const Table t = map_table("sine", "mufu_sine.u32", "the hardware sine and cosine", file, line);
   return t;
@@ -109,29 +119,17 @@ const uint32_t kSeedFirst = 0x3ffb0000u;
 // reduction keeps within the table (a high word outside it is a bug here).
 uint32_t reciprocal_high(uint32_t high) {
   static const Table t = map_table("rcp64h", "rcp64h.u32", "CUDA's double log (in device code or cuRAND's double normal)", "log", 0);
-  if (high < kSeedFirst || high - kSeedFirst >= t.count) {
-    fprintf(stderr, "cuda_emu: internal error: the reciprocal seed of high word %08x is outside the table\n", high);
-    abort();
-  }
-  return t.entries[high - kSeedFirst];
+  return entry(t, high - kSeedFirst, "the reciprocal seed's table");  // below the first wraps past the end
 }
 
 uint32_t mufu_rcp_entry(uint32_t fraction) {
   static const Table t = map_table("mufu_rcp", "mufu_rcp.u32", "the hardware's float reciprocal (CUDA's tanf, atanf, powf, ...)", "rcp", 0);
-  if (fraction >= t.count) {
-    fprintf(stderr, "cuda_emu: internal error: the float reciprocal's table has no entry %u\n", fraction);
-    abort();
-  }
-  return t.entries[fraction];
+  return entry(t, fraction, "the float reciprocal's table");
 }
 
 uint32_t mufu_rsq_entry(uint32_t index) {
   static const Table t = map_table("mufu_rsq", "mufu_rsq.u32", "the hardware's float reciprocal square root (CUDA's rsqrtf, asinf, acosf, ...)", "rsqrt", 0);
-  if (index >= t.count) {
-    fprintf(stderr, "cuda_emu: internal error: the float reciprocal square root's table has no entry %u\n", index);
-    abort();
-  }
-  return t.entries[index];
+  return entry(t, index, "the float reciprocal square root's table");
 }
 namespace {
 // One sign's breakpoints, and where each of the 2^16 ranges of magnitudes
