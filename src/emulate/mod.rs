@@ -498,7 +498,7 @@ impl Emulator {
         if mentions(&["curand_kernel.h", math::DEVICE_LOG]) {
             tables::install(&self.root, &tables::RECIPROCAL)?;
         }
-        // The float reciprocal, reciprocal square root and 2^x, for the CUDA
+        // The float reciprocal, reciprocal square root, 2^x and log2, for the CUDA
         // functions device code was rewritten to that use them (cuRAND's
         // float log-normal uses the 2^x).
         if mentions(math::USES_MUFU_RCP) {
@@ -510,6 +510,15 @@ impl Emulator {
         if mentions(math::USES_MUFU_EX2) || mentions(&["curand_kernel.h"]) {
             tables::install(&self.root, &tables::MUFU_EX2_POS)?;
             tables::install(&self.root, &tables::MUFU_EX2_NEG)?;
+        }
+        if mentions(math::USES_MUFU_LG2) {
+            for table in [
+                &tables::MUFU_LG2_L,
+                &tables::MUFU_LG2_M,
+                &tables::MUFU_LG2_N,
+            ] {
+                tables::install(&self.root, table)?;
+            }
         }
         headers.sort_by(|a, b| a.relative_path.cmp(&b.relative_path));
         headers.dedup_by(|a, b| a.relative_path == b.relative_path);

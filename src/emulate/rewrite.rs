@@ -2096,9 +2096,9 @@ mod tests {
     fn notes_device_calls_of_math_functions_that_differ_from_the_gpu() {
         let source = "#define SIG(x) (1 / (1 + expf(-(x))))\n\
                       struct V { __device__ float expf(float x) const { return x; } };\n\
-                      __device__ float act(float x) { return cbrtf(x) + sqrtf(x) + v.sinf(x); }\n\
+                      __device__ float act(float x) { return lgammaf(x) + sqrtf(x) + v.sinf(x); }\n\
                       __host__ __device__ float both(float x) { return std::exp(x) + ns::logf(x); }\n\
-                      __global__ void k(float* o) { o[0] = ::cbrtf(o[1]) + __sinf(o[2]) + __logf(o[3]) + __expf(o[4]); }\n\
+                      __global__ void k(float* o) { o[0] = ::lgammaf(o[1]) + __sinf(o[2]) + __tanf(o[3]) + __logf(o[4]); }\n\
                       int main() { return (int)cosf(1.0f); }\n";
         let uses = rewrite(Path::new(PATH), source).unwrap().math_uses;
         let seen: Vec<(u32, u32, &str, bool)> = uses
@@ -2106,15 +2106,15 @@ mod tests {
             .map(|u| (u.line, u.column, u.function.as_str(), u.in_macro))
             .collect();
         // Not the member `v.sinf`, `ns::logf`, the exact `sqrtf`, `__sinf`
-        // and `__expf` (from the measured tables), a second `cbrtf`, or host
-        // code's `cosf`.
+        // and `__logf` (from the measured tables), a second `lgammaf`, or
+        // host code's `cosf`.
         assert_eq!(
             seen,
             [
                 (1, 26, "expf", true),
-                (3, 40, "cbrtf", false),
+                (3, 40, "lgammaf", false),
                 (4, 55, "exp", false),
-                (5, 69, "__logf", false),
+                (5, 71, "__tanf", false),
             ]
         );
         assert!(uses[0].figure.contains("2^32 floats"), "{}", uses[0].figure);

@@ -31,6 +31,14 @@
 //!   kept as its breakpoints, for each result the first input that gives it
 //!   ([`MUFU_EX2_POS`], [`MUFU_EX2_NEG`], shipped as the H200 run wrote them;
 //!   `mufu_ex2_check.py` checks them against its hashes).
+//! - `tests/cuda/fitting/mufu_lg2.cu` measured the hardware's log2
+//!   (`MUFU.LG2`) that CUDA's `__logf`, `__log2f`, `__log10f`, `__powf`,
+//!   `cbrtf` and `rcbrtf` use: its results for the exponents 0, -1 and -2
+//!   are three tables over the mantissas, and any other exponent e adds e
+//!   to the first's value floored (e >= 1) or to the third's, which holds it
+//!   rounded up (e <= -3), on a 2^-23 grid, cut toward zero to a float (0
+//!   mismatches over all 2^32 floats; [`MUFU_LG2_L`], [`MUFU_LG2_M`],
+//!   [`MUFU_LG2_N`], packed by `mufu_lg2_pack.py` from that run's files).
 //!
 //! Both are embedded compressed (xz) and each is written into the cache,
 //! raw, the first time a program needs it, for the shim to map
@@ -126,14 +134,45 @@ pub(super) const MUFU_EX2_NEG: Table = Table {
     hash: 0x7405_e33f_96e6_1bc0,
 };
 
+/// The hardware's log2 (`lg2.approx.ftz.f32`, `MUFU.LG2`) of [1, 2):
+/// entry `i` is its result for the float with bits `0x3f800000 + i`.
+pub(super) const MUFU_LG2_L: Table = Table {
+    folder: "mufu_lg2_l",
+    file: "mufu_lg2_l.u32",
+    packed: include_bytes!("tables/mufu_lg2_l.xz"),
+    entries: 1 << 23,
+    hash: 0xed47_97a6_4ece_d0df,
+};
+
+/// The same of [1/2, 1): entry `i` is the result for `0x3f000000 + i`.
+pub(super) const MUFU_LG2_M: Table = Table {
+    folder: "mufu_lg2_m",
+    file: "mufu_lg2_m.u32",
+    packed: include_bytes!("tables/mufu_lg2_m.xz"),
+    entries: 1 << 23,
+    hash: 0xe942_a8a3_499d_ac36,
+};
+
+/// The same of [1/4, 1/2): entry `i` is the result for `0x3e800000 + i`.
+pub(super) const MUFU_LG2_N: Table = Table {
+    folder: "mufu_lg2_n",
+    file: "mufu_lg2_n.u32",
+    packed: include_bytes!("tables/mufu_lg2_n.xz"),
+    entries: 1 << 23,
+    hash: 0x245c_8d22_56d8_761f,
+};
+
 /// Every table the emulator ships, which together key their folder.
-const ALL: [&Table; 6] = [
+const ALL: [&Table; 9] = [
     &SINE,
     &RECIPROCAL,
     &MUFU_RCP,
     &MUFU_RSQ,
     &MUFU_EX2_POS,
     &MUFU_EX2_NEG,
+    &MUFU_LG2_L,
+    &MUFU_LG2_M,
+    &MUFU_LG2_N,
 ];
 
 /// The folder the tables are (or will be) in under `root`, each in its own
@@ -361,6 +400,39 @@ mod tests {
             }
         }
         assert_eq!(*MUFU_EX2_POS.decode().unwrap().last().unwrap(), 0x7fff_ffff);
+    }
+
+    #[test]
+    fn the_embedded_logarithms_are_the_h200s() {
+        // The first and last results mufu_lg2.txt printed (lg2 of 1/2 and 1/4
+        // come out a unit short of -1 and -2 on the H200); each table rises
+        // (or stays: N's results lie on the coarser grid of [-2, -1]) and
+        // stays within a few units of 2^-23 of log2.
+        let tables = [
+            (&MUFU_LG2_L, 0x3f80_0000u32, 0.0f64),
+            (&MUFU_LG2_M, 0x3f00_0000, -1.0),
+            (&MUFU_LG2_N, 0x3e80_0000, -2.0),
+        ];
+        let ends = [
+            (0, 0x3f7f_ffff),
+            (0xbf7f_fffe, 0xb24b_4000),
+            (0xbfff_ffff, 0xbf80_0000),
+        ];
+        for ((table, first_input, exponent), (first, last)) in tables.into_iter().zip(ends) {
+            let entries = table.decode().unwrap();
+            assert_eq!((entries[0], *entries.last().unwrap()), (first, last));
+            let values: Vec<f32> = entries.iter().map(|&b| f32::from_bits(b)).collect();
+            assert!(values.windows(2).all(|w| w[0] <= w[1]), "{}", table.file);
+            for (i, &value) in values.iter().enumerate().step_by(1009) {
+                let x = f64::from(f32::from_bits(first_input + i as u32));
+                let error = (f64::from(value) - x.log2()).abs();
+                assert!(
+                    error < 4.0 * 2f64.powi(-23),
+                    "{} {i}: {value:e} at {exponent}",
+                    table.file
+                );
+            }
+        }
     }
 
     #[test]

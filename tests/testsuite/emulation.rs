@@ -164,6 +164,7 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "math_sincosf",
     "math_rcp_family",
     "math_rcp_ex2_family",
+    "math_lg2_family",
     "math_log_sincospi",
     "math_intrinsics",
     "memcpy_errors",

@@ -376,6 +376,68 @@ inline float cuda_exp2f(float x) {
 inline float cuda_fast_expf(float x) { return cuda_exp2f(x * bits_float(0x3fb8aa3bu)); }
 inline float cuda_fast_exp10f(float x) { return cuda_exp2f(x * bits_float(0x40549a78u)); }
 
+// The hardware's log2 (MUFU.LG2, lg2.approx.ftz.f32), measured on the H200
+// over all 2^32 floats (tests/cuda/fitting/mufu_lg2.cu): its results for
+// the exponents 0, -1 and -2 are three tables over the 2^23 mantissas
+// (table 0, 1, 2: inputs 0x3f800000, 0x3f000000, 0x3e800000 + i), which the
+// emulator's runtime reads (cuda_emu_tables.cpp).
+uint32_t mufu_lg2_entry(int table, uint32_t mantissa);
+
+// lg2.approx.ftz.f32: for x = 2^e (1 + i 2^-23) with e in {0, -1, -2} the
+// tables' entry; for e >= 1, e + floor(L 2^23) 2^-23 (L table 0's entry),
+// for e <= -3, e + c 2^-23 with c = 2^24 + N 2^23 (N table 2's, which holds
+// the value rounded up), each cut toward zero to a float. Zeros and
+// subnormals of either sign give -infinity, negative numbers and NaN
+// 0x7fffffff, +infinity +infinity.
+inline float hardware_lg2(float x) {
+  const uint32_t bits = float_bits(x);
+  if (std::isnan(x)) return bits_float(kGpuNanF);
+  if ((bits & 0x7fffffffu) < 0x00800000u) return -INFINITY;
+  if ((bits & 0x80000000u) != 0) return bits_float(kGpuNanF);
+  if (std::isinf(x)) return INFINITY;
+  const int e = static_cast<int>(bits >> 23) - 127;
+  const uint32_t i = bits & 0x7fffffu;
+  if (e <= 0 && e >= -2) return bits_float(mufu_lg2_entry(-e, i));
+  const double grid = e >= 1 ? std::floor(static_cast<double>(bits_float(mufu_lg2_entry(0, i))) * 0x1p23)
+                             : 0x1p24 + static_cast<double>(bits_float(mufu_lg2_entry(2, i))) * 0x1p23;
+  const double v = e + grid * 0x1p-23;  // exact
+  const float nearest = static_cast<float>(v);
+  return std::fabs(static_cast<double>(nearest)) > std::fabs(v) ? std::nextafter(nearest, 0.0f) : nearest;
+}
+
+// __log2f (lg2.approx.f32, without ftz): a subnormal (of either sign) is
+// scaled by 2^24 first and 24 taken off the result.
+inline float cuda_fast_log2f(float x) {
+  const bool low = !(std::fabs(x) >= 0x1p-126f);
+  const float r = hardware_lg2(low ? x * 16777216.0f : x);
+  return low ? r - 24.0f : r;
+}
+// __logf, __log10f: that times log b (one multiplication); __powf(x, y):
+// 2^(y __log2f(x)) by exp2f's steps.
+inline float cuda_fast_logf(float x) { return cuda_fast_log2f(x) * bits_float(0x3f317218u); }
+inline float cuda_fast_log10f(float x) { return cuda_fast_log2f(x) * bits_float(0x3e9a209bu); }
+inline float cuda_fast_powf(float x, float y) { return cuda_exp2f(y * cuda_fast_log2f(x)); }
+
+// cbrtf and rcbrtf as nvcc builds them: the hardware 2^x of -2/3 (or -1/3)
+// times __log2f(|x|), refined once (Newton's step for 1/cbrt, times |x|
+// for cbrtf), x's sign; zeros and infinities (x + x == x) give x (cbrtf)
+// or the infinity (zero) of x's sign (rcbrtf).
+inline float cuda_cbrtf(float x) {
+  const float r = hardware_ex2(cuda_fast_log2f(std::fabs(x)) * bits_float(0xbf2aaaabu));
+  const float a = std::fabs(x) * r;
+  const float t = std::fma(a, -(r * a), 1.0f) * bits_float(0x3eaaaaabu);
+  const float y = std::fma(a, t, a);
+  if (!(x + x != x)) return x + x;
+  return gpu_nan_if_nan(x >= 0.0f || std::isnan(x) ? y : -y);
+}
+inline float cuda_rcbrtf(float x) {
+  const float r = hardware_ex2(cuda_fast_log2f(std::fabs(x)) * bits_float(0xbeaaaaabu));
+  const float t = std::fma(r * r, -(std::fabs(x) * r), 1.0f);
+  const float y = std::fma(t, r * bits_float(0x3eaaaaabu), r);
+  if (!(x + x != x)) return bits_float(float_bits(x + x) ^ 0x7f800000u);
+  return gpu_nan_if_nan(x >= 0.0f || std::isnan(x) ? y : -y);
+}
+
 // log: the mantissa m split at sqrt(2), u = 2 (m - 1) / (m + 1) from the
 // hardware seed refined once, log(m) = u + u^3 P(u^2) with the rounding
 // error of u carried, plus e * log(2) in two parts.

@@ -16,7 +16,11 @@
 //   - the hardware 2^x (MUFU.EX2) on the floats of magnitude below one, a
 //     table per sign kept as its breakpoints (for each result, the first
 //     input magnitude that gives it), which cuda_emu_math.h's hardware_ex2
-//     scales (CUDA's expf, exp2f, exp10f, __expf, __exp10f).
+//     scales (CUDA's expf, exp2f, exp10f, __expf, __exp10f);
+//   - the hardware log2 (MUFU.LG2) of the exponents 0, -1 and -2, three
+//     tables over the mantissas, from which cuda_emu_math.h's hardware_lg2
+//     takes every other exponent's (CUDA's __logf, __log2f, __log10f,
+//     __powf, cbrtf, rcbrtf).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -125,6 +129,14 @@ uint32_t reciprocal_high(uint32_t high) {
 uint32_t mufu_rcp_entry(uint32_t fraction) {
   static const Table t = map_table("mufu_rcp", "mufu_rcp.u32", "the hardware's float reciprocal (CUDA's tanf, atanf, powf, ...)", "rcp", 0);
   return entry(t, fraction, "the float reciprocal's table");
+}
+
+uint32_t mufu_lg2_entry(int table, uint32_t mantissa) {
+  static const char* const kNeededBy = "the hardware's log2 (CUDA's __logf, __log2f, __powf, cbrtf, ...)";
+  static const Table t[3] = {map_table("mufu_lg2_l", "mufu_lg2_l.u32", kNeededBy, "lg2", 0),
+                             map_table("mufu_lg2_m", "mufu_lg2_m.u32", kNeededBy, "lg2", 0),
+                             map_table("mufu_lg2_n", "mufu_lg2_n.u32", kNeededBy, "lg2", 0)};
+  return entry(t[table], mantissa, "the hardware log2's table");
 }
 
 uint32_t mufu_rsq_entry(uint32_t index) {

@@ -2164,9 +2164,6 @@ inline unsigned long long int ullmax(unsigned long long int a, unsigned long lon
   return a > b ? a : b;
 }
 
-inline float __logf(float x) { return logf(x); }
-inline float __log2f(float x) { return log2f(x); }
-inline float __log10f(float x) { return log10f(x); }
 // The hardware sine and cosine, from the table measured on the H200
 // (cuda_emu_tables.cpp): bit for bit for every float. Their signatures
 // are glibc's, which declares __sinf, __cosf and __sincosf too (so no
@@ -2190,7 +2187,6 @@ inline float __tanf(float x) { return tanf(x); }
 inline void __sincosf(float x, float* s, float* c) {
   ::cuda_emu::math::hardware_sincos(x, s, c, "__sincosf", 0);
 }
-inline float __powf(float x, float y) { return powf(x, y); }
 inline float __fdividef(float x, float y) { return x / y; }
 // Rounded once, as the GPU's __frsqrt_rn is (1.0f / sqrtf(x) rounds twice): the
 // long double quotient has 40 bits more than a float needs.
@@ -2212,6 +2208,12 @@ inline float cospif(float x) { return ::cuda_emu::math::cuda_cospif(x); }
 // H200 (cuda_emu_math.h).
 inline float __expf(float x) { return ::cuda_emu::math::cuda_fast_expf(x); }
 inline float __exp10f(float x) { return ::cuda_emu::math::cuda_fast_exp10f(x); }
+// __logf, __log2f, __log10f and __powf: the hardware log2, from the tables
+// measured on the H200 (cuda_emu_math.h).
+inline float __logf(float x) { return ::cuda_emu::math::cuda_fast_logf(x); }
+inline float __log2f(float x) { return ::cuda_emu::math::cuda_fast_log2f(x); }
+inline float __log10f(float x) { return ::cuda_emu::math::cuda_fast_log10f(x); }
+inline float __powf(float x, float y) { return ::cuda_emu::math::cuda_fast_powf(x, y); }
 // The math functions C++ overloads for float and double, called in device
 // code (a __global__ or __device__ function), are rewritten to these
 // (src/emulate/rewrite.rs, src/emulate/math.rs): device_NAME takes NAME's
@@ -2264,6 +2266,7 @@ CUDA_EMU_FLOAT_OWN(asinh, cuda_asinhf)
 CUDA_EMU_FLOAT_OWN(acosh, cuda_acoshf)
 CUDA_EMU_FLOAT_OWN(atanh, cuda_atanhf)
 CUDA_EMU_FLOAT_OWN(logb, cuda_logbf)
+CUDA_EMU_FLOAT_OWN(cbrt, cuda_cbrtf)
 }  // namespace math
 }  // namespace cuda_emu
 #undef CUDA_EMU_FLOAT_OWN

@@ -12,7 +12,10 @@
 // cuda_emu_math.h's hardware_ex2 scales for CUDA's expf, exp2f and exp10f
 // (the emulator keeps each sign's table as its breakpoints: their hashes are
 // printed, to compare with the tables it ships, tests/cuda/fitting/mufu_ex2.txt
-// and mufu_ex2_check.py). Linked
+// and mufu_ex2_check.py); and the hardware log2 (lg2.approx.ftz.f32) of the
+// exponents 0, -1 and -2, whose three tables cuda_emu_math.h's hardware_lg2
+// reads for CUDA's __logf, __log2f, __log10f, __powf, cbrtf and rcbrtf (their
+// hashes are printed, to compare with tests/cuda/fitting/mufu_lg2.txt). Linked
 // into the sweep on the GPU machine only: its inline PTX is nothing the emulator
 // runs, so the sweep's --host-hash mode builds without it.
 #include <cstdint>
@@ -28,6 +31,7 @@ uint32_t reciprocal_high(uint32_t high);
 uint32_t mufu_rcp_entry(uint32_t fraction);
 uint32_t mufu_rsq_entry(uint32_t index);
 uint32_t mufu_ex2_below_one(uint32_t bits);
+uint32_t mufu_lg2_entry(int table, uint32_t mantissa);
 }
 }  // namespace cuda_emu
 
@@ -126,9 +130,39 @@ static void measure_ex2_tables() {
          (unsigned long long)breakpoints_hash(ex2_table[1], true));
 }
 
+static std::vector<uint32_t> lg2_table[3];  // exponents 0, -1, -2: inputs 0x3f800000 >> table
+
+__global__ void k_lg2(uint32_t* out, uint32_t first) {
+  uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= (1u << 23)) return;
+  float r, x = __uint_as_float(first | i);
+  asm("lg2.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+  out[i] = __float_as_uint(r);
+}
+
+static void measure_lg2_tables() {
+  const uint32_t n = 1u << 23, first[3] = {0x3f800000u, 0x3f000000u, 0x3e800000u};
+  uint32_t* d;
+  if (cudaMalloc(&d, n * 4ull) != cudaSuccess) exit(2);
+  for (int t = 0; t < 3; ++t) {
+    lg2_table[t].resize(n);
+    k_lg2<<<n / 256, 256>>>(d, first[t]);
+    if (cudaMemcpy(lg2_table[t].data(), d, n * 4ull, cudaMemcpyDeviceToHost) != cudaSuccess) {
+      fprintf(stderr, "seeds: %s\n", cudaGetErrorString(cudaGetLastError()));
+      exit(2);
+    }
+  }
+  cudaFree(d);
+  printf("mufu tables: lg2 hashes %016llx, %016llx and %016llx (the emulator's: ed4797a64eced0df, e942a8a3499dac36, "
+         "245c8d2256d8761f)\n",
+         (unsigned long long)fnv1a(lg2_table[0]), (unsigned long long)fnv1a(lg2_table[1]),
+         (unsigned long long)fnv1a(lg2_table[2]));
+}
+
 void measure_reciprocal_seeds() {
   measure_mufu_tables();
   measure_ex2_tables();
+  measure_lg2_tables();
   const uint32_t n = kSeedEnd - kSeedFirst;
   uint32_t* d_seeds;
   seed_table.resize(n);
@@ -153,3 +187,4 @@ uint32_t cuda_emu::math::mufu_rsq_entry(uint32_t index) { return rsq_table.at(in
 uint32_t cuda_emu::math::mufu_ex2_below_one(uint32_t bits) {
   return ex2_table[bits >> 31].at(bits & 0x7fffffffu);
 }
+uint32_t cuda_emu::math::mufu_lg2_entry(int table, uint32_t mantissa) { return lg2_table[table].at(mantissa); }

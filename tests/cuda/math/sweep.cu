@@ -153,7 +153,9 @@ static double host_sincospi(double x, bool cosine) {
   X(cbrtf, cbrtf(x), cbrtf(x))                                  \
   X(rsqrtf, rsqrtf(x), 1.0f / sqrtf(x))                         \
   X(rsqrtf_device, rsqrtf(x), cuda_emu::math::cuda_rsqrtf(x)) \
+  X(cbrtf_device, cbrtf(x), cuda_emu::math::cuda_cbrtf(x))     \
   X(rcbrtf, rcbrtf(x), 1.0f / cbrtf(x))                         \
+  X(rcbrtf_device, rcbrtf(x), cuda_emu::math::cuda_rcbrtf(x))  \
   X(erff, erff(x), erff(x))                                     \
   X(erff_device, erff(x), cuda_emu::math::cuda_erff(x))        \
   X(erfcf, erfcf(x), erfcf(x))                                  \
@@ -176,6 +178,9 @@ static double host_sincospi(double x, bool cosine) {
   X(__logf, __logf(x), logf(x))                                 \
   X(__log2f, __log2f(x), log2f(x))                              \
   X(__log10f, __log10f(x), log10f(x))                           \
+  X(__logf_device, __logf(x), cuda_emu::math::cuda_fast_logf(x)) \
+  X(__log2f_device, __log2f(x), cuda_emu::math::cuda_fast_log2f(x)) \
+  X(__log10f_device, __log10f(x), cuda_emu::math::cuda_fast_log10f(x)) \
   X(__sinf, __sinf(x), sinf(x))                                 \
   X(__cosf, __cosf(x), cosf(x))                                 \
   X(__tanf, __tanf(x), tanf(x))                                 \
@@ -196,7 +201,8 @@ static double host_sincospi(double x, bool cosine) {
   X(divide, x / y, x / y)                               \
   X(fdividef, fdividef(x, y), x / y)                    \
   X(__fdividef, __fdividef(x, y), x / y)                \
-  X(__powf, __powf(x, y), powf(x, y))
+  X(__powf, __powf(x, y), powf(x, y))                   \
+  X(__powf_device, __powf(x, y), cuda_emu::math::cuda_fast_powf(x, y))
 
 #define UNARY_D(X)                         \
   X(exp, exp(x), exp(x))                   \
