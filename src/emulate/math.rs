@@ -36,10 +36,10 @@ const NOT_MEASURED: &[&str] = &[
     "lgamma",
     "tgamma",
     "rcbrt",
-    "erfinvf",
     "erfinv",
-    "erfcinvf",
+    "erfinvf",
     "erfcinv",
+    "erfcinvf",
     "erfcxf",
     "erfcx",
     "normcdfinvf",
@@ -223,6 +223,9 @@ const DEVICE_EXACT: &[(&str, &str)] = &[
     ("logbf", "::cuda_emu::math::cuda_logbf"),
     ("cbrtf", "::cuda_emu::math::cuda_cbrtf"),
     ("rcbrtf", "::cuda_emu::math::cuda_rcbrtf"),
+    ("erfinvf", "::cuda_emu::math::cuda_erfinvf"),
+    ("erfcinvf", "::cuda_emu::math::cuda_erfcinvf"),
+    ("normcdfinvf", "::cuda_emu::math::cuda_normcdfinvf"),
 ];
 
 /// What a program's device code must be rewritten to call for the shim to
@@ -250,6 +253,9 @@ pub(crate) const USES_MUFU_RCP: &[&str] = &[
     "::cuda_emu::math::device_atanh",
 ];
 pub(crate) const USES_MUFU_RSQ: &[&str] = &[
+    "::cuda_emu::math::cuda_erfinvf",
+    "::cuda_emu::math::cuda_erfcinvf",
+    "::cuda_emu::math::cuda_normcdfinvf",
     "::cuda_emu::math::cuda_asinf",
     "::cuda_emu::math::cuda_acosf",
     "::cuda_emu::math::cuda_rsqrtf",
@@ -263,6 +269,9 @@ pub(crate) const USES_MUFU_RSQ: &[&str] = &[
 /// The same for the hardware log2 (`super::tables::MUFU_LG2_L`, `_M` and
 /// `_N`); the `__` intrinsics are the shim's own names.
 pub(crate) const USES_MUFU_LG2: &[&str] = &[
+    "::cuda_emu::math::cuda_erfinvf",
+    "::cuda_emu::math::cuda_erfcinvf",
+    "::cuda_emu::math::cuda_normcdfinvf",
     "__logf",
     "__log2f",
     "__log10f",

@@ -28,6 +28,7 @@
 //!   program and the runtime, link, and hand back a [`Build`].
 
 mod cache;
+mod contraction;
 mod diagnostics;
 mod embedded;
 mod headers;

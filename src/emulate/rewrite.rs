@@ -246,8 +246,10 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
         arch_checked: Vec::new(),
         math_uses: Vec::new(),
         overload_calls: Vec::new(),
+        host_device_functions: Vec::new(),
     };
     rewriter.run()?;
+    rewriter.host_device_copies();
     let Rewriter {
         mut edits,
         launches,
@@ -502,12 +504,17 @@ struct Rewriter<'a> {
     arch_checked: Vec<usize>,
     math_uses: Vec<MathUse>,
     overload_calls: Vec<OverloadCall>,
+    /// Each `__host__ __device__` function's head start, `{` and `}`, for
+    /// its contracted device copy (`super::contraction`).
+    host_device_functions: Vec<(usize, usize, usize)>,
 }
 
 impl<'a> Rewriter<'a> {
     fn run(&mut self) -> Result<(), RewriteError> {
         let tokens = self.tokens;
         let mut scopes: Vec<Scope> = Vec::new();
+        // The `__host__ __device__` function bodies open: head start and `{`.
+        let mut host_device_open: Vec<(usize, usize)> = Vec::new();
         // Index of the first token of the current declaration or statement
         // head: everything since the last `;`, `{` or `}` outside directives.
         let mut head_start = 0;
@@ -594,11 +601,25 @@ impl<'a> Rewriter<'a> {
                         if scopes.last().is_some_and(|s| s.device || s.host_device) {
                             self.device_lambda(head_start, i);
                         }
-                        scopes.push(self.scope_opened(head_start, i, scopes.last()));
+                        let scope = self.scope_opened(head_start, i, scopes.last());
+                        if scope.host_device
+                            && !scope.declarations
+                            && !scopes.last().is_some_and(|p| p.host_device)
+                        {
+                            host_device_open.push((head_start, i));
+                        }
+                        scopes.push(scope);
                         head_start = i + 1;
                     }
                     "}" => {
-                        scopes.pop();
+                        if let Some(closed) = scopes.pop()
+                            && host_device_open
+                                .last()
+                                .is_some_and(|&(_, open)| open == closed.brace)
+                            && let Some((head, open)) = host_device_open.pop()
+                        {
+                            self.host_device_functions.push((head, open, i));
+                        }
                         head_start = i + 1;
                     }
                     ";" => head_start = i + 1,
@@ -1061,6 +1082,32 @@ impl<'a> Rewriter<'a> {
                 "\n".repeat(newlines)
             ),
         });
+    }
+
+    /// Gives each `__host__ __device__` function that it fits a contracted
+    /// copy of its body for device code (`super::contraction`), where
+    /// nothing else rewrote inside the body.
+    fn host_device_copies(&mut self) {
+        for &(head, open, close) in &self.host_device_functions {
+            let (from, to) = (self.tokens[open].end, self.tokens[close].start);
+            let edited = self.edits.iter().any(|e| e.start >= from && e.start < to);
+            let Some(edits) = super::contraction::device_copy(
+                self.source,
+                self.tokens,
+                head,
+                open,
+                close,
+                edited,
+            ) else {
+                continue;
+            };
+            self.edits
+                .extend(edits.into_iter().map(|(start, end, replacement)| Edit {
+                    start,
+                    end,
+                    replacement,
+                }));
+        }
     }
 
     /// `__noinline__` is spelled out here rather than defined as a macro:

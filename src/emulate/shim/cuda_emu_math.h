@@ -418,6 +418,50 @@ inline float cuda_fast_logf(float x) { return cuda_fast_log2f(x) * bits_float(0x
 inline float cuda_fast_log10f(float x) { return cuda_fast_log2f(x) * bits_float(0x3e9a209bu); }
 inline float cuda_fast_powf(float x, float y) { return cuda_exp2f(y * cuda_fast_log2f(x)); }
 
+// erfinvf, erfcinvf and normcdfinvf as nvcc builds them, on the hardware
+// log2 and reciprocal square root. The central polynomial in l = lg2(1 -
+// x^2) (erfinvf) or lg2(y (2 - y)) (the others, y = x or 2x) is one chain
+// of fmas; the tails, in r = rsqrt(-l), another.
+inline float erfinv_central(float l) {
+  const uint32_t c[9] = {0x3221f645u, 0xb4016fdau, 0x3468f846u, 0x370742aau, 0xb804db4du,
+                         0xba4afea1u, 0x3bb5c027u, 0x3e24ae0fu, 0x3f62dfc4u};
+  float p = std::fma(-l, -bits_float(0x2f8a6370u), bits_float(c[0]));
+  for (int k = 1; k < 9; ++k) p = std::fma(-l, p, bits_float(c[k]));
+  return p;
+}
+inline float cuda_erfinvf(float x) {
+  const float l = hardware_lg2(std::fma(x, -x, 1.0f));
+  const float central = x * erfinv_central(l);
+  if (l >= -8.2f || std::isnan(l)) return gpu_nan_if_nan(central);
+  const float r = hardware_rsqrt(-l);
+  float p = std::fma(r, -bits_float(0x3f1704a1u), bits_float(0xbf29baa5u));
+  const uint32_t c[4] = {0x3fcc6adcu, 0xbf2cdaedu, 0xbdc30537u, 0x3f55d9b9u};
+  for (uint32_t k : c) p = std::fma(r, p, bits_float(k));
+  const float tail = l == -INFINITY ? -l : p * (l * -r);
+  return gpu_nan_if_nan(std::copysign(tail, x));
+}
+// y in (0, 2): erfcinv(y), the steps erfcinvf and normcdfinvf (of y = 2x)
+// share.
+inline float erfcinv_steps(float y) {
+  const float rest = 2.0f - y;
+  if (!(y > bits_float(0x3fff9097u) || std::isnan(y)) && y >= bits_float(0x3b5ed289u)) {
+    const float p = erfinv_central(hardware_lg2(y * rest));
+    return std::fma(-y, p, p);
+  }
+  const bool upper = y > 1.0f;
+  const float l = cuda_fast_log2f(upper ? rest : y);
+  const float r = hardware_rsqrt(-l);
+  float p = std::fma(r, -bits_float(0x427c73f1u), bits_float(0x42fef829u));
+  const uint32_t c[7] = {0xc2e4361cu, 0x42714d9bu, 0xc1ae51b3u, 0x40cef504u, 0xbfea9e05u, 0xbcf871f4u, 0x3f553775u};
+  for (uint32_t k : c) p = std::fma(r, p, bits_float(k));
+  const float s = l != -INFINITY ? l * -r : -l;
+  return p * (upper ? -s : s);
+}
+inline float cuda_erfcinvf(float x) { return gpu_nan_if_nan(erfcinv_steps(x)); }
+inline float cuda_normcdfinvf(float x) {
+  return gpu_nan_if_nan(std::fma(erfcinv_steps(x + x), -bits_float(0x3fb504f3u), 0.0f));
+}
+
 // cbrtf and rcbrtf as nvcc builds them: the hardware 2^x of -2/3 (or -1/3)
 // times __log2f(|x|), refined once (Newton's step for 1/cbrt, times |x|
 // for cbrtf), x's sign; zeros and infinities (x + x == x) give x (cbrtf)

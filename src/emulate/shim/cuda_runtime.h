@@ -2204,6 +2204,25 @@ inline double rcbrt(double x) { return 1.0 / cbrt(x); }
 #include "cuda_emu_math.h"
 inline float sinpif(float x) { return ::cuda_emu::math::cuda_sinpif(x); }
 inline float cospif(float x) { return ::cuda_emu::math::cuda_cospif(x); }
+// erfinvf, erfcinvf and normcdfinvf: device code is rewritten to CUDA's
+// own (cuda_emu_math.h, src/emulate/math.rs). Host code has no C library
+// function to fall back on, and nvcc's host build has CUDA's host
+// implementation, which differs from the device one (probe
+// math_erfinv_family, first recording): a call there stops the compile,
+// naming its line.
+#define CUDA_EMU_HOST_NOT_PROVIDED(NAME)                                                            \
+  template <class... A>                                                                             \
+  inline float NAME(A&&...) {                                                                       \
+    static_assert(::cuda_emu::not_provided<A...>,                                                   \
+                  "`" #NAME "` outside device code is not provided by the CPU emulator (CUDA's "     \
+                  "host implementation differs from the device one it reproduces); call it in a "   \
+                  "__global__ or __device__ function, or run this program on a GPU (--backend gpu)"); \
+    return 0.0f;                                                                                    \
+  }
+CUDA_EMU_HOST_NOT_PROVIDED(erfinvf)
+CUDA_EMU_HOST_NOT_PROVIDED(erfcinvf)
+CUDA_EMU_HOST_NOT_PROVIDED(normcdfinvf)
+#undef CUDA_EMU_HOST_NOT_PROVIDED
 // __expf and __exp10f: the hardware 2^x, from the tables measured on the
 // H200 (cuda_emu_math.h).
 inline float __expf(float x) { return ::cuda_emu::math::cuda_fast_expf(x); }

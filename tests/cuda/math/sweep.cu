@@ -166,6 +166,9 @@ static double host_sincospi(double x, bool cosine) {
   X(cospif, cospif(x), cuda_emu::math::cuda_cospif(x))          \
   X(normcdff, normcdff(x), 0.5f * erfcf(-x * static_cast<float>(M_SQRT1_2))) \
   X(normcdff_device, normcdff(x), cuda_emu::math::cuda_normcdff(x)) \
+  X(erfinvf_device, erfinvf(x), cuda_emu::math::cuda_erfinvf(x)) \
+  X(erfcinvf_device, erfcinvf(x), cuda_emu::math::cuda_erfcinvf(x)) \
+  X(normcdfinvf_device, normcdfinvf(x), cuda_emu::math::cuda_normcdfinvf(x)) \
   X(floorf, floorf(x), floorf(x))                               \
   X(roundf, roundf(x), roundf(x))                               \
   X(rintf, rintf(x), rintf(x))                                  \
