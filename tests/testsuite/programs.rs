@@ -288,3 +288,33 @@ fn run_warns_of_device_math_that_differs_from_the_gpu_naming_file_line_and_funct
     );
     assert_eq!(stderr.matches("in device code").count(), 1, "{stderr}");
 }
+
+#[test]
+fn erfinvf_outside_device_code_is_refused_at_its_line() {
+    // CUDA's host build of normcdfinvf differs from its device one, which the
+    // emulator reproduces (probe math_erfinv_family): host code that calls it
+    // stops at the call, while a kernel's call runs.
+    if !crate::has_compiler() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "quantile.cu",
+        "#include <cstdio>\n\
+         __global__ void k(float* o) { o[0] = normcdfinvf(o[0]); }\n\
+         int main() {\n\
+         \x20 printf(\"%a\\n\", normcdfinvf(0.3f));\n\
+         }\n",
+    );
+    let out = crate::tool(dir.path(), &["run", "--backend", "emulate", "quantile.cu"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("quantile.cu:4:")
+            && stderr
+                .contains("`normcdfinvf` outside device code is not provided by the CPU emulator"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("quantile.cu:2:"), "{stderr}");
+}
