@@ -165,6 +165,10 @@ impl Head {
             .rev()
             .find(|&k| tokens[k].directive.is_some())
             .map_or(start, |k| k + 1);
+        // `extern "C"` and other heads with a literal are left whole.
+        if (start..open).any(|k| matches!(tokens[k].kind, TokenKind::Str | TokenKind::Char)) {
+            return None;
+        }
         let device: Vec<usize> = (start..open).filter(|&k| is(k, "__device__")).collect();
         // Past `template <...>`.
         let mut k = start;
@@ -396,9 +400,10 @@ mod tests {
             "__host__ __device__ float f(float a) { again: a = a * a + 1; if (a < 2) goto again; return a; }\n",
             "__host__ __device__ float f(float a) { assert(a > 0); return a * a + 1; }\n",
             "__host__ __device__ float f(float a) {\n#ifdef X\n  a += 1;\n#endif\n  return a * a + 1; }\n",
-            // A constructor and an operator.
+            // A constructor, an operator, an `extern "C"` function.
             "struct P { float v; __host__ __device__ P(float a) { v = a * a + 1; } };\n",
             "struct P { float v; __host__ __device__ P operator*(P o) const { return P{v * o.v + 1}; } };\n",
+            "extern \"C\" __host__ __device__ float f(float a) { return a * a + 1; }\n",
             // Host-only and device-only functions.
             "float f(float a) { return a * a + 1; }\n",
             "__device__ float f(float a) { return a * a + 1; }\n",
