@@ -318,3 +318,31 @@ fn erfinvf_outside_device_code_is_refused_at_its_line() {
     );
     assert!(!stderr.contains("quantile.cu:2:"), "{stderr}");
 }
+
+#[test]
+fn a_cuda_math_function_the_emulator_lacks_is_refused_by_name_at_its_line() {
+    // rnorm3df has neither CUDA's implementation in the shim nor a C library
+    // one: the compile stops naming it, not with g++'s "not declared".
+    if !crate::has_compiler() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "n.cu",
+        "__global__ void k(float* o) {\n\
+         \x20 o[0] = rnorm3df(o[0], o[1], o[2]);\n\
+         }\n\
+         int main() { return 0; }\n",
+    );
+    let out = crate::tool(dir.path(), &["run", "--backend", "emulate", "n.cu"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("n.cu:2:")
+            && stderr
+                .contains("`rnorm3df` (CUDA's math library) is not provided by the CPU emulator"),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("not declared"), "{stderr}");
+}

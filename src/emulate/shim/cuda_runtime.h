@@ -2223,6 +2223,42 @@ CUDA_EMU_HOST_NOT_PROVIDED(erfinvf)
 CUDA_EMU_HOST_NOT_PROVIDED(erfcinvf)
 CUDA_EMU_HOST_NOT_PROVIDED(normcdfinvf)
 #undef CUDA_EMU_HOST_NOT_PROVIDED
+// CUDA math functions the emulator has neither CUDA's implementation nor a
+// C library's of: a call stops the compile with "`NAME` is not provided by
+// the CPU emulator" at its line, rather than g++'s "not declared" (nvcc
+// declares them all, so a program's own function of the same signature
+// wins as it would there).
+#define CUDA_EMU_MATH_NOT_PROVIDED(NAME)                                                             \
+  template <class... A>                                                                             \
+  inline double NAME(A&&...) {                                                                      \
+    static_assert(::cuda_emu::not_provided<A...>,                                                   \
+                  "`" #NAME "` (CUDA's math library) is not provided by the CPU emulator; run this " \
+                  "program on a GPU (--backend gpu)");                                              \
+    return 0.0;                                                                                     \
+  }
+CUDA_EMU_MATH_NOT_PROVIDED(erfcxf)
+CUDA_EMU_MATH_NOT_PROVIDED(erfcx)
+CUDA_EMU_MATH_NOT_PROVIDED(erfinv)
+CUDA_EMU_MATH_NOT_PROVIDED(erfcinv)
+CUDA_EMU_MATH_NOT_PROVIDED(normcdfinv)
+CUDA_EMU_MATH_NOT_PROVIDED(rhypotf)
+CUDA_EMU_MATH_NOT_PROVIDED(rhypot)
+CUDA_EMU_MATH_NOT_PROVIDED(normf)
+CUDA_EMU_MATH_NOT_PROVIDED(rnormf)
+CUDA_EMU_MATH_NOT_PROVIDED(rnorm)
+CUDA_EMU_MATH_NOT_PROVIDED(norm3df)
+CUDA_EMU_MATH_NOT_PROVIDED(rnorm3df)
+CUDA_EMU_MATH_NOT_PROVIDED(norm4df)
+CUDA_EMU_MATH_NOT_PROVIDED(rnorm4df)
+CUDA_EMU_MATH_NOT_PROVIDED(norm3d)
+CUDA_EMU_MATH_NOT_PROVIDED(rnorm3d)
+CUDA_EMU_MATH_NOT_PROVIDED(norm4d)
+CUDA_EMU_MATH_NOT_PROVIDED(rnorm4d)
+CUDA_EMU_MATH_NOT_PROVIDED(cyl_bessel_i0f)
+CUDA_EMU_MATH_NOT_PROVIDED(cyl_bessel_i1f)
+CUDA_EMU_MATH_NOT_PROVIDED(cyl_bessel_i0)
+CUDA_EMU_MATH_NOT_PROVIDED(cyl_bessel_i1)
+#undef CUDA_EMU_MATH_NOT_PROVIDED
 // __expf and __exp10f: the hardware 2^x, from the tables measured on the
 // H200 (cuda_emu_math.h).
 inline float __expf(float x) { return ::cuda_emu::math::cuda_fast_expf(x); }
