@@ -94,6 +94,10 @@ const SHIM_FILES: &[ShimFile] = &[
         text: include_str!("shim/cuda_emu_lockstep.h"),
     },
     ShimFile {
+        name: "cuda_emu_fpe.h",
+        text: include_str!("shim/cuda_emu_fpe.h"),
+    },
+    ShimFile {
         name: "cuda_emu_fp16_core.h",
         text: include_str!("shim/cuda_emu_fp16_core.h"),
     },

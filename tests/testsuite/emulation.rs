@@ -144,6 +144,7 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "dynamic_shared",
     "error_strings",
     "events_streams",
+    "float_invalid",
     "graph_capture",
     "graph_errors",
     "graph_manual",

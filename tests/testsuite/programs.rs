@@ -346,3 +346,70 @@ fn a_cuda_math_function_the_emulator_lacks_is_refused_by_name_at_its_line() {
     );
     assert!(!stderr.contains("not declared"), "{stderr}");
 }
+
+#[test]
+fn host_code_that_unmasks_invalid_float_operations_still_dies_of_them() {
+    // While device code runs, the emulator unmasks x86's invalid-operation
+    // exception to give the H200's NaN and conversions (probe float_invalid);
+    // a program whose host code unmasks it itself gets x86's SIGFPE there, as
+    // when compiled natively, after its kernel ran.
+    if !crate::has_compiler() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "trap.cu",
+        "#include <cstdio>\n\
+         #include <fenv.h>\n\
+         __global__ void k(float* o, float z) { o[0] = z / z; o[1] = (float)(int)(o[0]); }\n\
+         int main() {\n\
+         \x20 feenableexcept(FE_INVALID);\n\
+         \x20 float* o; cudaMallocManaged(&o, 8);\n\
+         \x20 k<<<1, 1>>>(o, 0.0f); cudaDeviceSynchronize();\n\
+         \x20 printf(\"device %f %f\\n\", o[0], o[1]); fflush(stdout);\n\
+         \x20 volatile float z = 0.0f;\n\
+         \x20 printf(\"host %f\\n\", z / z);\n\
+         }\n",
+    );
+    let out = crate::tool(dir.path(), &["run", "--backend", "emulate", "trap.cu"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(stdout, "device nan 0.000000\n", "{out:?}");
+    assert!(!out.status.success(), "{out:?}");
+}
+
+#[test]
+fn an_invalid_float_operation_the_emulator_cannot_fix_is_warned_about_at_its_line() {
+    // A packed conversion (here written with x86's own intrinsic, which only an
+    // emulated build accepts) gives x86's lowest integer in each lane that does
+    // not fit, where the H200 clamps: the emulator names the line after the
+    // launch, once.
+    if !crate::has_compiler() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "packed.cu",
+        "#include <cstdio>\n\
+         #include <immintrin.h>\n\
+         __global__ void k(const float* in, int* out) {\n\
+         \x20 __m128i v = _mm_cvttps_epi32(_mm_loadu_ps(in));\n\
+         \x20 _mm_storeu_si128(reinterpret_cast<__m128i*>(out), v);\n\
+         }\n\
+         int main() {\n\
+         \x20 float* in; int* out;\n\
+         \x20 cudaMallocManaged(&in, 16); cudaMallocManaged(&out, 16);\n\
+         \x20 for (int j = 0; j < 4; ++j) in[j] = j == 2 ? 1e20f : j;\n\
+         \x20 k<<<1, 2>>>(in, out); cudaDeviceSynchronize();\n\
+         \x20 k<<<1, 1>>>(in, out); cudaDeviceSynchronize();\n\
+         \x20 printf(\"%d %d\\n\", out[1], out[2]);\n\
+         }\n",
+    );
+    let out = crate::tool(dir.path(), &["run", "--backend", "emulate", "packed.cu"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "1 -2147483648\n");
+    let warning = "packed.cu:4: warning: an invalid float operation";
+    assert_eq!(stderr.matches(warning).count(), 1, "{stderr}");
+}

@@ -1133,6 +1133,7 @@ std::pair<const void*, std::string> kernel_key(const LaunchConfig& c) {
 }
 
 #include "cuda_emu_lockstep.h"
+#include "cuda_emu_fpe.h"
 
 // ---- Warp lock step ---------------------------------------------------------------------
 // A converged warp of the GPU runs one instruction for all its lanes at once: a lane
@@ -1316,6 +1317,7 @@ void fiber_loop(Fiber* self) {
 
 
 void run_block() {
+  fpe::Unmasked unmasked;  // invalid float operations as on the H200
   if (san::g_schedule != 0) {
     // Reverse, or a shuffle seeded by the seed and the block (splitmix64).
     g_order.resize(B.n);
@@ -1497,6 +1499,10 @@ std::string with_commas(size_t v) {
 }
 
 void on_fault(int sig, siginfo_t* si, void* ucv) {
+  if (sig == SIGFPE && si->si_code == FPE_FLTINV && fpe::t_unmasked) {
+    fpe::on_invalid(static_cast<ucontext_t*>(ucv));  // cuda_emu_fpe.h
+    return;
+  }
   if (!g_in_kernel) {
     // A host fault: die as the program would without the emulator, after
     // naming the device allocation the host touched, if that is what it did.
@@ -1705,6 +1711,8 @@ struct Init {
     sigaction(SIGSEGV, &sa, nullptr);
     sigaction(SIGBUS, &sa, nullptr);
     sigaction(SIGFPE, &sa, nullptr);
+    sa.sa_sigaction = fpe::on_trap;
+    sigaction(SIGTRAP, &sa, nullptr);
   }
 };
 Init g_init;
@@ -2462,6 +2470,7 @@ Worker* coop_dispatch(Worker* me) {
 
 // Runs (or resumes) `me`'s block until it returns or waits in grid.sync.
 Worker* worker_run(Worker* me) {
+  fpe::Unmasked unmasked;
   me->tp = static_cast<char*>(__builtin_thread_pointer());
   g_home = me->home;
   g_blk = me->blk;
@@ -3433,6 +3442,7 @@ void launch_run(const LaunchConfig& c, void (*body)(void*), void* context) {
   } else {
     run_grid(c);
   }
+  fpe::report_unknown_sites();
   cluster_dim = dim3(1, 1, 1);
   cluster_specified = false;
   san::on_launch_end();

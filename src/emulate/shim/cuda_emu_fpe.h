@@ -1,0 +1,361 @@
+// Invalid float operations in device code, made to give the H200's answers.
+// Included once, by cuda_emu.cpp (inside its anonymous namespace).
+//
+// An invalid float operation (0/0, inf - inf, 0 * inf, sqrt of a negative, a
+// float converted to an integer it does not fit) gives different bits on the
+// two machines (tests/cuda/float_invalid.cu, recorded on the H200):
+// - float arithmetic: the H200 makes the NaN 0x7fffffff (printed "nan"), x86 the
+//   "default NaN" 0xffc00000 ("-nan"); in double precision both make
+//   0xfff8000000000000;
+// - float or double to a 32- or 64-bit integer: the H200 clamps to the integer's
+//   range (and gives 0 for a float NaN made a 32-bit integer, the lowest integer
+//   for the other NaNs); x86 gives the "integer indefinite", the lowest integer,
+//   for every NaN and out-of-range value.
+// x86 raises the invalid-operation exception for exactly these operations (and for
+// ordered comparisons with a NaN), so while device code runs the exception is
+// unmasked (MXCSR.IM cleared, `Unmasked`) and the SIGFPE that follows is handled
+// here, at the instruction:
+// - a scalar conversion to an integer register (cvt(t)ss2si, cvt(t)sd2si, legacy
+//   or VEX) is done here as the H200 does it, and the program goes on after it;
+// - any other instruction runs once with the exception masked, under the trap flag
+//   (single step); then, if it was float (not double) arithmetic, each lane of its
+//   destination holding 0xffc00000 is given 0x7fffffff (`on_step`);
+// - an instruction whose result this cannot know to be the H200's (a packed
+//   conversion, a float result in memory, ...) is reported after the launch,
+//   once per source line (`report_unknown_sites`).
+// What stays different without a trap: a NaN that came from the host keeps its
+// bits through x86 arithmetic (the H200 gives 0x7fffffff), negating a NaN flips
+// its sign (nvcc's code gave 0x7fffffff), and a conversion to a narrower or
+// unsigned integer, which x86 makes through a wider signed one (no exception).
+//
+// The instruction decoding is hand-written: only the prefixes, VEX forms and
+// ModRM/SIB addressing of the SSE/AVX instructions g++ emits for float code are
+// needed, and no decoder library is part of the shim's toolchain (g++ alone).
+
+namespace fpe {
+
+constexpr unsigned kInvalidMask = 1u << 7;  // MXCSR.IM
+constexpr unsigned kInvalidFlag = 1u << 0;  // MXCSR.IE
+constexpr unsigned kDefaultNaN = 0xffc00000u;
+constexpr unsigned kGpuNaN = 0x7fffffffu;
+
+// Whether this thread runs device code with the exception unmasked (a program's
+// host code that unmasks it itself keeps the x86 behaviour: SIGFPE ends it).
+thread_local int t_unmasked = 0;
+
+// Clears MXCSR.IM for the life of the object (device code runs), then puts the
+// control word back.
+struct Unmasked {
+  unsigned saved;
+  Unmasked() {
+    saved = __builtin_ia32_stmxcsr();
+    __builtin_ia32_ldmxcsr(saved & ~kInvalidMask & ~kInvalidFlag);
+    ++t_unmasked;
+  }
+  ~Unmasked() {
+    --t_unmasked;
+    __builtin_ia32_ldmxcsr(saved);
+  }
+};
+
+// One decoded instruction: what the handler needs of it.
+struct Insn {
+  int len = 0;
+  int pp = 0;   // implied prefix: 0 none, 1 66, 2 F3, 3 F2
+  int map = 0;  // 1: 0F, 2: 0F 38, 3: 0F 3A
+  int op = 0;
+  bool w = false;   // REX.W / VEX.W
+  bool l = false;   // VEX.L (256 bits)
+  int reg = 0;      // ModRM.reg, extended
+  bool rm_reg = false;
+  int rm = 0;       // ModRM.rm, extended, when rm_reg
+  uintptr_t ea = 0; // the memory operand's address, otherwise
+};
+
+const int kGreg[16] = {REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP, REG_RSI, REG_RDI,
+                       REG_R8,  REG_R9,  REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15};
+
+// False for anything but a (VEX-)0F instruction with a ModRM byte and no segment
+// override that moves its address.
+bool decode(const unsigned char* p, const ucontext_t* uc, Insn* in) {
+  const unsigned char* start = p;
+  bool rex_r = false, rex_x = false, rex_b = false;
+  int legacy_pp = 0;
+  for (int i = 0; i < 8; ++i, ++p) {
+    unsigned char b = *p;
+    if (b == 0x66) {
+      if (legacy_pp == 0) legacy_pp = 1;
+    } else if (b == 0xf3) {
+      legacy_pp = 2;
+    } else if (b == 0xf2) {
+      legacy_pp = 3;
+    } else if (b == 0x2e || b == 0x3e || b == 0x26 || b == 0x36 || b == 0xf0) {
+    } else if (b == 0x64 || b == 0x65) {
+      return false;  // fs: or gs: (thread-local data): not for float arithmetic
+    } else {
+      break;
+    }
+  }
+  if (*p == 0xc5) {
+    rex_r = !(p[1] & 0x80);
+    in->l = p[1] & 4;
+    in->pp = p[1] & 3;
+    in->map = 1;
+    p += 2;
+  } else if (*p == 0xc4) {
+    rex_r = !(p[1] & 0x80);
+    rex_x = !(p[1] & 0x40);
+    rex_b = !(p[1] & 0x20);
+    in->map = p[1] & 0x1f;
+    in->w = p[2] & 0x80;
+    in->l = p[2] & 4;
+    in->pp = p[2] & 3;
+    p += 3;
+  } else {
+    if ((*p & 0xf0) == 0x40) {
+      in->w = *p & 8;
+      rex_r = *p & 4;
+      rex_x = *p & 2;
+      rex_b = *p & 1;
+      ++p;
+    }
+    if (*p != 0x0f) return false;
+    ++p;
+    in->map = 1;
+    if (*p == 0x38 || *p == 0x3a) {
+      in->map = *p == 0x38 ? 2 : 3;
+      ++p;
+    }
+    in->pp = legacy_pp;
+  }
+  if (in->map < 1 || in->map > 3) return false;
+  in->op = *p++;
+  const unsigned char modrm = *p++;
+  const int mod = modrm >> 6;
+  in->reg = ((modrm >> 3) & 7) | (rex_r ? 8 : 0);
+  const gregset_t& g = uc->uc_mcontext.gregs;
+  if (mod == 3) {
+    in->rm_reg = true;
+    in->rm = (modrm & 7) | (rex_b ? 8 : 0);
+  } else {
+    int rm = modrm & 7;
+    uintptr_t ea = 0;
+    bool rip_relative = false;
+    if (rm == 4) {
+      const unsigned char sib = *p++;
+      const int scale = sib >> 6, index = ((sib >> 3) & 7) | (rex_x ? 8 : 0), base = sib & 7;
+      if (index != 4) ea += static_cast<uintptr_t>(g[kGreg[index]]) << scale;
+      if (base == 5 && mod == 0) {
+        int32_t d;
+        memcpy(&d, p, 4);
+        p += 4;
+        ea += static_cast<uintptr_t>(static_cast<intptr_t>(d));
+      } else {
+        ea += static_cast<uintptr_t>(g[kGreg[base | (rex_b ? 8 : 0)]]);
+      }
+    } else if (rm == 5 && mod == 0) {
+      rip_relative = true;
+    } else {
+      ea += static_cast<uintptr_t>(g[kGreg[rm | (rex_b ? 8 : 0)]]);
+    }
+    if (mod == 1) {
+      ea += static_cast<uintptr_t>(static_cast<intptr_t>(static_cast<int8_t>(*p)));
+      p += 1;
+    } else if (mod == 2 || rip_relative) {
+      int32_t d;
+      memcpy(&d, p, 4);
+      p += 4;
+      ea += static_cast<uintptr_t>(static_cast<intptr_t>(d));
+    }
+    if (in->map == 3 || (in->map == 1 && (in->op == 0xc2 || in->op == 0xc6))) {
+      // An immediate byte follows; the RIP-relative base counts it.
+      if (rip_relative) ea += 1;
+    }
+    if (rip_relative) ea += reinterpret_cast<uintptr_t>(p);
+    in->ea = ea;
+  }
+  if (in->map == 3 || (in->map == 1 && (in->op == 0xc2 || in->op == 0xc6))) ++p;
+  in->len = static_cast<int>(p - start);
+  return true;
+}
+
+// The H200's conversion of an out-of-range or NaN value to a signed integer of
+// `bits` bits (float_invalid.cu: a float NaN made an int is 0, every other NaN
+// the lowest integer; out of range clamps).
+long long gpu_to_int(double v, bool from_float, int bits) {
+  const long long lo = bits == 32 ? INT32_MIN : INT64_MIN;
+  const long long hi = bits == 32 ? INT32_MAX : INT64_MAX;
+  if (std::isnan(v)) return from_float && bits == 32 ? 0 : lo;
+  if (v >= -static_cast<double>(lo)) return hi;
+  if (v < static_cast<double>(lo)) return lo;
+  return static_cast<long long>(v);  // in range: not reached (no exception)
+}
+
+// cvt(t)ss2si / cvt(t)sd2si into a general register: done here. True if it was one.
+bool convert(const Insn& in, ucontext_t* uc) {
+  if (in.map != 1 || (in.op != 0x2c && in.op != 0x2d) || (in.pp != 2 && in.pp != 3)) return false;
+  const bool single = in.pp == 2;
+  double v;
+  if (in.rm_reg) {
+    const auto& x = uc->uc_mcontext.fpregs->_xmm[in.rm].element;
+    if (single) {
+      float f;
+      memcpy(&f, &x[0], 4);
+      v = f;
+    } else {
+      memcpy(&v, &x[0], 8);
+    }
+  } else if (single) {
+    float f;
+    memcpy(&f, reinterpret_cast<const void*>(in.ea), 4);
+    v = f;
+  } else {
+    memcpy(&v, reinterpret_cast<const void*>(in.ea), 8);
+  }
+  const int bits = in.w ? 64 : 32;
+  const long long r = gpu_to_int(v, single, bits);
+  greg_t& dst = uc->uc_mcontext.gregs[kGreg[in.reg]];
+  dst = bits == 32 ? static_cast<greg_t>(static_cast<uint32_t>(r)) : static_cast<greg_t>(r);
+  uc->uc_mcontext.gregs[REG_RIP] += in.len;
+  uc->uc_mcontext.fpregs->mxcsr &= ~kInvalidFlag;
+  return true;
+}
+
+// Float (not double) arithmetic whose destination is the register ModRM.reg:
+// sqrt, add, mul, sub, div (ps, ss) and the fused multiply-adds (VEX.W 0).
+// *lanes: how many 32-bit lanes it writes.
+bool float_arithmetic(const Insn& in, int* lanes) {
+  if (in.map == 1 && (in.pp == 0 || in.pp == 2) &&
+      (in.op == 0x51 || in.op == 0x58 || in.op == 0x59 || in.op == 0x5c || in.op == 0x5e)) {
+    *lanes = in.pp == 2 ? 1 : (in.l ? 8 : 4);
+    return true;
+  }
+  if (in.map == 2 && in.pp == 1 && !in.w && in.op >= 0x96 && in.op <= 0xbf &&
+      (in.op & 0xf) >= 6) {
+    const bool scalar = (in.op & 1) && (in.op & 0xf) >= 9;
+    *lanes = scalar ? 1 : (in.l ? 8 : 4);
+    return true;
+  }
+  return false;
+}
+
+// Instructions that raise the exception with a result the H200 gives alike (or
+// none): comparisons, min/max, double arithmetic, conversions between float types.
+bool harmless(const Insn& in) {
+  if (in.map == 1) {
+    switch (in.op) {
+      case 0x2e: case 0x2f: case 0xc2:  // (u)comis*, cmp*
+      case 0x5d: case 0x5f:             // min, max
+        return true;
+      case 0x51: case 0x58: case 0x59: case 0x5c: case 0x5e:
+        return in.pp == 1 || in.pp == 3;  // double
+      default:
+        return false;
+    }
+  }
+  if (in.map == 2 && in.op >= 0x96 && in.op <= 0xbf) return in.w;  // double FMA
+  return false;
+}
+
+// The single step in flight on this thread.
+thread_local int t_step_lanes = 0;    // lanes to look at after it, 0: none
+thread_local int t_step_reg = 0;
+thread_local const void* t_step_pc = nullptr;
+
+// Sites whose result could not be made the H200's, reported after the launch.
+constexpr int kMaxSites = 64;
+std::atomic<const void*> g_unknown[kMaxSites];
+std::atomic<int> g_unknown_count{0};
+
+void note_unknown(const void* pc) {
+  int n = g_unknown_count.load(std::memory_order_acquire);
+  for (int i = 0; i < n && i < kMaxSites; ++i)
+    if (g_unknown[i].load(std::memory_order_relaxed) == pc) return;
+  int at = g_unknown_count.fetch_add(1);
+  if (at < kMaxSites) g_unknown[at].store(pc, std::memory_order_release);
+}
+
+// The upper halves of the YMM registers in the signal frame's XSAVE area, or null.
+unsigned char* ymm_upper(ucontext_t* uc) {
+  unsigned char* fx = reinterpret_cast<unsigned char*>(uc->uc_mcontext.fpregs);
+  uint32_t magic, xfeatures_lo;
+  memcpy(&magic, fx + 464, 4);  // struct _fpx_sw_bytes in the reserved bytes
+  memcpy(&xfeatures_lo, fx + 464 + 12, 4);
+  if (magic != 0x46505853u || !(xfeatures_lo & 4)) return nullptr;
+  return fx + 576;
+}
+
+// SIGFPE of an invalid float operation in device code.
+void on_invalid(ucontext_t* uc) {
+  const unsigned char* pc = reinterpret_cast<const unsigned char*>(uc->uc_mcontext.gregs[REG_RIP]);
+  Insn in;
+  const bool known = decode(pc, uc, &in);
+  if (known && convert(in, uc)) return;
+  int lanes = 0;
+  if (known && float_arithmetic(in, &lanes)) {
+    t_step_lanes = lanes;
+    t_step_reg = in.reg;
+  } else {
+    t_step_lanes = 0;
+    if (!known || !harmless(in)) note_unknown(pc);
+  }
+  t_step_pc = pc;
+  // Run the instruction once, masked, then trap (on_step).
+  uc->uc_mcontext.fpregs->mxcsr |= kInvalidMask;
+  uc->uc_mcontext.gregs[REG_EFL] |= 0x100;
+}
+
+// SIGTRAP after the single step: the float lanes the instruction made 0xffc00000
+// become 0x7fffffff; the exception is unmasked again.
+void on_step(ucontext_t* uc) {
+  uc->uc_mcontext.gregs[REG_EFL] &= ~static_cast<greg_t>(0x100);
+  auto& fp = *uc->uc_mcontext.fpregs;
+  fp.mxcsr &= ~(kInvalidMask | kInvalidFlag);
+  if (t_step_lanes > 0) {
+    auto& x = fp._xmm[t_step_reg].element;
+    for (int i = 0; i < t_step_lanes && i < 4; ++i)
+      if (x[i] == kDefaultNaN) x[i] = kGpuNaN;
+    if (t_step_lanes > 4) {
+      unsigned char* hi = ymm_upper(uc);
+      if (hi == nullptr) {
+        note_unknown(t_step_pc);
+      } else {
+        for (int i = 0; i < 4; ++i) {
+          unsigned char* lane = hi + 16 * t_step_reg + 4 * i;
+          uint32_t v;
+          memcpy(&v, lane, 4);
+          if (v == kDefaultNaN) memcpy(lane, &kGpuNaN, 4);
+        }
+      }
+    }
+  }
+  t_step_lanes = 0;
+  t_step_pc = nullptr;
+}
+
+void on_trap(int, siginfo_t*, void* ucv) { on_step(static_cast<ucontext_t*>(ucv)); }
+
+// After a launch: each site the handler could not make the H200's, once per line.
+void report_unknown_sites() {
+  int n = std::min(g_unknown_count.exchange(0), kMaxSites);
+  if (n == 0) return;
+  static std::set<std::string> reported;
+  std::vector<std::string> lines;
+  for (int i = 0; i < n; ++i) {
+    char line[512] = "";
+    san::fault_line(static_cast<const char*>(g_unknown[i].load()) + 1, line, sizeof line);
+    std::string where = line[0] ? line : "device code (no line known)";
+    if (reported.insert(where).second) lines.push_back(where);
+  }
+  std::sort(lines.begin(), lines.end());
+  fflush(stdout);
+  for (const std::string& where : lines)
+    fprintf(stderr,
+            "%s: warning: an invalid float operation (a NaN made, or a float converted to an "
+            "integer it does not fit) that the emulator cannot give the H200's bits: there "
+            "float arithmetic makes the NaN 0x7fffffff and conversions clamp, x86 makes "
+            "0xffc00000 and the lowest integer\n",
+            where.c_str());
+}
+
+}  // namespace fpe
