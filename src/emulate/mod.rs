@@ -434,6 +434,7 @@ impl Emulator {
             // ignores on a `__device__` variable, hence -Wno-attributes).
             args.push(OsString::from("-ffp-contract=off"));
             if input.cuda {
+                args.extend(FLOAT_CAST_FLAGS.iter().map(OsString::from));
                 args.push(OsString::from("-Wno-attributes"));
                 // How the build learns which math overload a call takes
                 // (math::OverloadUse): never off, never an error.
@@ -876,6 +877,17 @@ const LOCK_STEP_FLAGS: &[&str] = &[
     "-Wno-tsan",
 ];
 
+/// Added to the compile of every CUDA source: before a float or double is
+/// converted to an integer type that cannot hold it, the code calls the
+/// shim's `__ubsan_handle_float_cast_overflow` (no sanitizer library), which
+/// in device code has the conversion done as the H200 does it: clamped, where
+/// x86 wraps a conversion to a narrower or unsigned type
+/// (`shim/cuda_emu_fpe.h`, probe `float_narrow_conversions`).
+const FLOAT_CAST_FLAGS: &[&str] = &[
+    "-fsanitize=float-cast-overflow",
+    "-fsanitize-recover=float-cast-overflow",
+];
+
 /// Added, after [`LOCK_STEP_FLAGS`], to the compile of every CUDA source of a
 /// sanitize build (`run --sanitize`): every access of a kernel calls the
 /// shim's `__tsan_*` functions, which check it against the shadow state
@@ -1158,7 +1170,17 @@ chmod +x "$out"
         let source = fixture.write("k.cu", KERNEL);
         let plain = fixture.emulator().compile(&source).unwrap();
         assert!(plain.command.contains(" -g1 "), "{}", plain.command);
-        assert!(!plain.command.contains("-fsanitize"), "{}", plain.command);
+        assert!(
+            !plain.command.contains("-fsanitize=thread"),
+            "{}",
+            plain.command
+        );
+        // Every CUDA unit tells the shim of conversions that do not fit.
+        assert!(
+            plain.command.contains("-fsanitize=float-cast-overflow"),
+            "{}",
+            plain.command
+        );
         let sanitizing = Emulator::new(
             fixture.dir.path().join("cache"),
             EmulatorOptions {

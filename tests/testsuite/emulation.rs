@@ -1176,3 +1176,48 @@ fn a_latin1_literal_nvcc_refuses_is_passed_through() {
     assert_eq!(done.termination, Termination::Exited(0));
     assert!(done.stdout.starts_with(b"Copyright \xa9 2026"));
 }
+
+#[test]
+fn float_conversions_to_unsigned_types_the_h200_clamps_are_warned_about_at_their_lines() {
+    // float_narrow_conversions: nvcc converts to a 32-bit integer, signed or
+    // unsigned as the target is, clamps, then cuts; g++ converts to an unsigned
+    // type through a wider signed integer, which wraps. The signed targets come
+    // out as on the H200 (the invalid-operation handler clamps); each line
+    // whose unsigned conversion differs is named once, and no other.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let name = "float_narrow_conversions";
+    let done = run(&backend, name, Duration::from_secs(60));
+    assert_eq!(done.termination, expected_termination(name));
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    let warned: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.contains("that does not fit it: the H200 clamps"))
+        .map(|line| line.split(": warning").next().unwrap())
+        .collect();
+    let lines = [17, 19, 21, 22, 27, 29];
+    let want: Vec<String> = lines
+        .iter()
+        .map(|line| format!("tests/cuda/{name}.cu:{line}"))
+        .collect();
+    assert_eq!(warned, want, "{stderr}");
+    // The signed columns (schar, short) are the H200's in every row.
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    let h200 = expected(name, "stdout");
+    let signed = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|line| line.contains("schar"))
+            .map(|line| {
+                let words: Vec<&str> = line.split_whitespace().collect();
+                let at = |key: &str| words[words.iter().position(|w| *w == key).unwrap() + 1];
+                format!("{} {} {}", words[0], at("schar"), at("short"))
+            })
+            .collect()
+    };
+    assert_eq!(signed(&stdout), signed(&h200));
+    assert_ne!(
+        stdout, h200,
+        "the unsigned columns differ (else drop the warning)"
+    );
+}

@@ -413,3 +413,45 @@ fn an_invalid_float_operation_the_emulator_cannot_fix_is_warned_about_at_its_lin
     let warning = "packed.cu:4: warning: an invalid float operation";
     assert_eq!(stderr.matches(warning).count(), 1, "{stderr}");
 }
+
+#[test]
+fn a_nan_made_in_every_lane_of_a_256_bit_float_operation_is_the_h200s() {
+    // Device code g++ vectorizes (here written with x86's own intrinsic, which
+    // only an emulated build accepts): the handler fixes all eight lanes of the
+    // YMM register, the upper four from the signal frame's XSAVE area.
+    if !crate::has_compiler() {
+        return;
+    }
+    let cpuinfo = std::fs::read_to_string("/proc/cpuinfo").unwrap_or_default();
+    if !cpuinfo.contains(" avx2") {
+        eprintln!("skipped: the emulator builds AVX code only on a CPU with AVX2");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "wide.cu",
+        "#include <cstdio>\n\
+         #include <cstring>\n\
+         #include <immintrin.h>\n\
+         __global__ void k(const float* in, float* out) {\n\
+         \x20 __m256 z = _mm256_loadu_ps(in);\n\
+         \x20 _mm256_storeu_ps(out, _mm256_div_ps(z, z));\n\
+         }\n\
+         int main() {\n\
+         \x20 float* in; float* out;\n\
+         \x20 cudaMallocManaged(&in, 32); cudaMallocManaged(&out, 32);\n\
+         \x20 for (int j = 0; j < 8; ++j) in[j] = j % 2 ? 0.0f : 2.0f;\n\
+         \x20 k<<<1, 1>>>(in, out); cudaDeviceSynchronize();\n\
+         \x20 for (int j = 0; j < 8; ++j) { unsigned b; memcpy(&b, &out[j], 4); printf(\"%08x \", b); }\n\
+         }\n",
+    );
+    let out = crate::tool(dir.path(), &["run", "--backend", "emulate", "wide.cu"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "3f800000 7fffffff ".repeat(4)
+    );
+    assert!(!stderr.contains("warning"), "{stderr}");
+}

@@ -2933,6 +2933,13 @@ thread_local bool t_launching = false;
 
 bool in_device_code() { return g_in_kernel && (t_launching || t_block != ~0ull || t_worker); }
 
+// __ubsan_handle_float_cast_overflow's work (below): in device code only; host code
+// converts as nvcc's host compiler does, as x86 does.
+void fpe_cast_overflow(const void* data, uintptr_t value) {
+  if (!in_device_code()) return;
+  fpe::on_cast_overflow(static_cast<const fpe::UbsanCastData*>(data), value);
+}
+
 void host_device_arch_refused(const char* file, int line) {
   kernel_error_turn();
   fflush(stdout);
@@ -4754,4 +4761,9 @@ CUDA_EMU_TSAN_ATOMIC(32, unsigned int)
 CUDA_EMU_TSAN_ATOMIC(64, unsigned long long)
 #undef CUDA_EMU_TSAN_ATOMIC
 #undef CUDA_EMU_TSAN_MEET
+// g++'s -fsanitize=float-cast-overflow calls this before a conversion the target
+// type cannot hold (cuda_emu_fpe.h: warned about where the H200 differs).
+void __ubsan_handle_float_cast_overflow(const void* data, uintptr_t value) {
+  cuda_emu::fpe_cast_overflow(data, value);
+}
 }

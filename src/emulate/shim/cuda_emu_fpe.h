@@ -23,10 +23,19 @@
 // - an instruction whose result this cannot know to be the H200's (a packed
 //   conversion, a float result in memory, ...) is reported after the launch,
 //   once per source line (`report_unknown_sites`).
-// What stays different without a trap: a NaN that came from the host keeps its
-// bits through x86 arithmetic (the H200 gives 0x7fffffff), negating a NaN flips
-// its sign (nvcc's code gave 0x7fffffff), and a conversion to a narrower or
-// unsigned integer, which x86 makes through a wider signed one (no exception).
+// Conversions to an unsigned integer raise nothing on x86 where they differ
+// (g++ makes them through a wider signed conversion, which wraps), and one
+// instruction may serve several casts of a value, so they cannot be redone at the
+// instruction. The CUDA unit is compiled with g++'s -fsanitize=float-cast-overflow
+// instead: before a conversion of a value the target type cannot hold, the code
+// calls the shim's __ubsan_handle_float_cast_overflow (`on_cast_overflow`), which,
+// in device code, works out what the H200 gives (nvcc's code converts to a 32-bit
+// integer, signed or unsigned as the target is, clamps, then cuts to the target's
+// width: tests/cuda/float_narrow_conversions.cu) and what g++'s code and the
+// handler above give, and where they differ warns after the launch, once per line.
+// What stays different without a word: a NaN that came from the host keeps its
+// bits through x86 arithmetic (the H200 gives 0x7fffffff), and negating a NaN
+// flips its sign (nvcc's code gave 0x7fffffff).
 //
 // The instruction decoding is hand-written: only the prefixes, VEX forms and
 // ModRM/SIB addressing of the SSE/AVX instructions g++ emits for float code are
@@ -179,19 +188,30 @@ bool decode(const unsigned char* p, const ucontext_t* uc, Insn* in) {
   return true;
 }
 
-// The H200's conversion of an out-of-range or NaN value to a signed integer of
-// `bits` bits (float_invalid.cu: a float NaN made an int is 0, every other NaN
-// the lowest integer; out of range clamps).
-long long gpu_to_int(double v, bool from_float, int bits) {
-  const long long lo = bits == 32 ? INT32_MIN : INT64_MIN;
-  const long long hi = bits == 32 ? INT32_MAX : INT64_MAX;
-  if (std::isnan(v)) return from_float && bits == 32 ? 0 : lo;
-  if (v >= -static_cast<double>(lo)) return hi;
-  if (v < static_cast<double>(lo)) return lo;
-  return static_cast<long long>(v);  // in range: not reached (no exception)
+// What nvcc's F2I gives for v as an integer of `bits` bits (32 or 64), signed or
+// not: clamped to the range; a NaN is 0 from a float to a 32-bit integer, the
+// lowest integer from a double to a signed one, 2^63 to an unsigned 64-bit one
+// (float_invalid.cu, float_narrow_conversions.cu). Returned as the register's bits.
+unsigned long long gpu_to_int(double v, bool from_float, int bits, bool is_signed) {
+  if (is_signed) {
+    const long long lo = bits == 32 ? INT32_MIN : INT64_MIN;
+    const long long hi = bits == 32 ? INT32_MAX : INT64_MAX;
+    long long r;
+    if (std::isnan(v)) r = from_float && bits == 32 ? 0 : lo;
+    else if (v >= -static_cast<double>(lo)) r = hi;
+    else if (v <= static_cast<double>(lo)) r = lo;
+    else r = static_cast<long long>(v);
+    return bits == 32 ? static_cast<uint32_t>(r) : static_cast<unsigned long long>(r);
+  }
+  const double top = bits == 32 ? 4294967296.0 : 18446744073709551616.0;
+  if (std::isnan(v)) return bits == 32 ? 0 : 1ull << 63;
+  if (v <= -1.0) return 0;
+  if (v >= top) return bits == 32 ? 0xffffffffull : ~0ull;
+  return v < 0 ? 0 : static_cast<unsigned long long>(v);
 }
 
-// cvt(t)ss2si / cvt(t)sd2si into a general register: done here. True if it was one.
+// cvt(t)ss2si / cvt(t)sd2si into a general register: done here as nvcc's code does
+// a conversion to the register's signed type. True if it was one.
 bool convert(const Insn& in, ucontext_t* uc) {
   if (in.map != 1 || (in.op != 0x2c && in.op != 0x2d) || (in.pp != 2 && in.pp != 3)) return false;
   const bool single = in.pp == 2;
@@ -213,7 +233,7 @@ bool convert(const Insn& in, ucontext_t* uc) {
     memcpy(&v, reinterpret_cast<const void*>(in.ea), 8);
   }
   const int bits = in.w ? 64 : 32;
-  const long long r = gpu_to_int(v, single, bits);
+  const unsigned long long r = gpu_to_int(v, single, bits, true);
   greg_t& dst = uc->uc_mcontext.gregs[kGreg[in.reg]];
   dst = bits == 32 ? static_cast<greg_t>(static_cast<uint32_t>(r)) : static_cast<greg_t>(r);
   uc->uc_mcontext.gregs[REG_RIP] += in.len;
@@ -279,14 +299,46 @@ void note_unknown(const void* pc) {
 unsigned char* ymm_upper(ucontext_t* uc) {
   unsigned char* fx = reinterpret_cast<unsigned char*>(uc->uc_mcontext.fpregs);
   uint32_t magic, xfeatures_lo;
-  memcpy(&magic, fx + 464, 4);  // struct _fpx_sw_bytes in the reserved bytes
-  memcpy(&xfeatures_lo, fx + 464 + 12, 4);
+  // struct _fpx_sw_bytes in the reserved bytes: magic1, extended_size, xfeatures.
+  memcpy(&magic, fx + 464, 4);
+  memcpy(&xfeatures_lo, fx + 464 + 8, 4);
   if (magic != 0x46505853u || !(xfeatures_lo & 4)) return nullptr;
   return fx + 576;
 }
 
+// Invalid operations handled so far (CUDA_EMU_FPE_STATS=1 prints them at exit).
+std::atomic<unsigned long long> g_handled{0};
+std::atomic<const void*> g_hot_pc[16];
+std::atomic<unsigned long long> g_hot_n[16];
+struct Stats {
+  ~Stats() {
+    const char* v = getenv("CUDA_EMU_FPE_STATS");
+    if (v && strcmp(v, "1") == 0) {
+      fprintf(stderr, "cuda_emu: %llu invalid float operations handled\n", g_handled.load());
+      for (int i = 0; i < 16; ++i) {
+        if (!g_hot_pc[i].load()) continue;
+        char line[512] = "";
+        san::fault_line(static_cast<const char*>(g_hot_pc[i].load()) + 1, line, sizeof line);
+        fprintf(stderr, "  %llu at %p %s\n", g_hot_n[i].load(), g_hot_pc[i].load(), line);
+      }
+    }
+  }
+} g_stats;
+// Counts a trap at pc among the first 16 sites (for CUDA_EMU_FPE_STATS).
+void count_pc(const void* pc) {
+  for (int i = 0; i < 16; ++i) {
+    const void* cur = g_hot_pc[i].load();
+    if (cur == nullptr && !g_hot_pc[i].compare_exchange_strong(cur, pc) && cur != pc) continue;
+    if (cur != nullptr && cur != pc) continue;
+    g_hot_n[i]++;
+    return;
+  }
+}
+
 // SIGFPE of an invalid float operation in device code.
 void on_invalid(ucontext_t* uc) {
+  g_handled.fetch_add(1, std::memory_order_relaxed);
+  count_pc(reinterpret_cast<const void*>(uc->uc_mcontext.gregs[REG_RIP]));
   const unsigned char* pc = reinterpret_cast<const unsigned char*>(uc->uc_mcontext.gregs[REG_RIP]);
   Insn in;
   const bool known = decode(pc, uc, &in);
@@ -335,11 +387,92 @@ void on_step(ucontext_t* uc) {
 
 void on_trap(int, siginfo_t*, void* ucv) { on_step(static_cast<ucontext_t*>(ucv)); }
 
+// g++'s -fsanitize=float-cast-overflow data (GCC 9 on: a source location first).
+struct UbsanType {
+  uint16_t kind;  // 0 integer, 1 float
+  uint16_t info;  // integer: log2(bits) << 1 | signed; float: bits
+  char name[1];
+};
+struct UbsanCastData {
+  const char* file;
+  uint32_t line, column;
+  const UbsanType* from;
+  const UbsanType* to;
+};
+
+// The integer bits (cut to `bits`) the H200 gives for v converted to an integer of
+// `bits` bits, and those the emulator gives: g++'s code converts to an unsigned
+// 32-bit integer through a signed 64-bit one, to an unsigned 64-bit one through a
+// signed 64-bit one (v < 2^63), to a narrower one through a signed 32-bit one,
+// and the handler above clamps what does not fit those.
+unsigned long long gpu_cast(double v, bool from_float, int bits, bool is_signed) {
+  const unsigned long long r = gpu_to_int(v, from_float, bits == 64 ? 64 : 32, is_signed);
+  return bits == 64 ? r : r & ((1ull << bits) - 1);
+}
+unsigned long long emulated_cast(double v, bool from_float, int bits, bool is_signed) {
+  unsigned long long r;
+  if (std::isnan(v))
+    r = gpu_to_int(v, from_float, bits == 64 || !is_signed ? 64 : 32, true);
+  else if (!is_signed && bits >= 32 && v > -9223372036854775808.0 && v < 9223372036854775808.0)
+    r = static_cast<unsigned long long>(static_cast<long long>(v));
+  else if (!is_signed && bits == 64)
+    r = gpu_to_int(v, from_float, 64, false);  // 2^63 and up, NaN: clamped by the handler
+  else if (!is_signed && bits == 32)
+    r = gpu_to_int(v, from_float, 64, true);  // through a signed 64-bit conversion
+  else
+    r = gpu_to_int(v, from_float, bits == 64 ? 64 : 32, true);
+  return bits == 64 ? r : r & ((1ull << bits) - 1);
+}
+
+// Conversions whose emulated result differs from the H200's, reported after the
+// launch (their data is one per source location).
+std::atomic<const UbsanCastData*> g_casts[kMaxSites];
+std::atomic<int> g_cast_count{0};
+
+// A float or double converted in device code to an integer type that cannot hold
+// it: noted when the emulator's bits differ from the H200's.
+void on_cast_overflow(const UbsanCastData* data, uintptr_t value) {
+  if (t_unmasked == 0 || data->to->kind != 0 || data->from->kind != 1) return;
+  double v;
+  if (data->from->info == 32) {
+    float f;
+    const uint32_t b = static_cast<uint32_t>(value);
+    memcpy(&f, &b, 4);
+    v = f;
+  } else if (data->from->info == 64) {
+    memcpy(&v, &value, 8);
+  } else {
+    return;  // long double: not device code's
+  }
+  const bool from_float = data->from->info == 32;
+  const int bits = 1 << (data->to->info >> 1);
+  const bool is_signed = data->to->info & 1;
+  if (gpu_cast(v, from_float, bits, is_signed) == emulated_cast(v, from_float, bits, is_signed))
+    return;
+  int n = g_cast_count.load(std::memory_order_acquire);
+  for (int i = 0; i < n && i < kMaxSites; ++i)
+    if (g_casts[i].load(std::memory_order_relaxed) == data) return;
+  int at = g_cast_count.fetch_add(1);
+  if (at < kMaxSites) g_casts[at].store(data, std::memory_order_release);
+}
+
 // After a launch: each site the handler could not make the H200's, once per line.
 void report_unknown_sites() {
+  static std::set<std::string> reported;
+  std::vector<std::string> casts;
+  for (int i = 0, n = std::min(g_cast_count.exchange(0), kMaxSites); i < n; ++i) {
+    const UbsanCastData* d = g_casts[i].load();
+    const std::string where = std::string(d->file) + ":" + std::to_string(d->line);
+    if (!reported.insert(where).second) continue;
+    casts.push_back(where + ": warning: a " + d->from->name + " converted to " + d->to->name +
+                    " that does not fit it: the H200 clamps to the type's range (a negative "
+                    "value to 0), the emulator gives x86's wrapped bits\n");
+  }
+  std::sort(casts.begin(), casts.end());
+  if (!casts.empty()) fflush(stdout);
+  for (const std::string& text : casts) fputs(text.c_str(), stderr);
   int n = std::min(g_unknown_count.exchange(0), kMaxSites);
   if (n == 0) return;
-  static std::set<std::string> reported;
   std::vector<std::string> lines;
   for (int i = 0; i < n; ++i) {
     char line[512] = "";

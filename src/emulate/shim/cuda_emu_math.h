@@ -88,6 +88,22 @@ inline LogArgument split_exponent(float a, uint32_t split) {
   return r;
 }
 
+// fma(x, inf, inf) for an x that is negative, infinite or NaN, as its bits come
+// out, without raising x86's invalid-operation exception (which the shim traps in
+// device code to give the GPU's NaN, cuda_emu_fpe.h: a trap for every negative
+// argument of a logarithm would cost microseconds each): +inf stays; the float
+// forms' other results are NaNs their callers make the GPU's 0x7fffffff; the
+// double one gives x86's (and the GPU's) 0xfff8000000000000, or a NaN x quieted.
+inline float inf_times_inf_plus(float x) {
+  return float_bits(x) == 0x7f800000u ? INFINITY : bits_float(0xffc00000u);
+}
+inline double inf_times_inf_plus(double x) {
+  const uint64_t b = double_bits(x);
+  if (b == 0x7ff0000000000000ull) return x;
+  if ((b & 0x7fffffffffffffffull) > 0x7ff0000000000000ull) return bits_double(b | (1ull << 51));
+  return bits_double(0xfff8000000000000ull);
+}
+
 // log(a) before its zero case: the exponent split at 2/3 (so the reduced
 // argument f lies in [-1/3, 1/3)), a degree-10 polynomial in f, then
 // e * log(2); *scaled is a, times 2^23 when subnormal.
@@ -96,7 +112,7 @@ inline float logf_before_zero(float a, float* scaled) {
   const float p = horner(g.f, {0xbe055027u, 0x3e1039f6u, 0xbdf8cdccu, 0x3e0f2955u, 0xbe2ad8b9u, 0x3e4ced0bu,
                                0xbe7fff22u, 0x3eaaaa78u, 0xbf000000u});
   float r = std::fma(g.e, bits_float(0x3f317218u), std::fma(g.f * p, g.f, g.f));
-  if (g.bits >= 0x7f800000u) r = std::fma(g.x, INFINITY, INFINITY);  // negative, infinite, NaN
+  if (g.bits >= 0x7f800000u) r = inf_times_inf_plus(g.x);  // negative, infinite, NaN
   *scaled = g.x;
   return r;
 }
@@ -123,7 +139,7 @@ inline float cuda_log2f(float a) {
   const float p = horner(g.f, {0x3dc6b27fu, 0xbe2c7f30u, 0x3e2fcf2au, 0xbe374e43u, 0x3e520bf4u, 0xbe763c8bu,
                                0x3e93bf99u, 0xbeb8aa49u, 0x3ef6384au, 0xbf38aa3bu});
   float r = g.e + std::fma(g.f, bits_float(0x3fb8aa3bu), g.f * (g.f * p));
-  if (g.bits >= 0x7f800000u) r = std::fma(g.x, INFINITY, INFINITY);
+  if (g.bits >= 0x7f800000u) r = inf_times_inf_plus(g.x);
   return gpu_nan_if_nan(g.x == 0.0f ? -INFINITY : r);
 }
 
@@ -144,7 +160,7 @@ inline float cuda_log1pf(float x) {
   float r = std::fma(e, bits_float(0x3f317218u), std::fma(q, f, f));
   if (xb >= 0x7f800000u) {                         // negative, infinite, NaN
     if (static_cast<int32_t>(xb) >= -1082130431) {  // not in [-1, -0]
-      r = std::fma(x, INFINITY, INFINITY);
+      r = inf_times_inf_plus(x);
     }
     if (x == 0.0f) r = -0.0f;
   }
@@ -194,7 +210,10 @@ inline float reduce_quarter_turns(float x, int32_t* quadrant) {
   const uint32_t two_over_pi[6] = {0x3c439041u, 0xdb629599u, 0xf534ddc0u,
                                    0xfc2757d1u, 0x4e441529u, 0xa2f9836eu};
   const float q = x * bits_float(0x3f22f983u);
-  int32_t j = std::isnan(q) ? 0 : static_cast<int32_t>(std::nearbyint(q));
+  // A q too large for an int (or NaN) goes the long way below, which sets j; it is
+  // not converted here (x86 would raise the invalid-operation exception, which
+  // the shim traps in device code: cuda_emu_fpe.h).
+  int32_t j = std::isnan(q) || !(std::fabs(q) < 0x1p31f) ? 0 : static_cast<int32_t>(std::nearbyint(q));
   const float fj = static_cast<float>(j);
   float r = std::fma(fj, bits_float(0xbfc90fdau), x);
   r = std::fma(fj, bits_float(0xb3a22168u), r);
@@ -496,7 +515,7 @@ inline double cuda_log(double a) {
   }
   const uint32_t low = static_cast<uint32_t>(double_bits(x));
   if (static_cast<uint32_t>(high) - 1u >= 0x7fefffffu) {  // zero, negative, infinite, NaN
-    double r = std::fma(x, INFINITY, INFINITY);
+    double r = inf_times_inf_plus(x);
     if (bits_float(static_cast<uint32_t>(high)) == 0.0f) r = -INFINITY;
     return r;
   }
@@ -741,10 +760,12 @@ inline float cuda_powf(float x, float y) {
   const float k = std::nearbyint(t);
   const float g = t_tail + (t - k);
   const float q = horner(g, {0x391fcb8eu, 0x3aaf85edu, 0x3c1d9856u, 0x3d6357bbu, 0x3e75fdecu, 0x3f317218u, 0x3f800000u});
-  const uint32_t low = k > 0.0f ? 0u : 0x83000000u;
+  // NaN tested first: an ordered comparison with a NaN raises x86's invalid-operation
+  // exception, trapped in device code (cuda_emu_fpe.h); the results are the same.
+  const uint32_t low = !std::isnan(k) && k > 0.0f ? 0u : 0x83000000u;
   const uint32_t ki = static_cast<uint32_t>(gpu_float_to_int(k));
   float r = (q * bits_float(low + 0x7f000000u)) * bits_float((ki << 23) - low);
-  if (std::fabs(t) > 152.0f) r = t < 0.0f ? 0.0f : INFINITY;
+  if (!std::isnan(t) && std::fabs(t) > 152.0f) r = t < 0.0f ? 0.0f : INFINITY;
   // The special cases.
   if (x == 1.0f || y == 0.0f) return 1.0f;
   if (std::isnan(x) || std::isnan(y)) return bits_float(kGpuNanF);
