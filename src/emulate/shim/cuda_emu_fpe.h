@@ -17,6 +17,8 @@
 // here, at the instruction:
 // - a scalar conversion to an integer register (cvt(t)ss2si, cvt(t)sd2si, legacy
 //   or VEX) is done here as the H200 does it, and the program goes on after it;
+// - a scalar float operation gets the NaN 0x7fffffff in its destination, and a
+//   comparison the flags of an unordered result, here, without running it;
 // - any other instruction runs once with the exception masked, under the trap flag
 //   (single step); then, if it was float (not double) arithmetic, each lane of its
 //   destination holding 0xffc00000 is given 0x7fffffff (`on_step`);
@@ -75,6 +77,8 @@ struct Insn {
   int op = 0;
   bool w = false;   // REX.W / VEX.W
   bool l = false;   // VEX.L (256 bits)
+  bool vex = false;
+  int vvvv = 0;     // VEX.vvvv: the first source register of a VEX form
   int reg = 0;      // ModRM.reg, extended
   bool rm_reg = false;
   int rm = 0;       // ModRM.rm, extended, when rm_reg
@@ -107,6 +111,8 @@ bool decode(const unsigned char* p, const ucontext_t* uc, Insn* in) {
   }
   if (*p == 0xc5) {
     rex_r = !(p[1] & 0x80);
+    in->vex = true;
+    in->vvvv = (~p[1] >> 3) & 15;
     in->l = p[1] & 4;
     in->pp = p[1] & 3;
     in->map = 1;
@@ -116,6 +122,8 @@ bool decode(const unsigned char* p, const ucontext_t* uc, Insn* in) {
     rex_x = !(p[1] & 0x40);
     rex_b = !(p[1] & 0x20);
     in->map = p[1] & 0x1f;
+    in->vex = true;
+    in->vvvv = (~p[2] >> 3) & 15;
     in->w = p[2] & 0x80;
     in->l = p[2] & 4;
     in->pp = p[2] & 3;
@@ -308,13 +316,15 @@ unsigned char* ymm_upper(ucontext_t* uc) {
 
 // Invalid operations handled so far (CUDA_EMU_FPE_STATS=1 prints them at exit).
 std::atomic<unsigned long long> g_handled{0};
+std::atomic<unsigned long long> g_steps{0};  // single steps taken
 std::atomic<const void*> g_hot_pc[16];
 std::atomic<unsigned long long> g_hot_n[16];
 struct Stats {
   ~Stats() {
     const char* v = getenv("CUDA_EMU_FPE_STATS");
     if (v && strcmp(v, "1") == 0) {
-      fprintf(stderr, "cuda_emu: %llu invalid float operations handled\n", g_handled.load());
+      fprintf(stderr, "cuda_emu: %llu invalid float operations handled, %llu steps\n",
+              g_handled.load(), g_steps.load());
       for (int i = 0; i < 16; ++i) {
         if (!g_hot_pc[i].load()) continue;
         char line[512] = "";
@@ -335,6 +345,39 @@ void count_pc(const void* pc) {
   }
 }
 
+// A scalar float operation that raised the exception has a NaN result, which on
+// the H200 is 0x7fffffff: written here, as the instruction would write its
+// destination, without running it (a single step costs a debug exception, tens
+// of microseconds in a virtual machine). VEX forms copy lanes 1-3 from their
+// first source (fused multiply-adds keep the destination's) and clear the upper
+// half of the YMM register. False where that cannot be done here.
+bool scalar_float_nan(const Insn& in, ucontext_t* uc) {
+  int lanes = 0;
+  if (!float_arithmetic(in, &lanes) || lanes != 1) return false;
+  unsigned char* upper = nullptr;
+  if (in.vex && (upper = ymm_upper(uc)) == nullptr) return false;
+  auto& x = uc->uc_mcontext.fpregs->_xmm;
+  const bool fma = in.map == 2;
+  if (in.vex && !fma)
+    for (int i = 1; i < 4; ++i) x[in.reg].element[i] = x[in.vvvv].element[i];
+  x[in.reg].element[0] = kGpuNaN;
+  if (upper != nullptr) memset(upper + 16 * in.reg, 0, 16);
+  uc->uc_mcontext.gregs[REG_RIP] += in.len;
+  uc->uc_mcontext.fpregs->mxcsr &= ~kInvalidFlag;
+  return true;
+}
+
+// (u)comiss / (u)comisd raise it for a NaN operand: the flags of an unordered
+// result (ZF, PF and CF set; OF, SF and AF clear), set here.
+bool unordered_compare(const Insn& in, ucontext_t* uc) {
+  if (in.map != 1 || (in.op != 0x2e && in.op != 0x2f) || in.pp > 1) return false;
+  greg_t& flags = uc->uc_mcontext.gregs[REG_EFL];
+  flags = (flags & ~static_cast<greg_t>(0x8d5)) | 0x45;
+  uc->uc_mcontext.gregs[REG_RIP] += in.len;
+  uc->uc_mcontext.fpregs->mxcsr &= ~kInvalidFlag;
+  return true;
+}
+
 // SIGFPE of an invalid float operation in device code.
 void on_invalid(ucontext_t* uc) {
   g_handled.fetch_add(1, std::memory_order_relaxed);
@@ -342,7 +385,7 @@ void on_invalid(ucontext_t* uc) {
   const unsigned char* pc = reinterpret_cast<const unsigned char*>(uc->uc_mcontext.gregs[REG_RIP]);
   Insn in;
   const bool known = decode(pc, uc, &in);
-  if (known && convert(in, uc)) return;
+  if (known && (convert(in, uc) || scalar_float_nan(in, uc) || unordered_compare(in, uc))) return;
   int lanes = 0;
   if (known && float_arithmetic(in, &lanes)) {
     t_step_lanes = lanes;
@@ -385,7 +428,10 @@ void on_step(ucontext_t* uc) {
   t_step_pc = nullptr;
 }
 
-void on_trap(int, siginfo_t*, void* ucv) { on_step(static_cast<ucontext_t*>(ucv)); }
+void on_trap(int, siginfo_t*, void* ucv) {
+  g_steps.fetch_add(1, std::memory_order_relaxed);
+  on_step(static_cast<ucontext_t*>(ucv));
+}
 
 // g++'s -fsanitize=float-cast-overflow data (GCC 9 on: a source location first).
 struct UbsanType {
