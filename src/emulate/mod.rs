@@ -880,8 +880,8 @@ const LOCK_STEP_FLAGS: &[&str] = &[
 /// Added to the compile of every CUDA source: before a float or double is
 /// converted to an integer type that cannot hold it, the code calls the
 /// shim's `__ubsan_handle_float_cast_overflow` (no sanitizer library), which
-/// in device code has the conversion done as the H200 does it: clamped, where
-/// x86 wraps a conversion to a narrower or unsigned type
+/// in device code warns, naming the line, where x86's result (a conversion
+/// to an unsigned type wraps) differs from the H200's (clamped)
 /// (`shim/cuda_emu_fpe.h`, probe `float_narrow_conversions`).
 const FLOAT_CAST_FLAGS: &[&str] = &[
     "-fsanitize=float-cast-overflow",
