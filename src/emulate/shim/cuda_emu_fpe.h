@@ -272,8 +272,8 @@ bool float_arithmetic(const Insn& in, int* lanes) {
 bool harmless(const Insn& in) {
   if (in.map == 1) {
     switch (in.op) {
-      case 0x2e: case 0x2f: case 0xc2:  // (u)comis*, cmp*
-      case 0x5d: case 0x5f:             // min, max
+      case 0xc2:             // cmp* (comis* never get here: unordered_compare)
+      case 0x5d: case 0x5f:  // min, max
         return true;
       case 0x51: case 0x58: case 0x59: case 0x5c: case 0x5e:
         return in.pp == 1 || in.pp == 3;  // double
@@ -290,18 +290,30 @@ thread_local int t_step_lanes = 0;    // lanes to look at after it, 0: none
 thread_local int t_step_reg = 0;
 thread_local const void* t_step_pc = nullptr;
 
-// Sites whose result could not be made the H200's, reported after the launch.
-constexpr int kMaxSites = 64;
-std::atomic<const void*> g_unknown[kMaxSites];
-std::atomic<int> g_unknown_count{0};
+// Sites noted by the blocks of a launch (from signal handlers too, so lock-free),
+// each once, taken for the report after the launch; the first 64 only.
+template <class T>
+struct Sites {
+  static constexpr int kMax = 64;
+  std::atomic<T> site[kMax];
+  std::atomic<int> count{0};
+  void note(T t) {
+    const int n = count.load(std::memory_order_acquire);
+    for (int i = 0; i < n && i < kMax; ++i)
+      if (site[i].load(std::memory_order_relaxed) == t) return;
+    const int at = count.fetch_add(1);
+    if (at < kMax) site[at].store(t, std::memory_order_release);
+  }
+  std::vector<T> take() {
+    std::vector<T> out;
+    for (int i = 0, n = std::min(count.exchange(0), kMax); i < n; ++i) out.push_back(site[i].load());
+    return out;
+  }
+};
 
-void note_unknown(const void* pc) {
-  int n = g_unknown_count.load(std::memory_order_acquire);
-  for (int i = 0; i < n && i < kMaxSites; ++i)
-    if (g_unknown[i].load(std::memory_order_relaxed) == pc) return;
-  int at = g_unknown_count.fetch_add(1);
-  if (at < kMaxSites) g_unknown[at].store(pc, std::memory_order_release);
-}
+// Instructions whose result could not be made the H200's.
+Sites<const void*> g_unknown;
+void note_unknown(const void* pc) { g_unknown.note(pc); }
 
 // The upper halves of the YMM registers in the signal frame's XSAVE area, or null.
 unsigned char* ymm_upper(ucontext_t* uc) {
@@ -314,36 +326,45 @@ unsigned char* ymm_upper(ucontext_t* uc) {
   return fx + 576;
 }
 
-// Invalid operations handled so far (CUDA_EMU_FPE_STATS=1 prints them at exit).
-std::atomic<unsigned long long> g_handled{0};
-std::atomic<unsigned long long> g_steps{0};  // single steps taken
-std::atomic<const void*> g_hot_pc[16];
-std::atomic<unsigned long long> g_hot_n[16];
+// CUDA_EMU_FPE_STATS=1: how many invalid operations a run handled and stepped, and
+// the first 16 sites with their counts, printed at exit. Counted only when asked
+// for (the environment read once), so a trap pays nothing for it otherwise.
 struct Stats {
-  ~Stats() {
-    const char* v = getenv("CUDA_EMU_FPE_STATS");
-    if (v && strcmp(v, "1") == 0) {
-      fprintf(stderr, "cuda_emu: %llu invalid float operations handled, %llu steps\n",
-              g_handled.load(), g_steps.load());
-      for (int i = 0; i < 16; ++i) {
-        if (!g_hot_pc[i].load()) continue;
-        char line[512] = "";
-        san::fault_line(static_cast<const char*>(g_hot_pc[i].load()) + 1, line, sizeof line);
-        fprintf(stderr, "  %llu at %p %s\n", g_hot_n[i].load(), g_hot_pc[i].load(), line);
-      }
+  std::atomic<unsigned long long> handled{0}, steps{0};
+  std::atomic<const void*> pc[16];
+  std::atomic<unsigned long long> n[16];
+  void count(const void* at) {
+    handled.fetch_add(1, std::memory_order_relaxed);
+    for (int i = 0; i < 16; ++i) {
+      const void* cur = pc[i].load();
+      if (cur == nullptr && !pc[i].compare_exchange_strong(cur, at) && cur != at) continue;
+      if (cur != nullptr && cur != at) continue;
+      n[i].fetch_add(1, std::memory_order_relaxed);
+      return;
     }
   }
-} g_stats;
-// Counts a trap at pc among the first 16 sites (for CUDA_EMU_FPE_STATS).
-void count_pc(const void* pc) {
+};
+Stats* g_stats = nullptr;
+
+void print_stats() {
+  fprintf(stderr, "cuda_emu: %llu invalid float operations handled, %llu steps\n",
+          g_stats->handled.load(), g_stats->steps.load());
   for (int i = 0; i < 16; ++i) {
-    const void* cur = g_hot_pc[i].load();
-    if (cur == nullptr && !g_hot_pc[i].compare_exchange_strong(cur, pc) && cur != pc) continue;
-    if (cur != nullptr && cur != pc) continue;
-    g_hot_n[i]++;
-    return;
+    const void* pc = g_stats->pc[i].load();
+    if (pc == nullptr) continue;
+    char line[512] = "";
+    san::fault_line(static_cast<const char*>(pc) + 1, line, sizeof line);
+    fprintf(stderr, "  %llu at %p %s\n", g_stats->n[i].load(), pc, line);
   }
 }
+
+// Set up before any kernel runs (the handlers only read g_stats).
+struct StatsSwitch {
+  StatsSwitch() {
+    const char* v = getenv("CUDA_EMU_FPE_STATS");
+    if (v && strcmp(v, "1") == 0) g_stats = new Stats;
+  }
+} g_stats_switch;
 
 // A scalar float operation that raised the exception has a NaN result, which on
 // the H200 is 0x7fffffff: written here, as the instruction would write its
@@ -380,9 +401,8 @@ bool unordered_compare(const Insn& in, ucontext_t* uc) {
 
 // SIGFPE of an invalid float operation in device code.
 void on_invalid(ucontext_t* uc) {
-  g_handled.fetch_add(1, std::memory_order_relaxed);
-  count_pc(reinterpret_cast<const void*>(uc->uc_mcontext.gregs[REG_RIP]));
   const unsigned char* pc = reinterpret_cast<const unsigned char*>(uc->uc_mcontext.gregs[REG_RIP]);
+  if (g_stats != nullptr) g_stats->count(pc);
   Insn in;
   const bool known = decode(pc, uc, &in);
   if (known && (convert(in, uc) || scalar_float_nan(in, uc) || unordered_compare(in, uc))) return;
@@ -429,7 +449,7 @@ void on_step(ucontext_t* uc) {
 }
 
 void on_trap(int, siginfo_t*, void* ucv) {
-  g_steps.fetch_add(1, std::memory_order_relaxed);
+  if (g_stats != nullptr) g_stats->steps.fetch_add(1, std::memory_order_relaxed);
   on_step(static_cast<ucontext_t*>(ucv));
 }
 
@@ -470,10 +490,9 @@ unsigned long long emulated_cast(double v, bool from_float, int bits, bool is_si
   return bits == 64 ? r : r & ((1ull << bits) - 1);
 }
 
-// Conversions whose emulated result differs from the H200's, reported after the
-// launch (their data is one per source location).
-std::atomic<const UbsanCastData*> g_casts[kMaxSites];
-std::atomic<int> g_cast_count{0};
+// Conversions whose emulated result differs from the H200's (their data is one
+// per source location).
+Sites<const UbsanCastData*> g_casts;
 
 // A float or double converted in device code to an integer type that cannot hold
 // it: noted when the emulator's bits differ from the H200's.
@@ -495,46 +514,41 @@ void on_cast_overflow(const UbsanCastData* data, uintptr_t value) {
   const bool is_signed = data->to->info & 1;
   if (gpu_cast(v, from_float, bits, is_signed) == emulated_cast(v, from_float, bits, is_signed))
     return;
-  int n = g_cast_count.load(std::memory_order_acquire);
-  for (int i = 0; i < n && i < kMaxSites; ++i)
-    if (g_casts[i].load(std::memory_order_relaxed) == data) return;
-  int at = g_cast_count.fetch_add(1);
-  if (at < kMaxSites) g_casts[at].store(data, std::memory_order_release);
+  g_casts.note(data);
 }
 
-// After a launch: each site the handler could not make the H200's, once per line.
+// After a launch: each site the handler could not make the H200's, once per line,
+// the conversions first.
 void report_unknown_sites() {
   static std::set<std::string> reported;
-  std::vector<std::string> casts;
-  for (int i = 0, n = std::min(g_cast_count.exchange(0), kMaxSites); i < n; ++i) {
-    const UbsanCastData* d = g_casts[i].load();
+  // The statistics print at exit, before the line table (cuda_emu_sanitize.cpp's, built
+  // at start-up) is destroyed: registered after it, at the first launch.
+  static bool stats_at_exit = g_stats != nullptr && atexit(print_stats) == 0;
+  (void)stats_at_exit;
+  std::vector<std::string> casts, lines;
+  for (const UbsanCastData* d : g_casts.take()) {
     const std::string where = std::string(d->file) + ":" + std::to_string(d->line);
     if (!reported.insert(where).second) continue;
     casts.push_back(where + ": warning: a " + d->from->name + " converted to " + d->to->name +
                     " that does not fit it: the H200 clamps to the type's range (a negative "
                     "value to 0), the emulator gives x86's wrapped bits\n");
   }
-  std::sort(casts.begin(), casts.end());
-  if (!casts.empty()) fflush(stdout);
-  for (const std::string& text : casts) fputs(text.c_str(), stderr);
-  int n = std::min(g_unknown_count.exchange(0), kMaxSites);
-  if (n == 0) return;
-  std::vector<std::string> lines;
-  for (int i = 0; i < n; ++i) {
+  for (const void* pc : g_unknown.take()) {
     char line[512] = "";
-    san::fault_line(static_cast<const char*>(g_unknown[i].load()) + 1, line, sizeof line);
-    std::string where = line[0] ? line : "device code (no line known)";
-    if (reported.insert(where).second) lines.push_back(where);
+    san::fault_line(static_cast<const char*>(pc) + 1, line, sizeof line);
+    const std::string where = line[0] ? line : "device code (no line known)";
+    if (!reported.insert(where).second) continue;
+    lines.push_back(where + ": warning: an invalid float operation (a NaN made, or a float "
+                    "converted to an integer it does not fit) that the emulator cannot give "
+                    "the H200's bits: there float arithmetic makes the NaN 0x7fffffff and "
+                    "conversions clamp, x86 makes 0xffc00000 and the lowest integer\n");
   }
+  if (casts.empty() && lines.empty()) return;
+  std::sort(casts.begin(), casts.end());
   std::sort(lines.begin(), lines.end());
   fflush(stdout);
-  for (const std::string& where : lines)
-    fprintf(stderr,
-            "%s: warning: an invalid float operation (a NaN made, or a float converted to an "
-            "integer it does not fit) that the emulator cannot give the H200's bits: there "
-            "float arithmetic makes the NaN 0x7fffffff and conversions clamp, x86 makes "
-            "0xffc00000 and the lowest integer\n",
-            where.c_str());
+  for (const std::string& text : casts) fputs(text.c_str(), stderr);
+  for (const std::string& text : lines) fputs(text.c_str(), stderr);
 }
 
 }  // namespace fpe
