@@ -44,17 +44,21 @@
 //   past the first or last texel centre of a dimension gets weight 0 there
 //   (both texels are the same one; in 2D that is invisible, in 3D the
 //   rounded splits show it). Integer texels then filter as above with the
-//   eight weights. Float texels (tests/cuda/fitting, 786432 samples): each z
-//   slice's texels are aligned 28 bits below that slice's largest exponent,
-//   cut toward zero, times their weights; both slices' sums are added
-//   exactly and rounded to float, halves away. That reproduced every sample
-//   whose eight texels' exponents differ by at most 6 (528831 of them);
-//   with wider spreads 432 of 257601 came out above the H200's (the
-//   H200 is then always nearer minus infinity). Slices of four equal texels
-//   each (tests/cuda/fitting/tex3d_slices.cu, 2088960 samples) missed from a
-//   spread of 5 on (21 of them at 5 and 6), none up to 4 and none where both
-//   slices are positive: so spreads above 4 are refused, but where no texel
-//   is negative, up to 6.
+//   eight weights. Float texels (tests/cuda/fitting): each z slice's texels
+//   are aligned 28 bits below that slice's largest exponent, cut toward
+//   zero, times their weights, and summed exactly. The two slices' sums
+//   are then added on a grid the larger slice exponent sets: with b that
+//   exponent biased as a float's (b = 127 for [1, 2)), the grid is
+//   2^(4 floor(b / 4) - 162), which is the larger slice's own grid (its
+//   exponent minus 36) or up to 3 bits finer: the H200 adds in steps of
+//   four binary exponents. The other slice's sum is floored onto that grid
+//   (toward minus infinity), and the total rounded to float, halves away.
+//   That reproduced every one of 5136384 samples: tex3d_fit.cu's 786432
+//   random ones, tex3d_slices.cu's and tex3d_slices_bits.cu's slices of
+//   equal texels, and tex3d_tie.cu's, where one slice sits on a rounding
+//   tie and the other, of the other sign, is scanned down to nothing (the
+//   threshold below which it vanishes follows the larger exponent modulo 4
+//   and nothing else). Adding the slices exactly had missed 39199 of them.
 // - Mirror addressing on normalized coordinates in 3D: the weights come
 //   from the coordinate as it is, unreflected, and the mirror applies to the
 //   texel indices (period 2n: -1 is 0, n is n - 1): 262144 samples of 8-bit
@@ -72,10 +76,7 @@
 // - Surfaces: x is in bytes; Zero drops writes and reads zeros out of range,
 //   Clamp clamps the element index, Trap stops the kernel with error 700.
 //
-// What it refuses at run time, naming the line: trilinear filtering of
-// float texels whose exponents differ by more than 4, or 6 where none is
-// negative (see above),
-// half-float and sRGB textures, anisotropy,
+// What it refuses at run time, naming the line: half-float and sRGB textures, anisotropy,
 // resource views, a non-zero border colour except on float textures,
 // linear filtering of non-finite or subnormal texels, a fetch type that
 // does not match the texture's format, a destroyed or unknown object.
@@ -535,47 +536,37 @@ float filter_normalized(const Format& fmt, const long long* v, const long* w, in
 }
 
 // ---- Trilinear filtering (tex3D, see the top of the file) -----------------------------------------
-// The eight texels' largest exponent minus their smallest, over texels
-// with a weight and a value: the float filter is reproduced only up to 4,
-// or 6 where no such texel is negative (tests/cuda/fitting: 528831 random
-// samples of spreads 0 to 6, no miss; tex3d_slices, none up to 4 and none
-// with both slices positive, but 7 at 5 and 14 at 6 with a negative slice).
-const int kMeasuredSpread = 4;
-const int kMeasuredSpreadNonNegative = 6;
-int exponent_spread(const float* t, const long* w, bool* negative) {
-  int hi = INT_MIN, lo = INT_MAX;
-  *negative = false;
-  for (int k = 0; k < 8; ++k) {
-    if (w[k] == 0 || t[k] == 0.0f || !std::isfinite(t[k])) continue;
-    if (t[k] < 0.0f) *negative = true;
-    hi = std::max(hi, float_exponent(t[k]));
-    lo = std::min(lo, float_exponent(t[k]));
-  }
-  return hi == INT_MIN ? 0 : hi - lo;
-}
-
-// Both slices' exact sums added and rounded to float, halves away from zero.
+// Both slices' sums added on the grid 2^g that the larger slice exponent
+// sets (g = 4 floor(b / 4) - 162, b that exponent biased as a float's: the
+// H200 adds in steps of four binary exponents), the other slice floored
+// onto it (an arithmetic shift: toward minus infinity), then rounded to
+// float, halves away from zero. A slice whose texels cancel still sets the
+// grid (tests/cuda/tex3d_slice_grid.cu).
 bool filter_float_slices(const float* t, const long* w, float* out) {
   __int128 sum[2];
   int E[2];
   if (!aligned_sum(t, w, 4, &sum[0], &E[0]) || !aligned_sum(t + 4, w + 4, 4, &sum[1], &E[1])) return false;
-  int lo = INT_MAX;
-  for (int z = 0; z < 2; ++z)
-    if (sum[z] != 0) lo = std::min(lo, E[z]);
-  if (lo == INT_MAX) {
+  const int hi = std::max(E[0], E[1]);  // INT_MIN where a slice has no texel
+  if (hi == INT_MIN) {
     *out = 0.0f;
     return true;
   }
-  // The spread is at most kMeasuredSpread (checked by the caller), so the
-  // slices' exponents are that close too and the shift stays small.
+  const int g = 4 * ((hi + 126) >> 2) - 162;  // at most 3 below the larger slice's own grid
   __int128 total = 0;
-  for (int z = 0; z < 2; ++z)
-    if (sum[z] != 0) total += sum[z] * (static_cast<__int128>(1) << (E[z] - lo));
+  for (int z = 0; z < 2; ++z) {
+    if (sum[z] == 0) continue;
+    const int ex = E[z] - kAlignBits - 8;  // the slice's sum is sum[z] * 2^ex
+    const int sh = g - ex;
+    if (sh <= 0)
+      total += sum[z] * (static_cast<__int128>(1) << -sh);
+    else
+      total += sh >= 127 ? (sum[z] < 0 ? -1 : 0) : sum[z] >> sh;  // floor
+  }
   if (total == 0) {
     *out = 0.0f;
     return true;
   }
-  const float r = round_away(total, lo - kAlignBits - 8);
+  const float r = round_away(total, g);
   if (std::fabs(r) < FLT_MIN || !std::isfinite(r)) return false;
   *out = r;
   return true;
@@ -592,7 +583,7 @@ long long mirror_index(long long i, long long n) {
 // reflected: the H200 takes the weights there and mirrors the texel
 // indices, tests/cuda/fitting, 262144 samples, no miss). False where the
 // float filter is not reproducible (the caller refuses).
-bool trilinear(const Object* o, const cudaTextureDesc& td, const __int128* X, float* fres, int* spread, int* limit) {
+bool trilinear(const Object* o, const cudaTextureDesc& td, const __int128* X, float* fres) {
   const Format& fmt = o->format;
   const size_t size[3] = {o->nx, o->ny, o->nz};
   long long i0[3];
@@ -645,10 +636,7 @@ bool trilinear(const Object* o, const cudaTextureDesc& td, const __int128* X, fl
     if (fmt.kind == cudaChannelFormatKindFloat) {
       float v[8];
       for (int k = 0; k < 8; ++k) v[k] = border[k] ? td.borderColor[c] : t[k].f[c];
-      bool negative;
-      *spread = exponent_spread(v, w, &negative);
-      *limit = negative ? kMeasuredSpread : kMeasuredSpreadNonNegative;
-      if (*spread > *limit || !filter_float_slices(v, w, &fres[c])) return false;
+      if (!filter_float_slices(v, w, &fres[c])) return false;
     } else {
       long long v[8];
       for (int k = 0; k < 8; ++k) v[k] = border[k] ? 0 : t[k].i[c];
@@ -794,15 +782,8 @@ void texture_fetch(cudaTextureObject_t h, FetchShape shape, TexelType type, void
   }
   // Linear filtering.
   if (dims == 3) {
-    int spread = 0, limit = kMeasuredSpread;
-    if (!trilinear(o, td, X, fres, &spread, &limit)) {
-      if (spread > limit)
-        refuse(file, line, "trilinear filtering of float texels whose exponents differ by " + std::to_string(spread) +
-                               " (tex3D with cudaFilterModeLinear: reproduced bit for bit only up to " +
-                               std::to_string(kMeasuredSpread) + ", or " + std::to_string(kMeasuredSpreadNonNegative) +
-                               " where no texel is negative, as measured on the H200)");
+    if (!trilinear(o, td, X, fres))
       refuse(file, line, std::string(name) + " filtering a non-finite or subnormal texel, or to a subnormal result");
-    }
     store();
     return;
   }

@@ -1,7 +1,7 @@
 // Fits models of the H200's trilinear filter to tex3d_fit.cu's output:
 //   g++ -O2 -std=c++17 -o /tmp/fit tests/cuda/fitting/fit_tex3d.cpp && /tmp/fit tex3d_fit.bin [MODE]
 // Modes: the models (slices, grid, floor, far, ones, groups, perproduct, floortotal, condfloor,
-// sticky, adder, pretexel, normsum, halfup) and analyses of the 432 misses (misses, stats, spread,
+// sticky, adder, pretexel, normsum, halfup, hex: the rule found on 2026-12-04) and analyses of the 432 misses (misses, stats, spread,
 // depth, signs [list], need [all] [hi] [floorbad] [detail] [subsets], pattern, absgrid, d1,
 // combos, stickymiss, show INDEX); mirror for the 8-bit samples.
 // For each model it prints how many samples it reproduces bit for bit. The
@@ -212,6 +212,37 @@ float model_grid(const Sample& s, int K, int G, int gmode) {
     total += neg ? -(__int128)a : (__int128)a;
   }
   return round_to_float(total, E - G, 0);
+}
+
+// Each slice summed as the emulator does (K = 28); the slice with the
+// smaller exponent (or both: both_floored) floored onto the grid 2^g, g =
+// 4 (b >> 2) - 162 + 38 - off with b the larger slice exponent biased as a
+// float's; then summed exactly and rounded to float halves away.
+float model_hex(const Sample& s, int off, bool both_floored) {
+  __int128 vs[2];
+  int Es[2];
+  int E = INT_MIN, zh = -1;
+  for (int z = 0; z < 2; ++z) {
+    vs[z] = aligned_sum(s.t + 4 * z, s.w + 4 * z, 4, 28, &Es[z]);
+    if (Es[z] != INT_MIN && Es[z] > E) { E = Es[z]; zh = z; }
+  }
+  if (E == INT_MIN) return 0.0f;
+  const int g = 4 * ((E + 126) >> 2) - 162 + 38 - off;
+  const int u = both_floored ? g : std::min(g, E - 36);
+  __int128 total = 0;  // in units of 2^u
+  for (int z = 0; z < 2; ++z) {
+    if (Es[z] == INT_MIN || vs[z] == 0) continue;
+    const int ex = Es[z] - 36;
+    __int128 v = vs[z];
+    if (ex < g && (z != zh || both_floored)) {
+      const int sh = g - ex;
+      v = sh >= 127 ? (v < 0 ? -1 : 0) : (v >> sh);  // floor
+      total += v << (g - u);
+    } else {
+      total += v << (ex - u);
+    }
+  }
+  return round_to_float(total, u, 0);
 }
 
 // Groups of texels, each summed exactly with its texels aligned K bits below
@@ -1098,6 +1129,13 @@ int main(int argc, char** argv) {
       for (int gm : {0, 1, 2, 3, 4})
         score("grid K=28 G=" + std::to_string(G) + " mode " + std::to_string(gm),
               [=](const Sample& s) { return model_grid(s, 28, G, gm); });
+    return 0;
+  }
+  if (argc > 2 && std::string(argv[2]) == "hex") {
+    for (int off : {36, 37, 38, 39, 40})
+      for (bool both : {false, true})
+        score("hex off=" + std::to_string(off) + (both ? " both slices floored" : " lo slice floored"),
+              [=](const Sample& s) { return model_hex(s, off, both); });
     return 0;
   }
   if (argc > 2 && std::string(argv[2]) == "slices") {

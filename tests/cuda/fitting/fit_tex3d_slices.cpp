@@ -13,7 +13,12 @@
 // exponent of the larger texel's last bit, before rounding; 2: floored G bits
 // below the sum's leading bit; 3: as 1 with a sticky bit for what the floor
 // dropped; 4 and 5: a lerp A + (B - A) k / 256 with B - A floored (4) or cut
-// (5) on the grid 2^(q_hi - 4 + G). SHOW prints that many misses.
+// (5) on the grid 2^(q_hi - 4 + G); 6: the H200's rule (2026-12-04), the
+// smaller slice floored onto the grid 2^(4 floor(b / 4) - 162), b the larger
+// texel's biased exponent (G unused). SHOW prints that many misses. BATCHES
+// (default 8) reads tex3d_slices_bits.cu's output, which has 4.
+//
+//   /tmp/fs DATA MODE G [SHOW [BATCHES]]
 #include <cstdio>
 #include <cstdint>
 #include <cstring>
@@ -21,7 +26,8 @@
 #include <cmath>
 #include <cstdlib>
 typedef __int128 i128;
-const int P = 1024, W = 255, B = 8;
+const int P = 1024, W = 255;
+int B = 8;
 struct S { int b; int64_t ma; int qa; int64_t mb; int qb; uint32_t out[255]; };
 static void decomp(uint32_t bits, int64_t* m, int* q) {
   int e = (bits >> 23) & 255; int64_t mm = (bits & 0x7fffff) | 0x800000;
@@ -41,7 +47,8 @@ static i128 floor_to(i128 v, int e) { if (e <= 0) return v; i128 G = (i128)1 << 
 std::vector<S> all;
 int main(int argc, char** argv) {
   FILE* f = fopen(argv[1], "rb");
-  if (!f) { fprintf(stderr, "usage: fit_tex3d_slices DATA MODE G [SHOW]\n"); return 2; }
+  if (!f || argc < 4) { fprintf(stderr, "usage: fit_tex3d_slices DATA MODE G [SHOW [BATCHES]]\n"); return 2; }
+  if (argc > 5) B = atoi(argv[5]);
   for (int b = 0; b < B; ++b) {
     std::vector<float> ab(2 * P); std::vector<uint32_t> out(P * W);
     fread(ab.data(), 4, 2 * P, f); fread(out.data(), 4, P * W, f);
@@ -49,7 +56,7 @@ int main(int argc, char** argv) {
       decomp(x, &s.ma, &s.qa); decomp(y, &s.mb, &s.qb); memcpy(s.out, &out[m * W], 4 * W); all.push_back(s); }
   }
   int mode = atoi(argv[2]); int g = atoi(argv[3]); int show = argc > 4 ? atoi(argv[4]) : 0;
-  long miss[B] = {0}; int shown = 0;
+  std::vector<long> miss(B, 0); int shown = 0;
   for (auto& s : all) {
     bool hiA = s.qa >= s.qb;
     int qhi = hiA ? s.qa : s.qb, qlo = hiA ? s.qb : s.qa;
@@ -65,6 +72,10 @@ int main(int argc, char** argv) {
         unsigned __int128 a = T < 0 ? -T : T; int nb = 0; for (auto x = a; x; x >>= 1) ++nb;
         Tf = floor_to(T, nb - g); }
       else if (mode == 3) { i128 fl = floor_to(T, grid); Tf = (fl << 4) + (fl != T ? 1 : 0); }
+      else if (mode == 6) {  // the larger slice exact, the smaller floored on the grid
+        int be = qhi + 23 + 127, ge = 4 * (be >> 2) - 162 - q;  // in units of 2^q
+        i128 hi = hiA ? TA : TB, lo = hiA ? TB : TA;
+        Tf = hi + floor_to(lo, ge); }
       else if (mode == 4 || mode == 5) {
         // lerp: A + (B - A) k / 256, B - A on a grid 2^(qhi - 4 + g) (floor: 4, toward zero: 5)
         i128 a = (i128)s.ma << (s.qa - qlo), bb = (i128)s.mb << (s.qb - qlo);
