@@ -31,6 +31,7 @@ mod cache;
 mod contraction;
 mod diagnostics;
 mod embedded;
+mod half_products;
 mod headers;
 mod math;
 mod profile;
@@ -369,6 +370,12 @@ impl Emulator {
                         .math_uses
                         .iter()
                         .map(|used| math::warning(&input.shown, used)),
+                );
+                warnings.extend(
+                    rewritten
+                        .half_product_calls
+                        .iter()
+                        .map(|call| half_products::warning(&input.shown, call)),
                 );
                 let shown = input.shown.display().to_string();
                 overload_calls.extend(

@@ -53,6 +53,8 @@ use thiserror::Error;
 
 use crate::cxx::lexer::{CodeToken, TokenKind, lex};
 
+use super::half_products::ThroughCall;
+
 /// What the emulator puts in place of `<<<`: the callee that takes the kernel
 /// and its launch configuration and returns a callable taking the arguments.
 const LAUNCH_CALLEE: &str = "::cuda_emu::launch";
@@ -204,6 +206,10 @@ pub struct RewrittenSource {
     /// (whose column counts the rewritten text) can name the column as
     /// written.
     pub overload_calls: Vec<OverloadCall>,
+    /// Half-precision products that reach an addition through a call of
+    /// the program's, which nvcc fuses and the emulator rounds
+    /// ([`super::half_products`]): each is warned about.
+    pub half_product_calls: Vec<ThroughCall>,
 }
 
 /// A call rewritten to an overload set of the shim, where it was written.
@@ -247,6 +253,7 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
         math_uses: Vec::new(),
         overload_calls: Vec::new(),
         host_device_functions: Vec::new(),
+        half_product_calls: Vec::new(),
     };
     rewriter.run()?;
     rewriter.host_device_copies();
@@ -257,6 +264,7 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
         lock_step,
         math_uses,
         overload_calls,
+        half_product_calls,
         ..
     } = rewriter;
 
@@ -284,6 +292,7 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
         lock_step,
         math_uses,
         overload_calls,
+        half_product_calls,
     })
 }
 
@@ -507,6 +516,7 @@ struct Rewriter<'a> {
     /// Each `__host__ __device__` function's head start, `{` and `}`, for
     /// its contracted device copy (`super::contraction`).
     host_device_functions: Vec<(usize, usize, usize)>,
+    half_product_calls: Vec<ThroughCall>,
 }
 
 impl<'a> Rewriter<'a> {
@@ -575,6 +585,7 @@ impl<'a> Rewriter<'a> {
                     continue;
                 }
                 self.noinline(i);
+                self.half_product(i, &scopes);
                 self.cooperative_launch(i);
                 self.kernel_node_func(i);
                 if self.text(i) == "extern"
@@ -1107,6 +1118,32 @@ impl<'a> Rewriter<'a> {
                     end,
                     replacement,
                 }));
+        }
+    }
+
+    /// A half-precision product declared at `index` in device code or a
+    /// macro body whose uses are all additions stays unrounded, so that
+    /// they fuse it as nvcc does (`super::half_products`). Not in a
+    /// `__host__ __device__` function: its host copy rounds.
+    fn half_product(&mut self, index: usize, scopes: &[Scope]) {
+        let in_device_code = self.tokens[index].directive.is_none()
+            && scopes.iter().any(|s| s.device)
+            && !scopes.iter().any(|s| s.host_device);
+        if !super::half_products::is_half_type(self.text(index))
+            || !(in_device_code || self.in_define(index))
+        {
+            return;
+        }
+        match super::half_products::product_variable(self.source, self.tokens, index) {
+            Ok(edits) => self
+                .edits
+                .extend(edits.into_iter().map(|(start, end, replacement)| Edit {
+                    start,
+                    end,
+                    replacement,
+                })),
+            Err(Some(call)) => self.half_product_calls.push(call),
+            Err(None) => {}
         }
     }
 

@@ -345,9 +345,8 @@ inline __nv_bfloat162 __hcmadd(__nv_bfloat162 a, __nv_bfloat162 b, __nv_bfloat16
 // a*b+c*d as fma(a,b,round(c*d)), and the pair forms; never the _rn forms).
 // So a product written as a*b or __hmul(a,b) (__hmul2, and * on pairs) is
 // kept here, unrounded, in a small type that an addition fuses and every
-// other use rounds. A product first stored in a named variable is rounded
-// there, where the GPU still fuses it when the variable's only uses are
-// additions: a known difference (tests/cuda/half_contraction_variable.cu).
+// other use rounds; a named variable keeps it where its uses are all
+// additions (see cuda_fp16.h's Keep).
 namespace cuda_emu {
 namespace fp {
 struct BF16Product {
@@ -359,6 +358,18 @@ struct BF162Product {
   __nv_bfloat16 x, y;  // the rounded lanes, for code that reads them
   __nv_bfloat162 a, b;
   operator __nv_bfloat162() const { return __nv_bfloat162(x, y); }
+};
+template <>
+struct Keep<__nv_bfloat16> {
+  static BF16Product of(const BF16Product& p) { return p; }
+  template <class U>
+  static __nv_bfloat16 of(const U& x) { return static_cast<__nv_bfloat16>(x); }
+};
+template <>
+struct Keep<__nv_bfloat162> {
+  static BF162Product of(const BF162Product& p) { return p; }
+  template <class U>
+  static __nv_bfloat162 of(const U& x) { return static_cast<__nv_bfloat162>(x); }
 };
 }  // namespace fp
 }  // namespace cuda_emu

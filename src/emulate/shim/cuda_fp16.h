@@ -396,11 +396,20 @@ inline __half2 __hcmadd(__half2 a, __half2 b, __half2 c) {
 // a*b+c*d as fma(a,b,round(c*d)), and the pair forms; never the _rn forms).
 // So a product written as a*b or __hmul(a,b) (__hmul2, and * on pairs) is
 // kept here, unrounded, in a small type that an addition fuses and every
-// other use rounds. A product first stored in a named variable is rounded
-// there, where the GPU still fuses it when the variable's only uses are
-// additions: a known difference (tests/cuda/half_contraction_variable.cu).
+// other use rounds. A product first stored in a named variable whose only
+// uses are additions is still fused on the GPU; the rewriter declares such
+// a variable `auto name = Keep<__half>::of(product)` (src/emulate/half_products.rs),
+// so it keeps the product type (tests/cuda/half_contraction_variable.cu,
+// half_contraction_named.cu).
 namespace cuda_emu {
 namespace fp {
+// Keep<T>::of(x): a half-precision product as it is, anything else as a T
+// (what the declaration `T name = x;` would have made of it).
+template <class T>
+struct Keep {
+  template <class U>
+  static T of(const U& x) { return static_cast<T>(x); }
+};
 struct HalfProduct {
   __half a, b;
   operator __half() const { return mk_half(Half::mul(a.__x, b.__x, kRN)); }
@@ -410,6 +419,18 @@ struct Half2Product {
   __half x, y;  // the rounded lanes, for code that reads them
   __half2 a, b;
   operator __half2() const { return __half2(x, y); }
+};
+template <>
+struct Keep<__half> {
+  static HalfProduct of(const HalfProduct& p) { return p; }
+  template <class U>
+  static __half of(const U& x) { return static_cast<__half>(x); }
+};
+template <>
+struct Keep<__half2> {
+  static Half2Product of(const Half2Product& p) { return p; }
+  template <class U>
+  static __half2 of(const U& x) { return static_cast<__half2>(x); }
 };
 }  // namespace fp
 }  // namespace cuda_emu

@@ -1,0 +1,764 @@
+//! Half-precision products kept in a named variable, fused as nvcc fuses
+//! them.
+//!
+//! The shim keeps a product of two `__half`s (`a * b`, `__hmul(a, b)`; the
+//! pair and bfloat16 forms alike) unrounded in a small type that an addition
+//! fuses into one fused multiply-add and every other use rounds, which is
+//! what nvcc does with a product added in the same expression
+//! (`tests/cuda/half_contraction.cu`). Written into a variable first, the
+//! product is rounded there in C++; on the H200 ptxas still fuses it into
+//! every addition that uses it, as long as nothing else does: measured with
+//! `tests/cuda/half_contraction_variable.cu` and
+//! `tests/cuda/half_contraction_named.cu` (`s += t`, `c - t`, `t - c`, two
+//! additions of one product, a dot-product loop, `__half2` and bfloat16
+//! pairs, a copy `u = t` then `u + c`: fused; the product also stored, also
+//! added with `__hadd_rn`, or the variable reassigned on a path: rounded).
+//!
+//! So where a declaration `__half t = <product>;` (or `__nv_bfloat16`,
+//! `__half2`, `__nv_bfloat162`; `const` allowed) in device code or a macro
+//! body has only such uses in its block, the rewriter makes it `auto t =
+//! ::cuda_emu::fp::Keep<__half>::of(<product>);`: `Keep` hands a product
+//! type through and turns anything else (a `float` product, say) into the
+//! declared type, so types the rewriter cannot see never change what the
+//! program computes. The uses it takes as additions: an operand of a binary
+//! `+` or `-` that binds no tighter operator (`t + c`, `c - t`, `s + t + c`,
+//! `x == t + c`), the right side of `+=` or `-=`, an argument of `__hadd`,
+//! `__hsub`, `__hadd2` or `__hsub2`, and the initializer of another such
+//! variable (`__half u = t;`, which then becomes `auto u = t;` when its own
+//! uses qualify). Anything else (a call, a store, `__hadd_rn`, a cast, an
+//! assignment to `t`, `&t`) leaves the declaration as it was: rounded, as
+//! the H200 rounds it then.
+//!
+//! What stays different: a product that reaches an addition through a
+//! function's parameter (`add(t, c)` with `add` inlined: the H200 fused it)
+//! or its return value, or through a variable assigned after its
+//! declaration. Written by hand over the rewriter's tokens, for the reason
+//! `super::rewrite` gives: no C++ parser, and the subset is small.
+
+use crate::cxx::lexer::{CodeToken, TokenKind};
+
+/// One edit to the source: replace `start..end` with the text.
+pub(super) type Edit = (usize, usize, String);
+
+/// The half-precision types whose products the shim keeps.
+const TYPES: &[&str] = &["__half", "__nv_bfloat16", "__half2", "__nv_bfloat162"];
+/// Functions that call a product an addition as `+` does.
+const ADDITIONS: &[&str] = &["__hadd", "__hsub", "__hadd2", "__hsub2"];
+/// Functions that make a product.
+const PRODUCTS: &[&str] = &["__hmul", "__hmul2"];
+
+/// Whether `word` names a type whose products the shim keeps.
+pub(super) fn is_half_type(word: &str) -> bool {
+    TYPES.contains(&word)
+}
+
+/// A product variable passed to a function of the program that adds the
+/// parameter: nvcc inlines the call and fuses the product there, the
+/// emulator rounds it at the call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ThroughCall {
+    /// Where the variable is passed.
+    pub line: u32,
+    pub column: u32,
+    pub variable: String,
+    pub declared_on: u32,
+    pub callee: String,
+}
+
+/// Why a declaration keeps its rounding: it does not qualify, or (worth a
+/// warning) its product goes through a call that adds it.
+pub(super) type NotKept = Option<ThroughCall>;
+
+/// The edits that keep the product declared at `type_at` (the type's
+/// token, at the start of a declaration) unrounded, or why not (see the
+/// module's doc).
+pub(super) fn product_variable(
+    source: &str,
+    tokens: &[CodeToken],
+    type_at: usize,
+) -> Result<Vec<Edit>, NotKept> {
+    let view = View { source, tokens };
+    let declaration = view.declaration(type_at).ok_or(None)?;
+    if !view.is_product(declaration.init.clone()) {
+        return Err(None);
+    }
+    let mut edits = view.uses_qualify(&declaration, 0)?;
+    let ty = view.text(type_at);
+    edits.push((
+        tokens[type_at].start,
+        tokens[type_at].end,
+        "auto".to_string(),
+    ));
+    edits.push((
+        tokens[declaration.init.start].start,
+        tokens[declaration.init.start].start,
+        format!("::cuda_emu::fp::Keep<{ty}>::of("),
+    ));
+    let semicolon = declaration.init.end;
+    edits.push((
+        tokens[semicolon].start,
+        tokens[semicolon].start,
+        ")".to_string(),
+    ));
+    Ok(edits)
+}
+
+/// The warning for a product that goes through a call, naming the file,
+/// line and column of the call.
+pub(crate) fn warning(file: &std::path::Path, call: &ThroughCall) -> String {
+    format!(
+        "{}:{}:{}: the half-precision product in '{}' (line {}) is passed to '{}', which adds \
+         it: nvcc inlines such a call and fuses the product into that addition, rounding once \
+         (measured on the H200, tests/cuda/half_contraction_named.cu); the CPU emulator rounds \
+         it at the call, so the sum may differ in its last bit",
+        file.display(),
+        call.line,
+        call.column,
+        call.variable,
+        call.declared_on,
+        call.callee
+    )
+}
+
+/// `T name = init;`: the name's token and the initializer's tokens (its
+/// end is the `;`).
+struct Declaration {
+    name: usize,
+    init: std::ops::Range<usize>,
+}
+
+struct View<'a> {
+    source: &'a str,
+    tokens: &'a [CodeToken],
+}
+
+impl View<'_> {
+    fn text(&self, k: usize) -> &str {
+        let t = self.tokens[k];
+        &self.source[t.start..t.end]
+    }
+
+    fn text_at(&self, k: Option<usize>) -> &str {
+        match k {
+            Some(k) if k < self.tokens.len() => self.text(k),
+            _ => "",
+        }
+    }
+
+    fn punct(&self, k: usize, p: &str) -> bool {
+        k < self.tokens.len() && self.tokens[k].kind == TokenKind::Punct && self.text(k) == p
+    }
+
+    /// Whether tokens `a` and `b` lie on the same preprocessor line, or
+    /// both outside any.
+    fn same_context(&self, a: usize, b: usize) -> bool {
+        self.tokens[a].directive == self.tokens[b].directive
+    }
+
+    /// Reads `[const] T name = init;` at `type_at`, where a statement
+    /// starts (after `;`, `{` or `}`), with one declarator.
+    fn declaration(&self, type_at: usize) -> Option<Declaration> {
+        if !is_half_type(self.text(type_at)) {
+            return None;
+        }
+        let mut before = type_at.checked_sub(1)?;
+        if self.text(before) == "const" {
+            before = before.checked_sub(1)?;
+        }
+        if !matches!(self.text(before), ";" | "{" | "}") || !self.same_context(before, type_at) {
+            return None;
+        }
+        let name = type_at + 1;
+        if name + 2 >= self.tokens.len()
+            || self.tokens[name].kind != TokenKind::Ident
+            || !self.punct(name + 1, "=")
+            || self.punct(name + 2, "=")
+        {
+            return None;
+        }
+        let start = name + 2;
+        let mut depth = 0i32;
+        for k in start..self.tokens.len() {
+            if !self.same_context(k, type_at) {
+                return None;
+            }
+            match self.text(k) {
+                "(" | "[" => depth += 1,
+                ")" | "]" => depth -= 1,
+                "{" | "}" => return None,
+                "," if depth == 0 => return None,
+                ";" if depth == 0 => {
+                    return (k > start).then_some(Declaration {
+                        name,
+                        init: start..k,
+                    });
+                }
+                _ => {}
+            }
+            if depth < 0 {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// Whether the tokens `init` are one product: `__hmul(...)`,
+    /// `__hmul2(...)`, or operands joined by one binary `*` and nothing
+    /// else at the top level (member access, scope and calls allowed).
+    fn is_product(&self, init: std::ops::Range<usize>) -> bool {
+        let (first, last) = (init.start, init.end - 1);
+        if PRODUCTS.contains(&self.text(first))
+            && self.punct(first + 1, "(")
+            && self.matching_paren(first + 1) == Some(last)
+        {
+            return true;
+        }
+        let mut depth = 0i32;
+        let mut stars = 0;
+        for k in init {
+            let t = self.text(k);
+            match t {
+                "(" | "[" => depth += 1,
+                ")" | "]" => depth -= 1,
+                _ if depth > 0 => {}
+                "*" => {
+                    if k == first || !self.ends_operand(k - 1) {
+                        return false;
+                    }
+                    stars += 1;
+                }
+                "." => {}
+                ":" if self.punct(k + 1, ":") || self.punct(k.wrapping_sub(1), ":") => {}
+                _ if self.tokens[k].kind == TokenKind::Punct => return false,
+                _ => {}
+            }
+        }
+        stars == 1
+    }
+
+    /// Whether token `k` can end an operand: a name (not a keyword that
+    /// begins an expression), a number, a literal, `)` or `]`.
+    fn ends_operand(&self, k: usize) -> bool {
+        match self.tokens[k].kind {
+            TokenKind::Ident => !matches!(
+                self.text(k),
+                "return" | "case" | "sizeof" | "throw" | "co_return"
+            ),
+            TokenKind::Number | TokenKind::Str | TokenKind::Char => true,
+            TokenKind::Punct => matches!(self.text(k), ")" | "]"),
+            _ => false,
+        }
+    }
+
+    /// The `)` that closes the `(` at `open`, on the same preprocessor line.
+    fn matching_paren(&self, open: usize) -> Option<usize> {
+        let mut depth = 0usize;
+        for k in open..self.tokens.len() {
+            if !self.same_context(k, open) {
+                return None;
+            }
+            match self.text(k) {
+                "(" => depth += 1,
+                ")" => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(k);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// The `(` that opens the `)` at `close`.
+    fn opening_paren(&self, close: usize) -> Option<usize> {
+        let mut depth = 0usize;
+        let mut k = close;
+        loop {
+            if !self.same_context(k, close) {
+                return None;
+            }
+            match self.text(k) {
+                ")" => depth += 1,
+                "(" => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(k);
+                    }
+                }
+                _ => {}
+            }
+            k = k.checked_sub(1)?;
+        }
+    }
+
+    /// The `}` that ends the block holding token `from` (or `None` when it
+    /// is not on the same preprocessor line).
+    fn block_end(&self, from: usize) -> Option<usize> {
+        let mut depth = 0i32;
+        for k in from..self.tokens.len() {
+            if !self.same_context(k, from) {
+                return None;
+            }
+            match self.text(k) {
+                "{" => depth += 1,
+                "}" => {
+                    if depth == 0 {
+                        return Some(k);
+                    }
+                    depth -= 1;
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// The edits for the copies among the uses of the declared name when
+    /// every use is an addition (see the module's doc), else why not.
+    fn uses_qualify(&self, declaration: &Declaration, depth: usize) -> Result<Vec<Edit>, NotKept> {
+        let end = self.block_end(declaration.init.end).ok_or(None)?;
+        let ty = self.text(declaration.name - 1);
+        self.uses_are_additions(declaration.name, ty, declaration.init.end + 1..end, depth)
+    }
+
+    /// Whether every use of the name declared at `name` (of type `ty`) in
+    /// `range` is an addition; the edits for its copies.
+    fn uses_are_additions(
+        &self,
+        name_at: usize,
+        ty: &str,
+        range: std::ops::Range<usize>,
+        depth: usize,
+    ) -> Result<Vec<Edit>, NotKept> {
+        if depth > 8 {
+            return Err(None);
+        }
+        let name = self.text(name_at);
+        let mut edits = Vec::new();
+        let mut uses = 0;
+        let mut through = None;
+        for k in range {
+            if self.tokens[k].kind != TokenKind::Ident || self.text(k) != name {
+                continue;
+            }
+            let before = self.text_at(k.checked_sub(1));
+            let two_before = self.text_at(k.checked_sub(2));
+            if before == "."
+                || (before == ">" && two_before == "-")
+                || (before == ":" && two_before == ":")
+            {
+                continue; // a member or a qualified name, not this variable
+            }
+            uses += 1;
+            if self.is_addition_operand(k) || self.is_addition_argument(k) {
+                continue;
+            }
+            // `[const] T u = name;`: a copy, fine when its own uses are.
+            let Some(copy) = self.copy_declaration(k) else {
+                // A call that adds it: kept rounded, worth a warning when
+                // every other use is an addition.
+                through = Some(self.call_that_adds(k, name_at, depth).ok_or(None)?);
+                continue;
+            };
+            let copy_type = copy.name - 1;
+            if self.text(copy_type) != ty {
+                return Err(None);
+            }
+            edits.extend(self.uses_qualify(&copy, depth + 1)?);
+            edits.push((
+                self.tokens[copy_type].start,
+                self.tokens[copy_type].end,
+                "auto".to_string(),
+            ));
+        }
+        if uses == 0 || through.is_some() {
+            return Err(through);
+        }
+        Ok(edits)
+    }
+
+    /// The name at `k` (declared at `name_at`) passed as a whole argument to
+    /// a function defined in this file whose parameter there is a
+    /// half-precision one used only in additions.
+    fn call_that_adds(&self, k: usize, name_at: usize, depth: usize) -> Option<ThroughCall> {
+        let before = self.text_at(k.checked_sub(1));
+        let next = self.text_at(Some(k + 1));
+        if !matches!(before, "(" | ",") || !matches!(next, "," | ")") {
+            return None;
+        }
+        let open = self.enclosing_paren(k)?;
+        let callee = open.checked_sub(1)?;
+        if self.tokens[callee].kind != TokenKind::Ident || is_half_type(self.text(callee)) {
+            return None;
+        }
+        let index = self.commas(open + 1..k);
+        let (parameter, ty, body) = self.definition_parameter(self.text(callee), open, index)?;
+        let body_range = body + 1..self.matching_brace(body)?;
+        self.uses_are_additions(parameter, ty, body_range, depth + 1)
+            .ok()?;
+        Some(ThroughCall {
+            line: self.tokens[k].line,
+            column: self.tokens[k].column,
+            variable: self.text(k).to_string(),
+            declared_on: self.tokens[name_at].line,
+            callee: self.text(callee).to_string(),
+        })
+    }
+
+    /// The unmatched `(` before `k`, on the same preprocessor line.
+    fn enclosing_paren(&self, k: usize) -> Option<usize> {
+        let mut depth = 0usize;
+        let mut j = k.checked_sub(1)?;
+        loop {
+            if !self.same_context(j, k) {
+                return None;
+            }
+            match self.text(j) {
+                ")" | "]" => depth += 1,
+                "[" => depth = depth.checked_sub(1)?,
+                "(" if depth == 0 => return Some(j),
+                "(" => depth -= 1,
+                ";" | "{" | "}" => return None,
+                _ => {}
+            }
+            j = j.checked_sub(1)?;
+        }
+    }
+
+    /// How many commas stand at the top level of `range`.
+    fn commas(&self, range: std::ops::Range<usize>) -> usize {
+        let mut depth = 0i32;
+        let mut commas = 0;
+        for j in range {
+            match self.text(j) {
+                "(" | "[" | "{" => depth += 1,
+                ")" | "]" | "}" => depth -= 1,
+                "," if depth == 0 => commas += 1,
+                _ => {}
+            }
+        }
+        commas
+    }
+
+    /// In a definition `name(...) {` of this file (not the call at
+    /// `call_open`), parameter `index` when it has a half-precision type:
+    /// its name's token, its type and the body's `{`.
+    fn definition_parameter(
+        &self,
+        name: &str,
+        call_open: usize,
+        index: usize,
+    ) -> Option<(usize, &str, usize)> {
+        (0..self.tokens.len()).find_map(|j| {
+            if j + 1 == call_open
+                || self.tokens[j].kind != TokenKind::Ident
+                || self.text(j) != name
+                || !self.punct(j + 1, "(")
+                || self.tokens[j].directive.is_some()
+            {
+                return None;
+            }
+            let close = self.matching_paren(j + 1)?;
+            if !self.punct(close + 1, "{") {
+                return None;
+            }
+            // The parameter's tokens: between the index-th top-level commas.
+            let mut depth = 0i32;
+            let mut commas = 0;
+            let mut start = j + 2;
+            let mut end = close;
+            for p in j + 2..close {
+                match self.text(p) {
+                    "(" | "[" | "{" | "<" => depth += 1,
+                    ")" | "]" | "}" | ">" => depth -= 1,
+                    "," if depth == 0 => {
+                        commas += 1;
+                        if commas == index {
+                            start = p + 1;
+                        } else if commas == index + 1 {
+                            end = p;
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            if commas < index {
+                return None;
+            }
+            let parameter = (start..end)
+                .rev()
+                .find(|&p| self.tokens[p].kind == TokenKind::Ident)?;
+            let ty = (start..parameter).find(|&p| is_half_type(self.text(p)))?;
+            let reference = (ty..parameter).any(|p| matches!(self.text(p), "&" | "*"));
+            (!reference).then_some((parameter, self.text(ty), close + 1))
+        })
+    }
+
+    /// The `}` that closes the `{` at `open`.
+    fn matching_brace(&self, open: usize) -> Option<usize> {
+        let mut depth = 0usize;
+        for k in open..self.tokens.len() {
+            match self.text(k) {
+                "{" => depth += 1,
+                "}" => {
+                    depth -= 1;
+                    if depth == 0 {
+                        return Some(k);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// `[const] T u = name;` with the name at `k`: that declaration.
+    fn copy_declaration(&self, k: usize) -> Option<Declaration> {
+        if !self.punct(k + 1, ";") || !self.punct(k.checked_sub(1)?, "=") {
+            return None;
+        }
+        let type_at = k.checked_sub(3)?;
+        let declaration = self.declaration(type_at)?;
+        (declaration.init == (k..k + 1)).then_some(declaration)
+    }
+
+    /// Whether the name at `k` is an operand of a binary `+` or `-` that no
+    /// tighter operator binds first, or the right side of `+=` or `-=`.
+    fn is_addition_operand(&self, k: usize) -> bool {
+        let next = self.text_at(Some(k + 1));
+        let after = self.text_at(Some(k + 2));
+        let ends_here = matches!(next, ";" | ")" | "," | "]" | "}" | "?" | ":")
+            || self.binary_additive_after(k + 1)
+            || matches!(
+                (next, after),
+                ("=", "=") | ("!", "=") | ("<", _) | (">", _) | ("&", "&") | ("|", "|")
+            );
+        let Some(before) = k.checked_sub(1) else {
+            return false;
+        };
+        let b = self.text(before);
+        // Right operand of `+`/`-`, or right side of `+=`/`-=`.
+        if (b == "+" || b == "-") && self.binary_additive_before(before) {
+            return ends_here;
+        }
+        if b == "=" && before > 0 && matches!(self.text(before - 1), "+" | "-") {
+            return matches!(next, ";" | ")" | ",");
+        }
+        // Left operand: followed by a binary `+`/`-`, and nothing tighter
+        // on its left.
+        if !self.binary_additive_after(k + 1) {
+            return false;
+        }
+        let tighter = matches!(b, "*" | "/" | "%" | "!" | "~" | ")" | "." | "]")
+            || ((b == "+" || b == "-" || b == "&") && !self.binary_additive_before(before))
+            || (b == ">" && before > 0 && self.text(before - 1) == "-");
+        !tighter
+    }
+
+    /// Whether the `+` or `-` at `op` is binary: an operand ends before it,
+    /// and it is not half of `++`, `--`, `+=`, `-=` or `->`.
+    fn binary_additive_before(&self, op: usize) -> bool {
+        op > 0
+            && self.ends_operand(op - 1)
+            && !self.punct(op + 1, "=")
+            && !self.punct(op + 1, self.text(op))
+            && !(self.text(op) == "-" && self.punct(op + 1, ">"))
+    }
+
+    /// Whether a binary `+` or `-` (not `++`, `--`, `+=`, `-=`, `->`)
+    /// stands at `op`, right after an operand.
+    fn binary_additive_after(&self, op: usize) -> bool {
+        let t = self.text_at(Some(op));
+        (t == "+" || t == "-")
+            && self.tokens[op].kind == TokenKind::Punct
+            && !self.punct(op + 1, "=")
+            && !self.punct(op + 1, t)
+            && !(t == "-" && self.punct(op + 1, ">"))
+    }
+
+    /// Whether the name at `k` is a whole argument of `__hadd` and friends.
+    fn is_addition_argument(&self, k: usize) -> bool {
+        let (Some(before), next) = (k.checked_sub(1), self.text_at(Some(k + 1))) else {
+            return false;
+        };
+        let open = match (self.text(before), next) {
+            ("(", ",") => Some(before),
+            (",", ")") => self.opening_paren(k + 1),
+            _ => None,
+        };
+        let Some(open) = open else {
+            return false;
+        };
+        open > 0 && ADDITIONS.contains(&self.text(open - 1)) && self.two_arguments(open)
+    }
+
+    /// Whether the call whose `(` is at `open` has two arguments.
+    fn two_arguments(&self, open: usize) -> bool {
+        let Some(close) = self.matching_paren(open) else {
+            return false;
+        };
+        let mut depth = 0i32;
+        let mut commas = 0;
+        for k in open + 1..close {
+            match self.text(k) {
+                "(" | "[" | "{" => depth += 1,
+                ")" | "]" | "}" => depth -= 1,
+                "," if depth == 0 => commas += 1,
+                _ => {}
+            }
+        }
+        commas == 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::path::Path;
+
+    use super::super::rewrite::rewrite;
+
+    /// The rewritten program's lines after the two prelude lines.
+    fn body(source: &str) -> String {
+        let cpp = rewrite(Path::new("k.cu"), source).expect("rewrites").cpp;
+        cpp.splitn(3, '\n').nth(2).unwrap().to_string()
+    }
+
+    const KEEP: &str = "::cuda_emu::fp::Keep<__half>::of(";
+
+    #[test]
+    fn a_product_whose_uses_are_all_additions_is_kept() {
+        for uses in [
+            "o[0] = t + c;",
+            "o[0] = c - t;",
+            "o[0] = t - c;",
+            "s += t;",
+            "s -= t; o[1] = t + c + s;",
+            "o[0] = __hadd(t, c); o[1] = __hsub(c, t);",
+            "o[0] = x == t + c;",
+        ] {
+            let source = format!(
+                "__global__ void k(__half* o, __half a, __half b, __half c, __half s, bool x) {{ __half t = a * b; {uses} }}"
+            );
+            let want = format!(
+                "__global__ void k(__half* o, __half a, __half b, __half c, __half s, bool x) {{ auto t = {KEEP}a * b); {uses} }}"
+            );
+            assert_eq!(body(&source), want, "{uses}");
+        }
+    }
+
+    #[test]
+    fn a_product_with_another_use_is_left_rounded() {
+        for uses in [
+            "o[0] = t;",
+            "o[0] = t * c;",
+            "o[0] = c * t + s;",
+            "o[0] = -t + c;",
+            "o[0] = __hadd_rn(t, c) + t;",
+            "o[0] = f(t) + c;",
+            "t = c; o[0] = t + c;",
+            "o[0] = (__half)t + c;",
+            "g(&t); o[0] = t + c;",
+            "o[0] = t++ + c;",
+            "",
+        ] {
+            let source = format!(
+                "__global__ void k(__half* o, __half a, __half b, __half c, __half s) {{ __half t = a * b; {uses} }}"
+            );
+            assert_eq!(body(&source), source, "{uses}");
+        }
+    }
+
+    #[test]
+    fn only_a_single_product_initializer_is_kept() {
+        for init in [
+            "a * b + c",
+            "a * b * c",
+            "-a * b",
+            "*p",
+            "a",
+            "f(a) / b",
+            "a * b, u = c",
+            "cond ? a * b : c",
+        ] {
+            let source = format!(
+                "__global__ void k(__half* o, const __half* p, __half a, __half b, __half c, bool cond) {{ __half t = {init}; o[0] = t + c; }}"
+            );
+            assert_eq!(body(&source), source, "{init}");
+        }
+        let source = "__device__ __half f(__half a, __half b, __half c) { const __half t = __hmul(a, b); return t + c; }";
+        assert_eq!(
+            body(source),
+            format!(
+                "__device__ __half f(__half a, __half b, __half c) {{ const auto t = {KEEP}__hmul(a, b)); return t + c; }}"
+            )
+        );
+        let source = "__device__ float2 f(__nv_bfloat162 p, __nv_bfloat162 q, __nv_bfloat162 w) { __nv_bfloat162 t = p.x * q[0]; return t + w; }";
+        assert!(body(source).contains(
+            "auto t = ::cuda_emu::fp::Keep<__nv_bfloat162>::of(p.x * q[0]); return t + w;"
+        ));
+    }
+
+    #[test]
+    fn a_copy_is_kept_with_its_source_when_its_uses_are_additions() {
+        let source = "__global__ void k(__half* o, __half a, __half b, __half c) { __half t = a * b; __half u = t; o[0] = u + c; }";
+        assert_eq!(
+            body(source),
+            format!(
+                "__global__ void k(__half* o, __half a, __half b, __half c) {{ auto t = {KEEP}a * b); auto u = t; o[0] = u + c; }}"
+            )
+        );
+        let stored = "__global__ void k(__half* o, __half a, __half b, __half c) { __half t = a * b; __half u = t; o[0] = u; o[1] = t + c; }";
+        assert_eq!(body(stored), stored);
+    }
+
+    #[test]
+    fn host_code_and_host_device_functions_are_left_alone() {
+        for source in [
+            "__half f(__half a, __half b, __half c) { __half t = a * b; return t + c; }",
+            "__host__ __device__ __half f(__half a, __half b, __half c) { __half t = a * b; return t + c; }",
+        ] {
+            assert!(!body(source).contains("Keep"), "{source}");
+        }
+    }
+
+    #[test]
+    fn a_product_passed_to_a_function_that_adds_it_is_warned_about() {
+        let source = "__device__ __half add(__half x, const __half y) { return y + x; }\n\
+                      __device__ unsigned bits(__half h) { return __half_as_ushort(h); }\n\
+                      __global__ void k(__half* o, unsigned* u, __half a, __half b, __half c) {\n\
+                      __half t = a * b;\n\
+                      o[0] = add(c, t);\n\
+                      __half v = a * c;\n\
+                      u[0] = bits(v) + 1;\n\
+                      __half w = b * c;\n\
+                      o[1] = add(w, c); u[1] = bits(w);\n\
+                      }\n";
+        let rewritten = rewrite(Path::new("k.cu"), source).unwrap();
+        assert!(!rewritten.cpp.contains("Keep"), "{}", rewritten.cpp);
+        // `bits` does not add its parameter; `w` is also stored: on the H200
+        // neither is fused, so only `t` is worth the warning.
+        let calls = rewritten.half_product_calls;
+        assert_eq!(calls.len(), 1, "{calls:?}");
+        assert_eq!(
+            (calls[0].line, calls[0].column, calls[0].declared_on),
+            (5, 15, 4)
+        );
+        assert_eq!(
+            (calls[0].variable.as_str(), calls[0].callee.as_str()),
+            ("t", "add")
+        );
+        let warning = super::warning(Path::new("k.cu"), &calls[0]);
+        assert!(warning.starts_with("k.cu:5:15: the half-precision product in 't' (line 4) is passed to 'add', which adds it"), "{warning}");
+    }
+
+    #[test]
+    fn a_product_in_a_macro_body_is_kept_within_its_braces() {
+        let source = "#define CASE { __half t = a * b; __half r = t + c; o[0] = r; }\n";
+        assert!(body(source).contains(&format!("auto t = {KEEP}a * b); __half r = t + c;")));
+        let open = "#define CASE __half t = a * b; __half r = t + c;\n";
+        assert_eq!(body(open), open);
+    }
+}
