@@ -209,7 +209,7 @@ impl View<'_> {
         let (first, last) = (init.start, init.end - 1);
         if PRODUCTS.contains(&self.text(first))
             && self.punct(first + 1, "(")
-            && self.matching_paren(first + 1) == Some(last)
+            && self.closing(first + 1) == Some(last)
         {
             return true;
         }
@@ -250,47 +250,32 @@ impl View<'_> {
         }
     }
 
-    /// The `)` that closes the `(` at `open`, on the same preprocessor line.
-    fn matching_paren(&self, open: usize) -> Option<usize> {
+    /// The `)`, `]` or `}` that closes the bracket at `open`, on the same
+    /// preprocessor line.
+    fn closing(&self, open: usize) -> Option<usize> {
+        let shut = match self.text(open) {
+            "(" => ")",
+            "[" => "]",
+            "{" => "}",
+            _ => return None,
+        };
+        let opener = self.text(open);
         let mut depth = 0usize;
         for k in open..self.tokens.len() {
             if !self.same_context(k, open) {
                 return None;
             }
-            match self.text(k) {
-                "(" => depth += 1,
-                ")" => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return Some(k);
-                    }
+            let t = self.text(k);
+            if t == opener {
+                depth += 1;
+            } else if t == shut {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(k);
                 }
-                _ => {}
             }
         }
         None
-    }
-
-    /// The `(` that opens the `)` at `close`.
-    fn opening_paren(&self, close: usize) -> Option<usize> {
-        let mut depth = 0usize;
-        let mut k = close;
-        loop {
-            if !self.same_context(k, close) {
-                return None;
-            }
-            match self.text(k) {
-                ")" => depth += 1,
-                "(" => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return Some(k);
-                    }
-                }
-                _ => {}
-            }
-            k = k.checked_sub(1)?;
-        }
     }
 
     /// The `}` that ends the block holding token `from` (or `None` when it
@@ -395,7 +380,7 @@ impl View<'_> {
         }
         let index = self.commas(open + 1..k);
         let (parameter, ty, body) = self.definition_parameter(self.text(callee), open, index)?;
-        let body_range = body + 1..self.matching_brace(body)?;
+        let body_range = body + 1..self.closing(body)?;
         self.uses_are_additions(parameter, ty, body_range, depth + 1)
             .ok()?;
         Some(ThroughCall {
@@ -460,7 +445,7 @@ impl View<'_> {
             {
                 return None;
             }
-            let close = self.matching_paren(j + 1)?;
+            let close = self.closing(j + 1)?;
             if !self.punct(close + 1, "{") {
                 return None;
             }
@@ -495,24 +480,6 @@ impl View<'_> {
             let reference = (ty..parameter).any(|p| matches!(self.text(p), "&" | "*"));
             (!reference).then_some((parameter, self.text(ty), close + 1))
         })
-    }
-
-    /// The `}` that closes the `{` at `open`.
-    fn matching_brace(&self, open: usize) -> Option<usize> {
-        let mut depth = 0usize;
-        for k in open..self.tokens.len() {
-            match self.text(k) {
-                "{" => depth += 1,
-                "}" => {
-                    depth -= 1;
-                    if depth == 0 {
-                        return Some(k);
-                    }
-                }
-                _ => {}
-            }
-        }
-        None
     }
 
     /// `[const] T u = name;` with the name at `k`: that declaration.
@@ -586,7 +553,7 @@ impl View<'_> {
         };
         let open = match (self.text(before), next) {
             ("(", ",") => Some(before),
-            (",", ")") => self.opening_paren(k + 1),
+            (",", ")") => self.enclosing_paren(k),
             _ => None,
         };
         let Some(open) = open else {
@@ -597,7 +564,7 @@ impl View<'_> {
 
     /// Whether the call whose `(` is at `open` has two arguments.
     fn two_arguments(&self, open: usize) -> bool {
-        let Some(close) = self.matching_paren(open) else {
+        let Some(close) = self.closing(open) else {
             return false;
         };
         let mut depth = 0i32;
