@@ -11,8 +11,9 @@
 //! `tests/cuda/half_contraction_variable.cu` and
 //! `tests/cuda/half_contraction_named.cu` (`s += t`, `c - t`, `t - c`, two
 //! additions of one product, a dot-product loop, `__half2` and bfloat16
-//! pairs, a copy `u = t` then `u + c`: fused; the product also stored, also
-//! added with `__hadd_rn`, or the variable reassigned on a path: rounded).
+//! pairs, a copy `u = t` then `u + c`, an inlined function adding it:
+//! fused; the product also stored, also added with `__hadd_rn`, or the
+//! variable reassigned on a path: rounded).
 //!
 //! So where a declaration `__half t = <product>;` (or `__nv_bfloat16`,
 //! `__half2`, `__nv_bfloat162`; `const` allowed) in device code or a macro
@@ -25,14 +26,24 @@
 //! `x == t + c`), the right side of `+=` or `-=`, an argument of `__hadd`,
 //! `__hsub`, `__hadd2` or `__hsub2`, and the initializer of another such
 //! variable (`__half u = t;`, which then becomes `auto u = t;` when its own
-//! uses qualify). Anything else (a call, a store, `__hadd_rn`, a cast, an
+//! uses qualify), and an argument of a function that adds it (below).
+//! Anything else (another call, a store, `__hadd_rn`, a cast, an
 //! assignment to `t`, `&t`) leaves the declaration as it was: rounded, as
 //! the H200 rounds it then.
 //!
+//! nvcc inlines a `__device__` function and fuses a product passed to it
+//! into the additions it makes of that parameter (measured:
+//! `add_inline(t, c)`). So each by-value half-precision parameter of a
+//! `__device__` function defined once at file scope (not a template, not
+//! `__noinline__`, not `__host__ __device__`), whose every use is an
+//! addition, is declared `::cuda_emu::fp::Addend<T>`: a value that holds a
+//! product, or any other value v as the product v * 1, which adds to the
+//! same correctly rounded sum as v itself.
+//!
 //! What stays different: a product that reaches an addition through a
-//! function's parameter (`add(t, c)` with `add` inlined: the H200 fused it)
-//! or its return value, or through a variable assigned after its
-//! declaration. Written by hand over the rewriter's tokens, for the reason
+//! function declared before its definition (warned about at the call), a
+//! function's return value, or a variable assigned after its declaration.
+//! Written by hand over the rewriter's tokens, for the reason
 //! `super::rewrite` gives: no C++ parser, and the subset is small.
 
 use crate::cxx::lexer::{CodeToken, TokenKind};
@@ -101,6 +112,25 @@ pub(super) fn product_variable(
         ")".to_string(),
     ));
     Ok(edits)
+}
+
+/// The edits that let a product reach the additions of the program's own
+/// functions: each by-value half-precision parameter of a `__device__`
+/// function defined once at file scope (not a template, not
+/// `__noinline__`) whose every use is an addition (no copy, no call)
+/// becomes `::cuda_emu::fp::Addend<T>`, which holds a product, or a value
+/// as the product value * 1, and adds it with one rounding.
+pub(super) fn addend_parameters(source: &str, tokens: &[CodeToken]) -> Vec<Edit> {
+    let view = View { source, tokens };
+    let depths = view.brace_depths();
+    let mut edits = Vec::new();
+    for j in 0..tokens.len() {
+        for (_, ty) in view.addend_parameters(j, &depths) {
+            let text = format!("::cuda_emu::fp::Addend<{}>", view.text(ty));
+            edits.push((tokens[ty].start, tokens[ty].end, text));
+        }
+    }
+    edits
 }
 
 /// The warning for a product that goes through a call, naming the file,
@@ -305,17 +335,25 @@ impl View<'_> {
     fn uses_qualify(&self, declaration: &Declaration, depth: usize) -> Result<Vec<Edit>, NotKept> {
         let end = self.block_end(declaration.init.end).ok_or(None)?;
         let ty = self.text(declaration.name - 1);
-        self.uses_are_additions(declaration.name, ty, declaration.init.end + 1..end, depth)
+        self.uses_are_additions(
+            declaration.name,
+            ty,
+            declaration.init.end + 1..end,
+            depth,
+            true,
+        )
     }
 
     /// Whether every use of the name declared at `name` (of type `ty`) in
-    /// `range` is an addition; the edits for its copies.
+    /// `range` is an addition (with `copies`, also a copy or an argument of
+    /// a function that adds it); the edits for its copies.
     fn uses_are_additions(
         &self,
         name_at: usize,
         ty: &str,
         range: std::ops::Range<usize>,
         depth: usize,
+        copies: bool,
     ) -> Result<Vec<Edit>, NotKept> {
         if depth > 8 {
             return Err(None);
@@ -340,10 +378,18 @@ impl View<'_> {
             if self.is_addition_operand(k) || self.is_addition_argument(k) {
                 continue;
             }
+            if !copies {
+                return Err(None);
+            }
+            // An argument of a function of the program whose parameter
+            // there takes the product (`addend_parameters`).
+            if self.passed_to_addend(k) {
+                continue;
+            }
             // `[const] T u = name;`: a copy, fine when its own uses are.
             let Some(copy) = self.copy_declaration(k) else {
-                // A call that adds it: kept rounded, worth a warning when
-                // every other use is an addition.
+                // A call that adds it otherwise: kept rounded, worth a
+                // warning when every other use is an addition.
                 through = Some(self.call_that_adds(k, name_at, depth).ok_or(None)?);
                 continue;
             };
@@ -380,8 +426,16 @@ impl View<'_> {
         }
         let index = self.commas(open + 1..k);
         let (parameter, ty, body) = self.definition_parameter(self.text(callee), open, index)?;
+        // nvcc does not inline a `__noinline__` function: no fusion there.
+        let head_start = (0..parameter)
+            .rev()
+            .find(|&p| matches!(self.text(p), ";" | "{" | "}"))
+            .map_or(0, |p| p + 1);
+        if (head_start..parameter).any(|p| self.text(p) == "__noinline__") {
+            return None;
+        }
         let body_range = body + 1..self.closing(body)?;
-        self.uses_are_additions(parameter, ty, body_range, depth + 1)
+        self.uses_are_additions(parameter, ty, body_range, depth + 1, true)
             .ok()?;
         Some(ThroughCall {
             line: self.tokens[k].line,
@@ -389,6 +443,154 @@ impl View<'_> {
             variable: self.text(k).to_string(),
             declared_on: self.tokens[name_at].line,
             callee: self.text(callee).to_string(),
+        })
+    }
+
+    /// How many `{` are open before each token (preprocessor lines left out).
+    fn brace_depths(&self) -> Vec<i32> {
+        let mut depth = 0;
+        let mut depths = Vec::with_capacity(self.tokens.len());
+        for k in 0..self.tokens.len() {
+            depths.push(depth);
+            if self.tokens[k].directive.is_none() {
+                match self.text(k) {
+                    "{" => depth += 1,
+                    "}" => depth -= 1,
+                    _ => {}
+                }
+            }
+        }
+        depths
+    }
+
+    /// Where the function named at `j` is defined as `addend_parameters`
+    /// asks: each parameter that takes a product, as (its index, its type's
+    /// token).
+    fn addend_parameters(&self, j: usize, depths: &[i32]) -> Vec<(usize, usize)> {
+        let tokens = self.tokens;
+        if tokens[j].kind != TokenKind::Ident
+            || tokens[j].directive.is_some()
+            || depths[j] != 0
+            || !self.punct(j + 1, "(")
+            || is_half_type(self.text(j))
+        {
+            return Vec::new();
+        }
+        let Some(close) = self.closing(j + 1) else {
+            return Vec::new();
+        };
+        if !self.punct(close + 1, "{") {
+            return Vec::new();
+        }
+        // The head, back to the last `;`, `{` or `}`.
+        let head: Vec<&str> = (0..j)
+            .rev()
+            .take_while(|&k| {
+                tokens[k].directive.is_none() && !matches!(self.text(k), ";" | "{" | "}")
+            })
+            .map(|k| self.text(k))
+            .collect();
+        let stops = [
+            "__host__",
+            "__global__",
+            "__noinline__",
+            "template",
+            "operator",
+            ":",
+            "~",
+        ];
+        if !head.contains(&"__device__") || head.iter().any(|t| stops.contains(t)) {
+            return Vec::new();
+        }
+        // Defined once and declared nowhere else: no other `name(` after a
+        // type.
+        let name = self.text(j);
+        let declared_again = (0..tokens.len()).any(|k| {
+            k != j
+                && self.text(k) == name
+                && self.punct(k + 1, "(")
+                && k > 0
+                && (matches!(self.text(k - 1), "*" | "&" | ">")
+                    || (tokens[k - 1].kind == TokenKind::Ident
+                        && !matches!(
+                            self.text(k - 1),
+                            "return"
+                                | "else"
+                                | "case"
+                                | "do"
+                                | "throw"
+                                | "co_return"
+                                | "sizeof"
+                                | "new"
+                        )))
+        });
+        if declared_again {
+            return Vec::new();
+        }
+        let Some(end) = self.closing(close + 1) else {
+            return Vec::new();
+        };
+        // `[const] T name`, one parameter at a time.
+        let mut found = Vec::new();
+        let mut start = j + 2;
+        let mut index = 0;
+        let mut depth = 0i32;
+        for p in j + 2..=close {
+            match self.text(p) {
+                "(" | "[" | "<" => depth += 1,
+                ")" | "]" | ">" if p < close => depth -= 1,
+                "," | ")" if depth == 0 => {
+                    let parameter: Vec<usize> = (start..p).collect();
+                    let typed = match parameter.as_slice() {
+                        [c, t, n] if self.text(*c) == "const" => Some((*t, *n)),
+                        [t, n] => Some((*t, *n)),
+                        _ => None,
+                    };
+                    if let Some((ty, name)) = typed
+                        && is_half_type(self.text(ty))
+                        && tokens[name].kind == TokenKind::Ident
+                        && self
+                            .uses_are_additions(name, self.text(ty), close + 2..end, 0, false)
+                            .is_ok()
+                    {
+                        found.push((index, ty));
+                    }
+                    index += 1;
+                    start = p + 1;
+                }
+                _ => {}
+            }
+        }
+        found
+    }
+
+    /// Whether the name at `k` is a whole argument of a call of a function
+    /// of this file whose parameter there takes a product.
+    fn passed_to_addend(&self, k: usize) -> bool {
+        let before = self.text_at(k.checked_sub(1));
+        let next = self.text_at(Some(k + 1));
+        if !matches!(before, "(" | ",") || !matches!(next, "," | ")") {
+            return false;
+        }
+        let Some(open) = self.enclosing_paren(k) else {
+            return false;
+        };
+        let Some(callee) = open.checked_sub(1) else {
+            return false;
+        };
+        if self.tokens[callee].kind != TokenKind::Ident {
+            return false;
+        }
+        let index = self.commas(open + 1..k);
+        let depths = self.brace_depths();
+        let name = self.text(callee);
+        (0..self.tokens.len()).any(|j| {
+            j != callee
+                && self.text(j) == name
+                && self
+                    .addend_parameters(j, &depths)
+                    .iter()
+                    .any(|&(i, _)| i == index)
         })
     }
 
@@ -659,7 +861,7 @@ mod tests {
         assert_eq!(
             body(source),
             format!(
-                "__device__ __half f(__half a, __half b, __half c) {{ const auto t = {KEEP}__hmul(a, b)); return t + c; }}"
+                "__device__ __half f(__half a, __half b, ::cuda_emu::fp::Addend<__half> c) {{ const auto t = {KEEP}__hmul(a, b)); return t + c; }}"
             )
         );
         let source = "__device__ float2 f(__nv_bfloat162 p, __nv_bfloat162 q, __nv_bfloat162 w) { __nv_bfloat162 t = p.x * q[0]; return t + w; }";
@@ -692,7 +894,7 @@ mod tests {
     }
 
     #[test]
-    fn a_product_passed_to_a_function_that_adds_it_is_warned_about() {
+    fn a_parameter_whose_uses_are_all_additions_takes_a_product() {
         let source = "__device__ __half add(__half x, const __half y) { return y + x; }\n\
                       __device__ unsigned bits(__half h) { return __half_as_ushort(h); }\n\
                       __global__ void k(__half* o, unsigned* u, __half a, __half b, __half c) {\n\
@@ -700,25 +902,66 @@ mod tests {
                       o[0] = add(c, t);\n\
                       __half v = a * c;\n\
                       u[0] = bits(v) + 1;\n\
-                      __half w = b * c;\n\
-                      o[1] = add(w, c); u[1] = bits(w);\n\
                       }\n";
         let rewritten = rewrite(Path::new("k.cu"), source).unwrap();
+        let cpp = rewritten.cpp;
+        assert!(
+            cpp.contains("__device__ __half add(::cuda_emu::fp::Addend<__half> x, const ::cuda_emu::fp::Addend<__half> y) { return y + x; }"),
+            "{cpp}"
+        );
+        // `bits` does not add its parameter, so `v` stays rounded.
+        assert!(cpp.contains("__device__ unsigned bits(__half h)"), "{cpp}");
+        assert!(cpp.contains(&format!("auto t = {KEEP}a * b);")), "{cpp}");
+        assert!(cpp.contains("__half v = a * c;"), "{cpp}");
+        assert!(rewritten.half_product_calls.is_empty());
+        // Not for a template, a __noinline__ or __host__ __device__
+        // function, nor one declared again.
+        for head in [
+            "template <int N> __device__ __half add(__half x, __half y)",
+            "__device__ __noinline__ __half add(__half x, __half y)",
+            "__host__ __device__ __half add(__half x, __half y)",
+            "__device__ __half add(__half x, __half y);\n__device__ __half add(__half x, __half y)",
+            "__device__ __half add(__half& x, __half y)",
+            "__device__ __half add(__half y, __half x = __half())",
+        ] {
+            let source = format!("{head} {{ return x + y; }}\n");
+            assert!(!body(&source).contains("Addend<__half> x"), "{head}");
+        }
+    }
+
+    #[test]
+    fn a_product_passed_to_a_function_that_adds_it_elsewhere_is_warned_about() {
+        // Declared before its definition: the parameter keeps its type, so
+        // the call rounds the product where nvcc fuses it after inlining.
+        let source = "__device__ __half add(__half x, __half y);\n\
+                      __global__ void k(__half* o, unsigned* u, __half a, __half b, __half c) {\n\
+                      __half t = a * b;\n\
+                      o[0] = add(c, t);\n\
+                      __half w = b * c;\n\
+                      o[1] = add(w, c); u[1] = __half_as_ushort(w);\n\
+                      }\n\
+                      __device__ __half add(__half x, __half y) { return y + x; }\n\
+                      __device__ __noinline__ __half late(__half x, __half y) { return y + x; }\n\
+                      __global__ void m(__half* o, __half a, __half b) { __half t = a * b; o[0] = late(t, a); }\n";
+        let rewritten = rewrite(Path::new("k.cu"), source).unwrap();
         assert!(!rewritten.cpp.contains("Keep"), "{}", rewritten.cpp);
-        // `bits` does not add its parameter; `w` is also stored: on the H200
+        // `w` is also stored and `late` is never inlined: on the H200
         // neither is fused, so only `t` is worth the warning.
         let calls = rewritten.half_product_calls;
         assert_eq!(calls.len(), 1, "{calls:?}");
         assert_eq!(
             (calls[0].line, calls[0].column, calls[0].declared_on),
-            (5, 15, 4)
+            (4, 15, 3)
         );
         assert_eq!(
             (calls[0].variable.as_str(), calls[0].callee.as_str()),
             ("t", "add")
         );
         let warning = super::warning(Path::new("k.cu"), &calls[0]);
-        assert!(warning.starts_with("k.cu:5:15: the half-precision product in 't' (line 4) is passed to 'add', which adds it"), "{warning}");
+        assert!(
+            warning.starts_with("k.cu:4:15: the half-precision product in 't' (line 3) is passed to 'add', which adds it"),
+            "{warning}"
+        );
     }
 
     #[test]

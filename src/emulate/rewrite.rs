@@ -257,6 +257,7 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
     };
     rewriter.run()?;
     rewriter.host_device_copies();
+    rewriter.addend_parameters();
     let Rewriter {
         mut edits,
         launches,
@@ -1145,6 +1146,18 @@ impl<'a> Rewriter<'a> {
             Err(Some(call)) => self.half_product_calls.push(call),
             Err(None) => {}
         }
+    }
+
+    /// The half-precision parameters that take a product
+    /// (`super::half_products::addend_parameters`).
+    fn addend_parameters(&mut self) {
+        let edits = super::half_products::addend_parameters(self.source, self.tokens);
+        self.edits
+            .extend(edits.into_iter().map(|(start, end, replacement)| Edit {
+                start,
+                end,
+                replacement,
+            }));
     }
 
     /// `__noinline__` is spelled out here rather than defined as a macro:

@@ -458,4 +458,22 @@ CUDA_EMU_ATOMIC_ATTRS __nv_bfloat162 atomicAdd(__nv_bfloat162* address, __nv_bfl
   return ::cuda_emu::atomic_update(address, [val](__nv_bfloat162 old) { return __hadd2(old, val); });
 }
 
+// The bfloat16 products a parameter can take (see cuda_fp16.h's Addend).
+namespace cuda_emu {
+namespace fp {
+template <>
+struct ProductOf<__nv_bfloat16> {
+  using type = BF16Product;
+  static BF16Product of(__nv_bfloat16 v) { return BF16Product{v, mk_bf16(0x3f80)}; }
+};
+template <>
+struct ProductOf<__nv_bfloat162> {
+  using type = BF162Product;
+  static BF162Product of(__nv_bfloat162 v) {
+    return BF162Product{v.x, v.y, v, __nv_bfloat162(mk_bf16(0x3f80), mk_bf16(0x3f80))};
+  }
+};
+}  // namespace fp
+}  // namespace cuda_emu
+
 #endif  // CUDA_EMU_CUDA_BF16_H

@@ -15,6 +15,8 @@
 
 #include <cuda_emu_fp16_core.h>
 
+#include <type_traits>
+
 struct __half_raw {
   unsigned short x;
 };
@@ -399,8 +401,8 @@ inline __half2 __hcmadd(__half2 a, __half2 b, __half2 c) {
 // other use rounds. A product first stored in a named variable whose only
 // uses are additions is still fused on the GPU; the rewriter declares such
 // a variable `auto name = Keep<__half>::of(product)` (src/emulate/half_products.rs),
-// so it keeps the product type (tests/cuda/half_contraction_variable.cu,
-// half_contraction_named.cu).
+// so it keeps the product type, and a parameter that only adds Addend<T>
+// (below) (tests/cuda/half_contraction_variable.cu, half_contraction_named.cu).
 namespace cuda_emu {
 namespace fp {
 // Keep<T>::of(x): a half-precision product as it is, anything else as a T
@@ -518,5 +520,82 @@ CUDA_EMU_ATOMIC_ATTRS __half2 atomicAdd(__half2* address, __half2 val) {
   CUDA_EMU_ATOMIC_MEET(address);
   return ::cuda_emu::atomic_update(address, [val](__half2 old) { return __hadd2(old, val); });
 }
+
+// ---- a parameter that adds a product (src/emulate/half_products.rs) ---------------------
+// A by-value half-precision parameter of the program's own __device__
+// function whose only uses are additions is declared Addend<T>: it holds a
+// product unrounded (or a value v as the product v * 1, which adds to the
+// same correctly rounded sum), so that a product passed to the function is
+// fused into its additions, as nvcc fuses it once the call is inlined
+// (tests/cuda/half_contraction_named.cu).
+namespace cuda_emu {
+namespace fp {
+template <class T>
+struct Same {
+  using type = T;
+};
+template <class T>
+struct ProductOf;
+template <>
+struct ProductOf<__half> {
+  using type = HalfProduct;
+  static HalfProduct of(__half v) { return HalfProduct{v, mk_half(0x3c00)}; }
+};
+template <>
+struct ProductOf<__half2> {
+  using type = Half2Product;
+  static Half2Product of(__half2 v) { return Half2Product{v.x, v.y, v, __half2(mk_half(0x3c00), mk_half(0x3c00))}; }
+};
+template <class T>
+struct Addend {
+  using Product = typename ProductOf<T>::type;
+  Product p;
+  Addend(const Product& q) : p(q) {}
+  template <class U, class = typename std::enable_if<!std::is_same<typename std::decay<U>::type, Product>::value &&
+                                                     !std::is_same<typename std::decay<U>::type, Addend>::value>::type>
+  Addend(const U& v) : p(ProductOf<T>::of(static_cast<T>(v))) {}
+};
+template <class T>
+T operator+(const Addend<T>& x, const typename Same<T>::type& c) { return x.p + c; }
+template <class T>
+T operator+(const typename Same<T>::type& c, const Addend<T>& x) { return c + x.p; }
+template <class T>
+T operator+(const Addend<T>& x, const typename ProductOf<T>::type& q) { return x.p + q; }
+template <class T>
+T operator+(const typename ProductOf<T>::type& q, const Addend<T>& x) { return q + x.p; }
+template <class T>
+T operator+(const Addend<T>& x, const Addend<T>& y) { return x.p + static_cast<T>(y.p); }
+template <class T>
+T operator-(const Addend<T>& x, const typename Same<T>::type& c) { return x.p - c; }
+template <class T>
+T operator-(const typename Same<T>::type& c, const Addend<T>& x) { return c - x.p; }
+template <class T>
+T operator-(const Addend<T>& x, const typename ProductOf<T>::type& q) { return x.p - static_cast<T>(q); }
+template <class T>
+T operator-(const typename ProductOf<T>::type& q, const Addend<T>& x) { return q - static_cast<T>(x.p); }
+template <class T>
+T operator-(const Addend<T>& x, const Addend<T>& y) { return x.p - static_cast<T>(y.p); }
+template <class T>
+T& operator+=(T& s, const Addend<T>& x) { return s = s + x.p; }
+template <class T>
+T& operator-=(T& s, const Addend<T>& x) { return s = s - x.p; }
+}  // namespace fp
+}  // namespace cuda_emu
+template <class T>
+T __hadd(const ::cuda_emu::fp::Addend<T>& x, const typename ::cuda_emu::fp::Same<T>::type& c) { return x + c; }
+template <class T>
+T __hadd(const typename ::cuda_emu::fp::Same<T>::type& c, const ::cuda_emu::fp::Addend<T>& x) { return c + x; }
+template <class T>
+T __hsub(const ::cuda_emu::fp::Addend<T>& x, const typename ::cuda_emu::fp::Same<T>::type& c) { return x - c; }
+template <class T>
+T __hsub(const typename ::cuda_emu::fp::Same<T>::type& c, const ::cuda_emu::fp::Addend<T>& x) { return c - x; }
+template <class T>
+T __hadd2(const ::cuda_emu::fp::Addend<T>& x, const typename ::cuda_emu::fp::Same<T>::type& c) { return x + c; }
+template <class T>
+T __hadd2(const typename ::cuda_emu::fp::Same<T>::type& c, const ::cuda_emu::fp::Addend<T>& x) { return c + x; }
+template <class T>
+T __hsub2(const ::cuda_emu::fp::Addend<T>& x, const typename ::cuda_emu::fp::Same<T>::type& c) { return x - c; }
+template <class T>
+T __hsub2(const typename ::cuda_emu::fp::Same<T>::type& c, const ::cuda_emu::fp::Addend<T>& x) { return c - x; }
 
 #endif  // CUDA_EMU_CUDA_FP16_H
