@@ -36,7 +36,8 @@
 //! `add_inline(t, c)`). So each by-value half-precision parameter of a
 //! `__device__` function defined once at file scope (not a template, not
 //! `__noinline__`, not `__host__ __device__`), whose every use is an
-//! addition, is declared `::cuda_emu::fp::Addend<T>`: a value that holds a
+//! addition or an argument of such a parameter of another function, is
+//! declared `::cuda_emu::fp::Addend<T>`: a value that holds a
 //! product, or any other value v as the product v * 1, which adds to the
 //! same correctly rounded sum as v itself.
 //!
@@ -117,15 +118,15 @@ pub(super) fn product_variable(
 /// The edits that let a product reach the additions of the program's own
 /// functions: each by-value half-precision parameter of a `__device__`
 /// function defined once at file scope (not a template, not
-/// `__noinline__`) whose every use is an addition (no copy, no call)
-/// becomes `::cuda_emu::fp::Addend<T>`, which holds a product, or a value
+/// `__noinline__`) whose every use is an addition or an argument of
+/// another such parameter (no copy) becomes `::cuda_emu::fp::Addend<T>`, which holds a product, or a value
 /// as the product value * 1, and adds it with one rounding.
 pub(super) fn addend_parameters(source: &str, tokens: &[CodeToken]) -> Vec<Edit> {
     let view = View { source, tokens };
     let depths = view.brace_depths();
     let mut edits = Vec::new();
     for j in 0..tokens.len() {
-        for (_, ty) in view.addend_parameters(j, &depths) {
+        for (_, ty) in view.addend_parameters(j, &depths, 0) {
             let text = format!("::cuda_emu::fp::Addend<{}>", view.text(ty));
             edits.push((tokens[ty].start, tokens[ty].end, text));
         }
@@ -378,13 +379,13 @@ impl View<'_> {
             if self.is_addition_operand(k) || self.is_addition_argument(k) {
                 continue;
             }
-            if !copies {
-                return Err(None);
-            }
             // An argument of a function of the program whose parameter
             // there takes the product (`addend_parameters`).
-            if self.passed_to_addend(k) {
+            if self.passed_to_addend(k, depth + 1) {
                 continue;
+            }
+            if !copies {
+                return Err(None);
             }
             // `[const] T u = name;`: a copy, fine when its own uses are.
             let Some(copy) = self.copy_declaration(k) else {
@@ -466,9 +467,10 @@ impl View<'_> {
     /// Where the function named at `j` is defined as `addend_parameters`
     /// asks: each parameter that takes a product, as (its index, its type's
     /// token).
-    fn addend_parameters(&self, j: usize, depths: &[i32]) -> Vec<(usize, usize)> {
+    fn addend_parameters(&self, j: usize, depths: &[i32], nesting: usize) -> Vec<(usize, usize)> {
         let tokens = self.tokens;
-        if tokens[j].kind != TokenKind::Ident
+        if nesting > 8
+            || tokens[j].kind != TokenKind::Ident
             || tokens[j].directive.is_some()
             || depths[j] != 0
             || !self.punct(j + 1, "(")
@@ -550,7 +552,7 @@ impl View<'_> {
                         && is_half_type(self.text(ty))
                         && tokens[name].kind == TokenKind::Ident
                         && self
-                            .uses_are_additions(name, self.text(ty), close + 2..end, 0, false)
+                            .uses_are_additions(name, self.text(ty), close + 2..end, nesting, false)
                             .is_ok()
                     {
                         found.push((index, ty));
@@ -566,7 +568,7 @@ impl View<'_> {
 
     /// Whether the name at `k` is a whole argument of a call of a function
     /// of this file whose parameter there takes a product.
-    fn passed_to_addend(&self, k: usize) -> bool {
+    fn passed_to_addend(&self, k: usize, depth: usize) -> bool {
         let before = self.text_at(k.checked_sub(1));
         let next = self.text_at(Some(k + 1));
         if !matches!(before, "(" | ",") || !matches!(next, "," | ")") {
@@ -588,7 +590,7 @@ impl View<'_> {
             j != callee
                 && self.text(j) == name
                 && self
-                    .addend_parameters(j, &depths)
+                    .addend_parameters(j, &depths, depth)
                     .iter()
                     .any(|&(i, _)| i == index)
         })
@@ -909,6 +911,10 @@ mod tests {
             cpp.contains("__device__ __half add(::cuda_emu::fp::Addend<__half> x, const ::cuda_emu::fp::Addend<__half> y) { return y + x; }"),
             "{cpp}"
         );
+        // A parameter handed on to an adding one takes a product too.
+        let on = "__device__ __half add(__half x, __half y) { return y + x; }\n\
+                  __device__ __half on(__half s, __half t) { return add(t, s); }\n";
+        assert!(body(on).contains("__device__ __half on(::cuda_emu::fp::Addend<__half> s, ::cuda_emu::fp::Addend<__half> t)"));
         // `bits` does not add its parameter, so `v` stays rounded.
         assert!(cpp.contains("__device__ unsigned bits(__half h)"), "{cpp}");
         assert!(cpp.contains(&format!("auto t = {KEEP}a * b);")), "{cpp}");

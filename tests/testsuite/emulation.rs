@@ -150,6 +150,7 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "graph_manual",
     "half_arith",
     "half_contraction",
+    "half_contraction_calls",
     "half_contraction_named",
     "half_contraction_variable",
     "half_conversions",

@@ -550,52 +550,67 @@ template <class T>
 struct Addend {
   using Product = typename ProductOf<T>::type;
   Product p;
-  Addend(const Product& q) : p(q) {}
+  bool product;  // false: a value v, held as v * 1
+  Addend(const Product& q) : p(q), product(true) {}
   template <class U, class = typename std::enable_if<!std::is_same<typename std::decay<U>::type, Product>::value &&
                                                      !std::is_same<typename std::decay<U>::type, Addend>::value>::type>
-  Addend(const U& v) : p(ProductOf<T>::of(static_cast<T>(v))) {}
+  Addend(const U& v) : p(ProductOf<T>::of(static_cast<T>(v))), product(false) {}
+  T value() const { return static_cast<T>(p); }  // exact for a value
 };
+// Which side is fused follows the H200's a*b + c*d = fma(a, b, round(c*d)):
+// the left product, or the right one beside a value.
 template <class T>
 T operator+(const Addend<T>& x, const typename Same<T>::type& c) { return x.p + c; }
 template <class T>
 T operator+(const typename Same<T>::type& c, const Addend<T>& x) { return c + x.p; }
 template <class T>
-T operator+(const Addend<T>& x, const typename ProductOf<T>::type& q) { return x.p + q; }
+T operator+(const Addend<T>& x, const typename ProductOf<T>::type& q) { return x.product ? x.p + static_cast<T>(q) : x.value() + q; }
 template <class T>
-T operator+(const typename ProductOf<T>::type& q, const Addend<T>& x) { return q + x.p; }
+T operator+(const typename ProductOf<T>::type& q, const Addend<T>& x) { return q + x.value(); }
 template <class T>
-T operator+(const Addend<T>& x, const Addend<T>& y) { return x.p + static_cast<T>(y.p); }
+T operator+(const Addend<T>& x, const Addend<T>& y) { return x.product ? x.p + y.value() : x.value() + y.p; }
 template <class T>
 T operator-(const Addend<T>& x, const typename Same<T>::type& c) { return x.p - c; }
 template <class T>
 T operator-(const typename Same<T>::type& c, const Addend<T>& x) { return c - x.p; }
 template <class T>
-T operator-(const Addend<T>& x, const typename ProductOf<T>::type& q) { return x.p - static_cast<T>(q); }
+T operator-(const Addend<T>& x, const typename ProductOf<T>::type& q) { return x.product ? x.p - static_cast<T>(q) : x.value() - q; }
 template <class T>
-T operator-(const typename ProductOf<T>::type& q, const Addend<T>& x) { return q - static_cast<T>(x.p); }
+T operator-(const typename ProductOf<T>::type& q, const Addend<T>& x) { return q - x.value(); }
 template <class T>
-T operator-(const Addend<T>& x, const Addend<T>& y) { return x.p - static_cast<T>(y.p); }
+T operator-(const Addend<T>& x, const Addend<T>& y) { return x.product ? x.p - y.value() : x.value() - y.p; }
 template <class T>
 T& operator+=(T& s, const Addend<T>& x) { return s = s + x.p; }
 template <class T>
 T& operator-=(T& s, const Addend<T>& x) { return s = s - x.p; }
 }  // namespace fp
 }  // namespace cuda_emu
-template <class T>
-T __hadd(const ::cuda_emu::fp::Addend<T>& x, const typename ::cuda_emu::fp::Same<T>::type& c) { return x + c; }
-template <class T>
-T __hadd(const typename ::cuda_emu::fp::Same<T>::type& c, const ::cuda_emu::fp::Addend<T>& x) { return c + x; }
-template <class T>
-T __hsub(const ::cuda_emu::fp::Addend<T>& x, const typename ::cuda_emu::fp::Same<T>::type& c) { return x - c; }
-template <class T>
-T __hsub(const typename ::cuda_emu::fp::Same<T>::type& c, const ::cuda_emu::fp::Addend<T>& x) { return c - x; }
-template <class T>
-T __hadd2(const ::cuda_emu::fp::Addend<T>& x, const typename ::cuda_emu::fp::Same<T>::type& c) { return x + c; }
-template <class T>
-T __hadd2(const typename ::cuda_emu::fp::Same<T>::type& c, const ::cuda_emu::fp::Addend<T>& x) { return c + x; }
-template <class T>
-T __hsub2(const ::cuda_emu::fp::Addend<T>& x, const typename ::cuda_emu::fp::Same<T>::type& c) { return x - c; }
-template <class T>
-T __hsub2(const typename ::cuda_emu::fp::Same<T>::type& c, const ::cuda_emu::fp::Addend<T>& x) { return c - x; }
+// __hadd and friends with an Addend on either side (or both), as + and - do.
+#define CUDA_EMU_ADDEND_CALL(name, op)                                                                        \
+  template <class T>                                                                                          \
+  T name(const ::cuda_emu::fp::Addend<T>& x, const typename ::cuda_emu::fp::Same<T>::type& c) {               \
+    return x op c;                                                                                            \
+  }                                                                                                           \
+  template <class T>                                                                                          \
+  T name(const typename ::cuda_emu::fp::Same<T>::type& c, const ::cuda_emu::fp::Addend<T>& x) {               \
+    return c op x;                                                                                            \
+  }                                                                                                           \
+  template <class T>                                                                                          \
+  T name(const ::cuda_emu::fp::Addend<T>& x, const typename ::cuda_emu::fp::ProductOf<T>::type& q) {          \
+    return x op q;                                                                                            \
+  }                                                                                                           \
+  template <class T>                                                                                          \
+  T name(const typename ::cuda_emu::fp::ProductOf<T>::type& q, const ::cuda_emu::fp::Addend<T>& x) {          \
+    return q op x;                                                                                            \
+  }                                                                                                           \
+  template <class T>                                                                                          \
+  T name(const ::cuda_emu::fp::Addend<T>& x, const ::cuda_emu::fp::Addend<T>& y) {                            \
+    return x op y;                                                                                            \
+  }
+CUDA_EMU_ADDEND_CALL(__hadd, +)
+CUDA_EMU_ADDEND_CALL(__hsub, -)
+CUDA_EMU_ADDEND_CALL(__hadd2, +)
+CUDA_EMU_ADDEND_CALL(__hsub2, -)
+#undef CUDA_EMU_ADDEND_CALL
 
 #endif  // CUDA_EMU_CUDA_FP16_H
