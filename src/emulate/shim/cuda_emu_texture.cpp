@@ -59,6 +59,13 @@
 //   tie and the other, of the other sign, is scanned down to nothing (the
 //   threshold below which it vanishes follows the larger exponent modulo 4
 //   and nothing else). Adding the slices exactly had missed 39199 of them.
+// - Float texels that are not finite normal numbers or zeros
+//   (tests/cuda/tex_nonfinite_linear.cu): a subnormal texel filters as a
+//   zero of its sign; among the texels with a non-zero weight a NaN, or
+//   infinities of both signs, give the NaN 0x7fffffff and one infinity
+//   gives itself; zeros alone give -0 only if all are -0; texels that
+//   cancel exactly give +0; a result below the normal range is a zero of
+//   its sign.
 // - Mirror addressing on normalized coordinates in 3D: the weights come
 //   from the coordinate as it is, unreflected, and the mirror applies to the
 //   texel indices (period 2n: -1 is 0, n is n - 1): 262144 samples of 8-bit
@@ -77,8 +84,7 @@
 //   Clamp clamps the element index, Trap stops the kernel with error 700.
 //
 // What it refuses at run time, naming the line: half-float and sRGB textures, anisotropy,
-// resource views, a non-zero border colour except on float textures,
-// linear filtering of non-finite or subnormal texels, a fetch type that
+// resource views, a non-zero border colour except on float textures, a fetch type that
 // does not match the texture's format, a destroyed or unknown object.
 #include "cuda_runtime.h"
 
@@ -252,8 +258,9 @@ float normalized(const Format& fmt, long long v) {
 }
 
 // ---- The float filter (see the top of the file) ------------------------------------------------
-// Rounds v * 2^e to float, halves away from zero; v != 0 and the result
-// normal (checked by the caller).
+// Rounds v * 2^e to float, halves away from zero, v != 0; a result below
+// the normal range is a zero of its sign (the H200 flushed them:
+// tests/cuda/tex_nonfinite_linear.cu).
 float round_away(__int128 v, int e) {
   const bool neg = v < 0;
   unsigned __int128 a = neg ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
@@ -269,8 +276,56 @@ float round_away(__int128 v, int e) {
   } else {
     m = static_cast<unsigned long long>(a << -sh);
   }
+  if (e + sh + (m >> 24 ? 24 : 23) < FLT_MIN_EXP - 1) return neg ? -0.0f : 0.0f;
   float f = ldexpf(static_cast<float>(m), e + sh);
   return neg ? -f : f;
+}
+
+// The texels of a linear fetch's footprint, bit k for corner k (bit 0 of k:
+// x + 1, bit 1: y + 1, bit 2: z + 1): those whose weight along every one of
+// the dims dimensions is not zero, from the 8-bit fractions a. A texel can
+// be in the footprint with a rounded weight of 0 (a 3D fetch at 1/256 of
+// a slice, halfway in x): the H200 let an infinity or NaN there through
+// (tests/cuda/tex_nonfinite_linear.cu).
+unsigned footprint(const long* a, int dims) {
+  unsigned in = 0;
+  for (int k = 0; k < (1 << dims); ++k) {
+    bool all = true;
+    for (int d = 0; d < dims; ++d) all &= ((k >> d) & 1 ? a[d] : 256 - a[d]) != 0;
+    if (all) in |= 1u << k;
+  }
+  return in;
+}
+
+// What the float filter makes of texels that are not finite normal numbers
+// or zeros (tests/cuda/tex_nonfinite_linear.cu, on the H200): a subnormal
+// texel is a zero of its sign. Of the texels in the footprint (bit k of
+// in), any NaN, or infinities of both signs, give the NaN 0x7fffffff, an
+// infinity that infinity; where all of them are zeros the result is -0 if
+// every one is -0, else +0. True, with *out, where that decides the
+// result; t gets the flushed texels.
+bool special_texels(float* t, unsigned in, int n, float* out) {
+  bool nan = false, plus_inf = false, minus_inf = false, zeros = true, minus_zeros = true;
+  for (int k = 0; k < n; ++k) {
+    if (std::fpclassify(t[k]) == FP_SUBNORMAL) t[k] = std::copysign(0.0f, t[k]);
+    if (!(in >> k & 1)) continue;
+    nan |= std::isnan(t[k]);
+    plus_inf |= t[k] == INFINITY;
+    minus_inf |= t[k] == -INFINITY;
+    zeros &= t[k] == 0.0f;
+    minus_zeros &= t[k] == 0.0f && std::signbit(t[k]);
+  }
+  if (nan || (plus_inf && minus_inf)) {
+    const uint32_t bits = 0x7fffffff;
+    memcpy(out, &bits, 4);
+  } else if (plus_inf || minus_inf) {
+    *out = plus_inf ? INFINITY : -INFINITY;
+  } else if (zeros) {
+    *out = minus_zeros ? -0.0f : 0.0f;
+  } else {
+    return false;
+  }
+  return true;
 }
 
 // A normal float t as frexpf splits it, t = m * 2^(e - 24) with 2^23 <= |m| < 2^24,
@@ -290,19 +345,17 @@ inline long long float_significand(float t) {
 // How many bits below the largest texel exponent the float filter keeps.
 constexpr int kAlignBits = 28;
 
-// The H200's exact sum of t[k] * w[k] over n texels, in units of
-// 2^(*E - kAlignBits) times the weights' unit: significands aligned kAlignBits below the largest
-// exponent *E of the texels with a weight, cut toward zero. False for a
-// non-finite or subnormal texel; *E is INT_MIN when every texel is zero.
-bool aligned_sum(const float* t, const long* w, int n, __int128* sum, int* E) {
+// The H200's exact sum of t[k] * w[k] over n texels (finite, normal or
+// zero: see special_texels), in units of 2^(*E - kAlignBits) times the
+// weights' unit: significands aligned kAlignBits below the largest
+// exponent *E of the texels with a weight, cut toward zero; *E is INT_MIN
+// when every texel is zero.
+void aligned_sum(const float* t, const long* w, int n, __int128* sum, int* E) {
   const int K = kAlignBits;
   *E = INT_MIN;
   *sum = 0;
-  for (int k = 0; k < n; ++k) {
-    if (w[k] == 0) continue;
-    if (!std::isfinite(t[k]) || std::fpclassify(t[k]) == FP_SUBNORMAL) return false;
-    if (t[k] != 0.0f && float_exponent(t[k]) > *E) *E = float_exponent(t[k]);
-  }
+  for (int k = 0; k < n; ++k)
+    if (w[k] != 0 && t[k] != 0.0f && float_exponent(t[k]) > *E) *E = float_exponent(t[k]);
   for (int k = 0; k < n; ++k) {
     if (w[k] == 0 || t[k] == 0.0f) continue;
     const long long m = float_significand(t[k]);             // t = m * 2^(e - 24)
@@ -311,24 +364,19 @@ bool aligned_sum(const float* t, const long* w, int n, __int128* sum, int* E) {
     a = shift <= 0 ? a << -shift : (shift >= 63 ? 0 : a >> shift);
     *sum += static_cast<__int128>(m < 0 ? -a : a) * w[k];
   }
-  return true;
 }
 
-// sum(t[k] * w[k]) / 2^wbits as the H200's filter computes it; false when
-// it is not reproducible here (a non-finite or subnormal texel, or a
-// subnormal result).
-bool filter_float(const float* t, const long* w, int n, int wbits, float* out) {
+// sum(t[k] * w[k]) / 2^wbits as the H200's filter computes it, over the
+// footprint in (see footprint).
+float filter_float(const float* texels, const long* w, unsigned in, int n, int wbits) {
+  float t[8], out;
+  std::copy(texels, texels + n, t);
+  if (special_texels(t, in, n, &out)) return out;
   __int128 sum;
   int E;
-  if (!aligned_sum(t, w, n, &sum, &E)) return false;
-  if (E == INT_MIN || sum == 0) {
-    *out = 0.0f;
-    return true;
-  }
-  const float r = round_away(sum, E - kAlignBits - wbits);
-  if (std::fabs(r) < FLT_MIN || !std::isfinite(r)) return false;
-  *out = r;
-  return true;
+  aligned_sum(t, w, n, &sum, &E);
+  if (sum == 0) return 0.0f;  // texels that cancel
+  return round_away(sum, E - kAlignBits - wbits);
 }
 
 // ---- Addressing --------------------------------------------------------------------------------
@@ -542,15 +590,15 @@ float filter_normalized(const Format& fmt, const long long* v, const long* w, in
 // onto it (an arithmetic shift: toward minus infinity), then rounded to
 // float, halves away from zero. A slice whose texels cancel still sets the
 // grid (tests/cuda/tex3d_slice_grid.cu).
-bool filter_float_slices(const float* t, const long* w, float* out) {
+float filter_float_slices(const float* texels, const long* w, unsigned in) {
+  float t[8], out;
+  std::copy(texels, texels + 8, t);
+  if (special_texels(t, in, 8, &out)) return out;
   __int128 sum[2];
   int E[2];
-  if (!aligned_sum(t, w, 4, &sum[0], &E[0]) || !aligned_sum(t + 4, w + 4, 4, &sum[1], &E[1])) return false;
-  const int hi = std::max(E[0], E[1]);  // INT_MIN where a slice has no texel
-  if (hi == INT_MIN) {
-    *out = 0.0f;
-    return true;
-  }
+  aligned_sum(t, w, 4, &sum[0], &E[0]);
+  aligned_sum(t + 4, w + 4, 4, &sum[1], &E[1]);
+  const int hi = std::max(E[0], E[1]);  // not INT_MIN: some texel with a weight is not zero
   const int g = 4 * ((hi + 126) >> 2) - 162;  // at most 3 below the larger slice's own grid
   __int128 total = 0;
   for (int z = 0; z < 2; ++z) {
@@ -562,14 +610,7 @@ bool filter_float_slices(const float* t, const long* w, float* out) {
     else
       total += sh >= 127 ? (sum[z] < 0 ? -1 : 0) : sum[z] >> sh;  // floor
   }
-  if (total == 0) {
-    *out = 0.0f;
-    return true;
-  }
-  const float r = round_away(total, g);
-  if (std::fabs(r) < FLT_MIN || !std::isfinite(r)) return false;
-  *out = r;
-  return true;
+  return total == 0 ? 0.0f : round_away(total, g);
 }
 
 // Mirror addressing of a texel index over the period 2n (-1 is 0, n is n - 1).
@@ -581,9 +622,8 @@ long long mirror_index(long long i, long long n) {
 // Trilinear filtering; X holds the three coordinates in units of 2^-21
 // texel (for mirror addressing on normalized coordinates, as if not
 // reflected: the H200 takes the weights there and mirrors the texel
-// indices, tests/cuda/fitting, 262144 samples, no miss). False where the
-// float filter is not reproducible (the caller refuses).
-bool trilinear(const Object* o, const cudaTextureDesc& td, const __int128* X, float* fres) {
+// indices, tests/cuda/fitting, 262144 samples, no miss).
+void trilinear(const Object* o, const cudaTextureDesc& td, const __int128* X, float* fres) {
   const Format& fmt = o->format;
   const size_t size[3] = {o->nx, o->ny, o->nz};
   long long i0[3];
@@ -636,14 +676,13 @@ bool trilinear(const Object* o, const cudaTextureDesc& td, const __int128* X, fl
     if (fmt.kind == cudaChannelFormatKindFloat) {
       float v[8];
       for (int k = 0; k < 8; ++k) v[k] = border[k] ? td.borderColor[c] : t[k].f[c];
-      if (!filter_float_slices(v, w, &fres[c])) return false;
+      fres[c] = filter_float_slices(v, w, footprint(a, 3));
     } else {
       long long v[8];
       for (int k = 0; k < 8; ++k) v[k] = border[k] ? 0 : t[k].i[c];
       fres[c] = filter_normalized(fmt, v, w, 8);
     }
   }
-  return true;
 }
 
 }  // namespace
@@ -782,8 +821,7 @@ void texture_fetch(cudaTextureObject_t h, FetchShape shape, TexelType type, void
   }
   // Linear filtering.
   if (dims == 3) {
-    if (!trilinear(o, td, X, fres))
-      refuse(file, line, std::string(name) + " filtering a non-finite or subnormal texel, or to a subnormal result");
+    trilinear(o, td, X, fres);
     store();
     return;
   }
@@ -810,6 +848,7 @@ void texture_fetch(cudaTextureObject_t h, FetchShape shape, TexelType type, void
   w[1] = a[0] - ab;
   w[2] = a[1] - ab;
   w[3] = ab;
+  unsigned in = footprint(a, fdims);
   Texel t[4];
   bool border[4] = {false, false, false, false};
   if (cube && td.seamlessCubemap) {
@@ -834,6 +873,7 @@ void texture_fetch(cudaTextureObject_t h, FetchShape shape, TexelType type, void
       for (int k = 0; k < corners; ++k)
         if (k != missing) w[k] += (k == (missing ^ 3)) ? w[missing] - 2 * share : share;
       w[missing] = 0;
+      in &= ~(1u << missing);
       t[missing] = t[missing ^ 3];
     }
   } else {
@@ -850,8 +890,19 @@ void texture_fetch(cudaTextureObject_t h, FetchShape shape, TexelType type, void
     if (fmt.kind == cudaChannelFormatKindFloat) {
       float v[4];
       for (int k = 0; k < corners; ++k) v[k] = border[k] ? td.borderColor[c] : t[k].f[c];
-      if (!filter_float(v, w, corners, 8, &fres[c]))
-        refuse(file, line, std::string(name) + " filtering a non-finite or subnormal texel, or to a subnormal result");
+      fres[c] = filter_float(v, w, in, corners, 8);
+      // A texel in the footprint whose rounded weight is 0 lets an
+      // infinity or NaN through in 3D (measured); in 2D that was not
+      // measured, so where it would decide the result the fetch refuses.
+      unsigned weighted = 0;
+      for (int k = 0; k < corners; ++k) weighted |= (w[k] != 0 ? 1u : 0u) << k;
+      if ((in & ~weighted) != 0) {
+        const float other = filter_float(v, w, in & weighted, corners, 8);
+        if (memcmp(&other, &fres[c], sizeof other) != 0)
+          refuse(file, line,
+                 std::string(name) + " filtering an infinity, NaN or signed zero at a texel whose rounded weight is 0 "
+                                     "(measured in 3D, not in 2D)");
+      }
     } else {
       long long v[4];
       for (int k = 0; k < corners; ++k) v[k] = border[k] ? 0 : t[k].i[c];
