@@ -761,6 +761,8 @@ struct Lockstep {
 struct Block {
   int n = 0;     // threads per block
   int next = 0;  // next thread not yet started
+  int last_tid = -2;  // the thread assign() placed last, and its index (see assign)
+  uint3 last_tidx = {0, 0, 0};
   int exited = 0;
   int nwarps = 0;
   int bar_count = 0;
@@ -873,11 +875,29 @@ std::vector<int> g_order, g_rank;
 inline int nth_thread(int u) { return g_order.empty() ? u : g_order[u]; }
 inline bool started(int t) { return (g_order.empty() ? t : g_rank[t]) < B.next; }
 
+// Puts thread t of the block on fiber f. Threads start in order (unless --schedule
+// shuffles them), so t's index nearly always follows from the last placed thread's
+// without a division (two divisions were a tenth of a warp-heavy kernel's time).
 inline void assign(Fiber* f, int t) {
   f->tid = t;
-  unsigned bx = blockDim.x, by = blockDim.y;
-  unsigned u = static_cast<unsigned>(t);
-  f->tidx = uint3{u % bx, (u / bx) % by, u / (bx * by)};
+  uint3 i;
+  if (t == B.last_tid + 1) {
+    i = B.last_tidx;
+    if (++i.x == blockDim.x) {
+      i.x = 0;
+      if (++i.y == blockDim.y) {
+        i.y = 0;
+        ++i.z;
+      }
+    }
+  } else {
+    const unsigned bx = blockDim.x, by = blockDim.y;
+    const unsigned u = static_cast<unsigned>(t);
+    i = uint3{u % bx, (u / bx) % by, u / (bx * by)};
+  }
+  B.last_tid = t;
+  B.last_tidx = i;
+  f->tidx = i;
   f->wait = 0;
   B.warps[t >> 5].fiber[t & 31] = f;
 }
@@ -1272,26 +1292,9 @@ void fiber_loop(Fiber* self) {
     B.warps[t >> 5].exited |= 1u << (t & 31);
     if (g_cluster_threads) cluster_thread_exited(t);
     if (!rq_empty() || B.next >= B.n) return;
-    // The plain loop: the next thread on the same fiber. Threads start in
-    // order, so its index follows from this one's without a division.
-    int u = B.next++;
-    if (!g_order.empty() || self->tid != u - 1) {
-      assign(self, nth_thread(u));
-      threadIdx = self->tidx;
-      continue;
-    }
-    uint3 i = self->tidx;
-    if (++i.x == blockDim.x) {
-      i.x = 0;
-      if (++i.y == blockDim.y) {
-        i.y = 0;
-        ++i.z;
-      }
-    }
-    self->tid = u;
-    self->tidx = i;
-    B.warps[u >> 5].fiber[u & 31] = self;
-    threadIdx = i;
+    // The plain loop: the next thread on the same fiber.
+    assign(self, nth_thread(B.next++));
+    threadIdx = self->tidx;
   }
 }
 
@@ -1336,6 +1339,7 @@ void run_block() {
     }
     for (int i = 0; i < B.n; ++i) g_rank[g_order[i]] = i;
   }
+  B.last_tid = -2;
   B.next = 1;
   B.exited = 0;
   B.bar_count = 0;
@@ -2118,9 +2122,11 @@ __attribute__((noinline)) void complete_group(Warp& W, unsigned mask, int self_l
         // Each set of equal values once: the first lane of a set finds the others
         // and gives them their result.
         if (!((match_done >> l) & 1)) {
+          // All 32 lanes compared at once (vectorized), then masked.
           unsigned m = 0;
-          for (unsigned q = mask & ~match_done; q; q &= q - 1)
-            if (W.val[__builtin_ctz(q)] == W.val[l]) m |= 1u << __builtin_ctz(q);
+          const unsigned long long v = W.val[l];
+          for (int q = 0; q < 32; ++q) m |= static_cast<unsigned>(W.val[q] == v) << q;
+          m &= mask & ~match_done;
           match_done |= m;
           for (unsigned q = m; q; q &= q - 1) W.result[__builtin_ctz(q)] = m;
         }
