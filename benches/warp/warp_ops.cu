@@ -8,6 +8,10 @@
 //   ballot    __ballot_sync
 //   match     __match_any_sync
 // and prints nanoseconds per lane per operation, and each one's ratio to `barrier`.
+// Then the cost of a short thread's one warp operation: 1024 blocks of 256 threads
+// that each do one __shfl_sync (every lane then needs a fiber of its own), against
+// the same threads without it (run one after another on one fiber), per thread:
+// what dominates a kernel like tests/cuda/warp_aggregated_atomics.cu.
 #include <cuda_runtime.h>
 
 #include <chrono>
@@ -47,12 +51,21 @@ __global__ void match(unsigned* out, int k) {
   out[threadIdx.x] = v;
 }
 
+__global__ void short_plain(unsigned* out, int k) {
+  out[threadIdx.x] = threadIdx.x * 1664525u + k;
+}
+
+__global__ void short_shfl(unsigned* out, int k) {
+  out[threadIdx.x] = threadIdx.x * 1664525u + __shfl_sync(0xffffffffu, k + threadIdx.x, 0);
+}
+
 // The best of five timings (other processes' load only ever adds).
-double seconds(void (*kernel)(unsigned*, int), unsigned* out, int k, int launches) {
+double seconds(void (*kernel)(unsigned*, int), unsigned* out, int k, int launches, int blocks = 1,
+               int threads = 32) {
   double best = 1e30;
   for (int rep = 0; rep < 5; ++rep) {
     auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < launches; ++i) kernel<<<1, 32>>>(out, k);
+    for (int i = 0; i < launches; ++i) kernel<<<blocks, threads>>>(out, k);
     cudaDeviceSynchronize();
     double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (t < best) best = t;
@@ -62,7 +75,7 @@ double seconds(void (*kernel)(unsigned*, int), unsigned* out, int k, int launche
 
 int main() {
   unsigned* out;
-  cudaMalloc(&out, 32 * sizeof(unsigned));
+  cudaMalloc(&out, 256 * sizeof(unsigned));
   const int k = 10000, launches = 10;
   const double ops = 32.0 * k * launches;
   double base = seconds(loop, out, k, launches);
@@ -77,5 +90,11 @@ int main() {
     double ns = (seconds(c.kernel, out, k, launches) - base) / ops * 1e9;
     printf("%-10s %7.2f ns per lane per operation, %.2fx the baseline\n", c.name, ns, ns / bar);
   }
+  const int blocks = 1024, threads = 256;
+  const double short_threads = 1.0 * blocks * threads * launches;
+  const double plain = seconds(short_plain, out, 1, launches, blocks, threads) / short_threads * 1e9;
+  const double one = seconds(short_shfl, out, 1, launches, blocks, threads) / short_threads * 1e9;
+  printf("%-10s %7.2f ns per thread with one __shfl_sync, %.2f without: the first warp operation of "
+         "a thread costs %.2fx the baseline\n", "short", one, plain, (one - plain) / bar);
   return 0;
 }
