@@ -324,6 +324,33 @@ fn probes_print_the_same_on_one_and_two_threads() {
 }
 
 #[test]
+fn a_grid_handed_back_to_one_thread_runs_every_block_once() {
+    // The contention guard: when the threads slow each other down, the
+    // helpers stop taking blocks and the calling thread runs the rest of
+    // the grid. `force` does that after a few blocks, whatever they cost:
+    // multicore_atomics (96 blocks; tickets handed out once, sums, the last
+    // block's reduction) must still print what the H200 printed, with no
+    // block lost or run twice at the hand-over.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let name = "multicore_atomics";
+    let compiled = backend.compile(&probe(name)).unwrap();
+    let mut command = backend.command(&compiled);
+    command
+        .env("CUDA_EMU_THREADS", "2")
+        .env("CUDA_EMU_CONTENTION_GUARD", "force");
+    let handed_back = mdbook_evidence::run_captured(&mut command, Duration::from_secs(60)).unwrap();
+    let stderr = String::from_utf8_lossy(&handed_back.stderr);
+    assert!(
+        stderr.contains("the rest of the grid runs on one thread"),
+        "the guard did not act: {stderr}"
+    );
+    let differences = differences_from_the_gpu(name, &handed_back);
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
+}
+
+#[test]
 fn an_error_in_one_block_of_many_is_reported_as_on_one_thread() {
     // multicore_errors: a block that hits an assert, a trap, a fault or a
     // divergent barrier early on one core waits for the blocks before it;

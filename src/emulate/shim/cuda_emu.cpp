@@ -61,6 +61,13 @@ struct Settings {
   // calling thread alone before the others join it (CUDA_EMU_SPREAD_AFTER_US).
   int threads = 1;
   long spread_after_us = 200;
+  // Whether a grid whose blocks slow each other down goes back to the calling thread
+  // alone (see run_grid): CUDA_EMU_CONTENTION_GUARD=0 turns that off, =report says on
+  // stderr when it happens; =force (for tests) does it after a few blocks, whatever
+  // they cost.
+  bool contention_guard = true;
+  bool contention_report = false;
+  bool contention_force = false;
 };
 
 Settings& settings() {
@@ -82,6 +89,11 @@ Settings& settings() {
     if (r.threads < 1) r.threads = 1;
     if (r.threads > 256) r.threads = 256;
     if (const char* v = getenv("CUDA_EMU_SPREAD_AFTER_US"); v && *v) r.spread_after_us = atol(v);
+    if (const char* v = getenv("CUDA_EMU_CONTENTION_GUARD"); v && *v) {
+      r.contention_guard = strcmp(v, "0") != 0;
+      r.contention_force = strcmp(v, "force") == 0;
+      r.contention_report = strcmp(v, "report") == 0 || r.contention_force;
+    }
     return r;
   }();
   return s;
@@ -516,6 +528,13 @@ double now_ms() {
   return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
+// CPU time this OS thread has used: what a block costs, whatever else the machine runs.
+double thread_cpu_ms() {
+  timespec ts;
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
 // ---- Fibers ------------------------------------------------------------------------
 const size_t kStackBytes = 1024 * 1024;  // reserved, committed as touched; a guard page below
 // A guarded stack's guard is 16 MiB of address space (no memory), not one page: a
@@ -803,6 +822,7 @@ struct GridRun {
   std::atomic<unsigned long long> next{0};     // the next block to start
   std::atomic<unsigned long long> done{0};     // blocks [0, done) finished, output joined
   std::atomic<unsigned long long> stopped{~0ull};  // the block that stopped the kernel
+  std::atomic<bool> alone{false};  // the helpers take no more blocks (see run_grid)
   std::mutex lock;                              // held: finish() and `held`
   std::map<unsigned long long, std::string> held;  // finished after `done`, their output
   std::map<unsigned long long, std::vector<PendingHazard>> held_hazards;  // and warnings
@@ -2762,7 +2782,8 @@ void grid_sync(const char* file, int line) {
 // order in which blocks make their atomics and other accesses to memory, hence float
 // atomic sums across blocks (rounded in another order, as on a GPU) and the outcome of
 // programs with races between blocks; a block that spins on a flag another block sets
-// can finish where one thread hangs; after a kernel stops (assert, __trap), blocks after
+// can finish where one thread hangs (until the contention guard sends the grid back to
+// one thread, see run_grid); after a kernel stops (assert, __trap), blocks after
 // it that another thread had started run to their end or to their next __nanosleep
 // (their output is dropped).
 namespace {
@@ -2859,7 +2880,12 @@ void* helper_main(void* p) {
     GridRun& g = *g_grid;
     place_dynamic_shared(g_launch->shmem);
     shape_block(B);
-    for (unsigned long long k = take(g); k < g.total; k = take(g)) run_one(g, k, out);
+    // Asked before taking a block: a block taken is always run.
+    while (!g.alone.load(std::memory_order_relaxed)) {
+      const unsigned long long k = take(g);
+      if (k >= g.total) break;
+      run_one(g, k, out);
+    }
     sem_post(&g_helpers_done);
   }
   return nullptr;
@@ -2896,12 +2922,26 @@ int wake_helpers(int n) {
 }
 
 // Every block of an ordinary launch, on as many threads as pays.
+//
+// Blocks that share hot cache lines (every thread's atomicAdd on one of a few global
+// counters, a histogram without shared memory) can cost each core far more than they
+// cost one core alone: each atomic waits for the line to come from the other cores.
+// On two cores a naive 256-bin histogram took twice one core's wall time. So the
+// calling thread measures what a block costs it, in CPU time (which other processes'
+// load does not inflate): alone, before the helpers join, then over a window once they
+// have. If a block now costs it more than `threads` times as much, the threads
+// together finish fewer blocks than it did alone: the helpers take no more blocks
+// and the calling thread runs the rest of the grid. Which thread runs a block never
+// changes what the program prints (see above).
+const double kContentionWindowMs = 2.0;  // CPU time of the calling thread
+
 void run_grid(const LaunchConfig& c) {
   GridRun& g = g_run;
   g.total = static_cast<unsigned long long>(c.grid.x) * c.grid.y * c.grid.z;
   g.next = 0;
   g.done = 0;
   g.stopped = ~0ull;
+  g.alone = false;
   g.held.clear();
   g_grid = &g;
   const Settings& s = settings();
@@ -2917,12 +2957,39 @@ void run_grid(const LaunchConfig& c) {
     spread = true;
   }
   const double start = spread ? 0 : now_ms();
+  // The contention guard's measures: CPU per block alone, then in the window.
+  const double cpu_start = spread ? 0 : thread_cpu_ms();
+  double alone_per_block = 0, window_start = 0;
+  unsigned long long alone_blocks = 0, window_blocks = 0;
+  bool watching = false;
   static std::string out;
   for (unsigned long long k = take(g); k < g.total; k = take(g)) {
     run_one(g, k, out);
-    if (!spread && (now_ms() - start) * 1000 >= s.spread_after_us) {
-      if (g.next.load(std::memory_order_relaxed) < g.total) woken = wake_helpers(want - 1);
-      spread = true;
+    if (!spread) {
+      ++alone_blocks;
+      if ((now_ms() - start) * 1000 >= s.spread_after_us || s.contention_force) {
+        if (g.next.load(std::memory_order_relaxed) < g.total) woken = wake_helpers(want - 1);
+        spread = true;
+        window_start = thread_cpu_ms();
+        alone_per_block = (window_start - cpu_start) / alone_blocks;
+        watching = woken > 0 && s.contention_guard;
+      }
+    } else if (watching) {
+      ++window_blocks;
+      const double used = thread_cpu_ms() - window_start;
+      if ((used >= kContentionWindowMs || s.contention_force) && window_blocks >= 4) {
+        watching = false;
+        if (used / window_blocks > (woken + 1) * alone_per_block || s.contention_force) {
+          g.alone.store(true, std::memory_order_relaxed);
+          if (s.contention_force)
+            fprintf(stderr, "cuda_emu: %s: the rest of the grid runs on one thread "
+                    "(CUDA_EMU_CONTENTION_GUARD=force)\n", kernel_name());
+          else if (s.contention_report)
+            fprintf(stderr, "cuda_emu: %s: a block took %.1fx the CPU time on %d threads that it "
+                    "took alone: the rest of the grid runs on one\n", kernel_name(),
+                    used / window_blocks / alone_per_block, woken + 1);
+        }
+      }
     }
   }
   for (int i = 0; i < woken; ++i) sem_wait(&g_helpers_done);

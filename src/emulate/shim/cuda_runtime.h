@@ -99,7 +99,8 @@
 // differs from run to run, as on a GPU; integer atomics give the same result in
 // any order); in a program with races between blocks (one reads what another
 // writes without a barrier between them), what it reads; a block spinning on a
-// flag that a later block sets can finish; after an assert or __trap stops the
+// flag that a later block sets can finish (unless the contention guard has sent
+// the grid back to one thread, see run_grid in cuda_emu.cpp); after an assert or __trap stops the
 // kernel, blocks after it that had started on another thread run to their end
 // or to their next __nanosleep (their device printf output is dropped: on one
 // thread they never start). Device printf output, error reports and exit statuses stay the same:
