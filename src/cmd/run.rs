@@ -76,7 +76,10 @@ pub struct Args {
     pub schedule: Option<String>,
     /// Emulation: OS threads that run the blocks of a grid (default:
     /// `CUDA_EMU_THREADS`, else every core this process may use). 1 gives the
-    /// deterministic mode that `build`, `verify` and `check` use.
+    /// deterministic mode that `build`, `verify` and `check` use. A grid
+    /// whose blocks slow each other down on several cores (hot atomics)
+    /// goes back to one (`CUDA_EMU_CONTENTION_GUARD=0` keeps them all,
+    /// `=report` says when).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub threads: Option<u64>,
 
