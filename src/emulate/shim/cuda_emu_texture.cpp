@@ -285,8 +285,9 @@ float round_away(__int128 v, int e) {
 // x + 1, bit 1: y + 1, bit 2: z + 1): those whose weight along every one of
 // the dims dimensions is not zero, from the 8-bit fractions a. A texel can
 // be in the footprint with a rounded weight of 0 (a 3D fetch at 1/256 of
-// a slice, halfway in x): the H200 let an infinity or NaN there through
-// (tests/cuda/tex_nonfinite_linear.cu).
+// a slice, halfway in x; a 2D fetch at 1/256 in x and in y): the H200 lets
+// an infinity, a NaN or a signed zero there through
+// (tests/cuda/tex_nonfinite_linear.cu, tests/cuda/tex2d_zero_weight_specials.cu).
 unsigned footprint(const long* a, int dims) {
   unsigned in = 0;
   for (int k = 0; k < (1 << dims); ++k) {
@@ -891,18 +892,6 @@ void texture_fetch(cudaTextureObject_t h, FetchShape shape, TexelType type, void
       float v[4];
       for (int k = 0; k < corners; ++k) v[k] = border[k] ? td.borderColor[c] : t[k].f[c];
       fres[c] = filter_float(v, w, in, corners, 8);
-      // A texel in the footprint whose rounded weight is 0 lets an
-      // infinity or NaN through in 3D (measured); in 2D that was not
-      // measured, so where it would decide the result the fetch refuses.
-      unsigned weighted = 0;
-      for (int k = 0; k < corners; ++k) weighted |= (w[k] != 0 ? 1u : 0u) << k;
-      if ((in & ~weighted) != 0) {
-        const float other = filter_float(v, w, in & weighted, corners, 8);
-        if (memcmp(&other, &fres[c], sizeof other) != 0)
-          refuse(file, line,
-                 std::string(name) + " filtering an infinity, NaN or signed zero at a texel whose rounded weight is 0 "
-                                     "(measured in 3D, not in 2D)");
-      }
     } else {
       long long v[4];
       for (int k = 0; k < corners; ++k) v[k] = border[k] ? 0 : t[k].i[c];
