@@ -2928,12 +2928,22 @@ int wake_helpers(int n) {
 // cost one core alone: each atomic waits for the line to come from the other cores.
 // On two cores a naive 256-bin histogram took twice one core's wall time. So the
 // calling thread measures what a block costs it, in CPU time (which other processes'
-// load does not inflate): alone, before the helpers join, then over a window once they
-// have. If a block now costs it more than `threads` times as much, the threads
-// together finish fewer blocks than it did alone: the helpers take no more blocks
-// and the calling thread runs the rest of the grid. Which thread runs a block never
-// changes what the program prints (see above).
+// load does not inflate): alone, before the helpers join, then over windows of 2 ms
+// once they have, to the grid's end. If a block costs it more than `threads` times as
+// much in a window, the threads together finish fewer blocks than it did alone: the
+// helpers take no more blocks and the calling thread runs the rest of the grid. Which
+// thread runs a block never changes what the program prints (see above).
+//
+// Both measures are of warm blocks. A grid's first block pays for what the others do
+// not (fiber stacks mapped, pages faulted, caches cold after the host's work), up to
+// 20 times a later block: when it was short, the measure alone starts after it and
+// lasts spread_after_us of CPU time. The first window opens once the helpers have
+// taken two blocks each (awake, and past their own first block). The windows go on
+// to the grid's end because the OS may run the threads on one core for a while,
+// where they cannot slow each other down (one window then missed a 3x slowdown
+// about one run in ten: scripts/bench-contention with first_grid_tickets.cu).
 const double kContentionWindowMs = 2.0;  // CPU time of the calling thread
+const double kWarmUpMs = 1.0;            // a first block shorter than this is not measured
 
 void run_grid(const LaunchConfig& c) {
   GridRun& g = g_run;
@@ -2957,29 +2967,49 @@ void run_grid(const LaunchConfig& c) {
     spread = true;
   }
   const double start = spread ? 0 : now_ms();
-  // The contention guard's measures: CPU per block alone, then in the window.
-  const double cpu_start = spread ? 0 : thread_cpu_ms();
+  // The contention guard's measures: CPU per block alone, then in each window.
+  double cpu_start = spread ? 0 : thread_cpu_ms();
   double alone_per_block = 0, window_start = 0;
   unsigned long long alone_blocks = 0, window_blocks = 0;
-  bool watching = false;
+  bool watching = false, warm = false, window_open = false;
+  unsigned long long mine = 0;  // blocks the calling thread took
   static std::string out;
   for (unsigned long long k = take(g); k < g.total; k = take(g)) {
+    ++mine;
     run_one(g, k, out);
     if (!spread) {
       ++alone_blocks;
-      if ((now_ms() - start) * 1000 >= s.spread_after_us || s.contention_force) {
+      double cpu = thread_cpu_ms();
+      if (!warm) {
+        warm = true;
+        if (cpu - cpu_start < kWarmUpMs && !s.contention_force) {
+          cpu_start = cpu;
+          alone_blocks = 0;
+          continue;
+        }
+      }
+      const bool measured = (now_ms() - start) * 1000 >= s.spread_after_us &&
+                            (cpu - cpu_start) * 1000 >= s.spread_after_us;
+      if (measured || s.contention_force) {
         if (g.next.load(std::memory_order_relaxed) < g.total) woken = wake_helpers(want - 1);
         spread = true;
-        window_start = thread_cpu_ms();
-        alone_per_block = (window_start - cpu_start) / alone_blocks;
+        alone_per_block = (cpu - cpu_start) / alone_blocks;
         watching = woken > 0 && s.contention_guard;
       }
     } else if (watching) {
+      if (!window_open) {
+        window_open =
+            g.next.load(std::memory_order_relaxed) - mine >= 2ull * woken || s.contention_force;
+        if (window_open) window_start = thread_cpu_ms();
+        continue;
+      }
+      // The CPU clock is read every 8th block (every block when forced).
       ++window_blocks;
-      const double used = thread_cpu_ms() - window_start;
+      if (window_blocks % 8 != 0 && !s.contention_force) continue;
+      const double now = thread_cpu_ms(), used = now - window_start;
       if ((used >= kContentionWindowMs || s.contention_force) && window_blocks >= 4) {
-        watching = false;
         if (used / window_blocks > (woken + 1) * alone_per_block || s.contention_force) {
+          watching = false;
           g.alone.store(true, std::memory_order_relaxed);
           if (s.contention_force)
             fprintf(stderr, "cuda_emu: %s: the rest of the grid runs on one thread "
@@ -2989,6 +3019,8 @@ void run_grid(const LaunchConfig& c) {
                     "took alone: the rest of the grid runs on one\n", kernel_name(),
                     used / window_blocks / alone_per_block, woken + 1);
         }
+        window_start = now;
+        window_blocks = 0;
       }
     }
   }
