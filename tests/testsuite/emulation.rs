@@ -214,6 +214,7 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "tex_cubemap",
     "tex_cubemap_edges",
     "tex_cubemap_modes",
+    "tex_cubemap_corner_specials",
     "tex_linear_fetch",
     "tex_nonfinite_linear",
     "tex2d_zero_weight_specials",
