@@ -43,7 +43,10 @@
 //!
 //! What stays different: a product that reaches an addition through a
 //! function declared before its definition (warned about at the call), a
-//! function's return value, or a variable assigned after its declaration.
+//! product a `__device__` function returns to a call whose result is added
+//! or kept in a variable (nvcc fuses it once it inlines the call, measured
+//! with `tests/cuda/half_contraction_returned.cu`; warned about at the
+//! `return`), or a variable assigned after its declaration.
 //! Written by hand over the rewriter's tokens, for the reason
 //! `super::rewrite` gives: no C++ parser, and the subset is small.
 
@@ -75,6 +78,76 @@ pub struct ThroughCall {
     pub variable: String,
     pub declared_on: u32,
     pub callee: String,
+}
+
+/// A half-precision product returned by a `__device__` function whose
+/// result a call adds: nvcc inlines the call and fuses the product there
+/// (`tests/cuda/half_contraction_returned.cu`), the emulator rounds it at
+/// the `return`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReturnedProduct {
+    /// Where the returned product starts.
+    pub line: u32,
+    pub column: u32,
+    pub function: String,
+    /// The first call whose result is added (or kept in a variable).
+    pub added_on: u32,
+}
+
+/// The products returned by `__device__` functions (not `__noinline__`,
+/// not `__host__ __device__`, not templates) of which some call is an
+/// operand of `+` or `-`, the right side of `+=` or `-=`, an argument of
+/// `__hadd` and friends, or the initializer of a variable: one for each
+/// `return <product>;`.
+pub(super) fn returned_products(source: &str, tokens: &[CodeToken]) -> Vec<ReturnedProduct> {
+    let view = View { source, tokens };
+    let depths = view.brace_depths();
+    let mut found = Vec::new();
+    for j in 0..tokens.len() {
+        let Some((close, end)) = view.device_definition(j, &depths) else {
+            continue;
+        };
+        let name = view.text(j);
+        let added = (0..tokens.len())
+            .filter(|&k| (k < j || k > end) && view.text(k) == name && view.punct(k + 1, "("))
+            .find(|&k| view.call_result_added(k));
+        let Some(added) = added else {
+            continue;
+        };
+        for r in close + 1..end {
+            if view.text(r) != "return" || tokens[r].kind != TokenKind::Ident {
+                continue;
+            }
+            let Some(semicolon) = (r + 1..end).find(|&k| view.text(k) == ";") else {
+                continue;
+            };
+            if semicolon > r + 1 && view.is_product(r + 1..semicolon) {
+                found.push(ReturnedProduct {
+                    line: tokens[r + 1].line,
+                    column: tokens[r + 1].column,
+                    function: name.to_string(),
+                    added_on: tokens[added].line,
+                });
+            }
+        }
+    }
+    found
+}
+
+/// The warning for a returned product, naming the file, line and column
+/// of the product.
+pub(crate) fn returned_warning(file: &std::path::Path, returned: &ReturnedProduct) -> String {
+    format!(
+        "{}:{}:{}: '{}' returns a half-precision product, and a call adds its result (line {}): \
+         nvcc inlines such a call and fuses the product into that addition, rounding once \
+         (measured, tests/cuda/half_contraction_returned.cu); the CPU emulator rounds it at the \
+         return, so the sum may differ in its last bit",
+        file.display(),
+        returned.line,
+        returned.column,
+        returned.function,
+        returned.added_on
+    )
 }
 
 /// Why a declaration keeps its rounding: it does not qualify, or (worth a
@@ -750,6 +823,75 @@ impl View<'_> {
             && !(t == "-" && self.punct(op + 1, ">"))
     }
 
+    /// Where a `__device__` function returning a half-precision value is
+    /// defined at `j` (file scope; not `__noinline__`, `__host__`,
+    /// `__global__` or a template, not returning a pointer or reference):
+    /// its parameters' `)` and its body's `}`.
+    fn device_definition(&self, j: usize, depths: &[i32]) -> Option<(usize, usize)> {
+        let tokens = self.tokens;
+        if tokens[j].kind != TokenKind::Ident
+            || tokens[j].directive.is_some()
+            || depths[j] != 0
+            || !self.punct(j + 1, "(")
+            || is_half_type(self.text(j))
+        {
+            return None;
+        }
+        let close = self.closing(j + 1)?;
+        if !self.punct(close + 1, "{") {
+            return None;
+        }
+        let head: Vec<&str> = (0..j)
+            .rev()
+            .take_while(|&k| {
+                tokens[k].directive.is_none() && !matches!(self.text(k), ";" | "{" | "}")
+            })
+            .map(|k| self.text(k))
+            .collect();
+        let stops = [
+            "__host__",
+            "__global__",
+            "__noinline__",
+            "template",
+            "operator",
+            "*",
+            "&",
+        ];
+        let returns_half = head.first().is_some_and(|t| is_half_type(t));
+        if !returns_half || !head.contains(&"__device__") || head.iter().any(|t| stops.contains(t))
+        {
+            return None;
+        }
+        Some((close, self.closing(close + 1)?))
+    }
+
+    /// Whether the call whose name is at `k` has its result added: an
+    /// operand of a binary `+` or `-`, the right side of `+=` or `-=`, a
+    /// whole argument of `__hadd` and friends, or `T x = call(...);`.
+    fn call_result_added(&self, k: usize) -> bool {
+        let Some(close) = self.closing(k + 1) else {
+            return false;
+        };
+        let before = self.text_at(k.checked_sub(1));
+        let next = self.text_at(Some(close + 1));
+        if self.binary_additive_after(close + 1)
+            || (matches!(before, "+" | "-") && self.binary_additive_before(k - 1))
+        {
+            return true;
+        }
+        if before == "=" && k >= 2 {
+            let two_before = self.text(k - 2);
+            return next == ";"
+                && (matches!(two_before, "+" | "-")
+                    || self.tokens[k - 2].kind == TokenKind::Ident);
+        }
+        matches!(before, "(" | ",")
+            && matches!(next, "," | ")")
+            && self
+                .enclosing_paren(k)
+                .is_some_and(|open| open > 0 && ADDITIONS.contains(&self.text(open - 1)))
+    }
+
     /// Whether the name at `k` is a whole argument of `__hadd` and friends.
     fn is_addition_argument(&self, k: usize) -> bool {
         let (Some(before), next) = (k.checked_sub(1), self.text_at(Some(k + 1))) else {
@@ -966,6 +1108,34 @@ mod tests {
         let warning = super::warning(Path::new("k.cu"), &calls[0]);
         assert!(
             warning.starts_with("k.cu:4:15: the half-precision product in 't' (line 3) is passed to 'add', which adds it"),
+            "{warning}"
+        );
+    }
+
+    #[test]
+    fn a_product_returned_to_an_addition_is_warned_about_at_the_return() {
+        let source = "__device__ __half mul(__half a, __half b) { return a * b; }\n\
+                      __device__ __noinline__ __half never(__half a, __half b) { return a * b; }\n\
+                      __device__ __half stored(__half a, __half b) { return __hmul(a, b); }\n\
+                      __device__ __half sum(__half a, __half b) { return a + b; }\n\
+                      __global__ void k(__half* o, __half a, __half b, __half c) {\n\
+                      o[0] = mul(a, b) + c; o[1] = never(a, b) + c;\n\
+                      o[2] = stored(a, b); o[3] = sum(a, b) + c;\n\
+                      __half t = mul(b, a); o[4] = __hadd(c, stored(a, c));\n\
+                      }\n";
+        let rewritten = rewrite(Path::new("k.cu"), source).unwrap();
+        let returned: Vec<(u32, u32, &str, u32)> = rewritten
+            .half_product_returns
+            .iter()
+            .map(|r| (r.line, r.column, r.function.as_str(), r.added_on))
+            .collect();
+        // `never` is not inlined, `sum` returns a sum; `stored`'s result is
+        // added on line 8 only.
+        assert_eq!(returned, [(1, 52, "mul", 6), (3, 55, "stored", 8)]);
+        let warning =
+            super::returned_warning(Path::new("k.cu"), &rewritten.half_product_returns[0]);
+        assert!(
+            warning.starts_with("k.cu:1:52: 'mul' returns a half-precision product, and a call adds its result (line 6)"),
             "{warning}"
         );
     }

@@ -377,6 +377,12 @@ impl Emulator {
                         .iter()
                         .map(|call| half_products::warning(&input.shown, call)),
                 );
+                warnings.extend(
+                    rewritten
+                        .half_product_returns
+                        .iter()
+                        .map(|returned| half_products::returned_warning(&input.shown, returned)),
+                );
                 let shown = input.shown.display().to_string();
                 overload_calls.extend(
                     rewritten

@@ -53,7 +53,7 @@ use thiserror::Error;
 
 use crate::cxx::lexer::{CodeToken, TokenKind, lex};
 
-use super::half_products::ThroughCall;
+use super::half_products::{ReturnedProduct, ThroughCall};
 
 /// What the emulator puts in place of `<<<`: the callee that takes the kernel
 /// and its launch configuration and returns a callable taking the arguments.
@@ -210,6 +210,9 @@ pub struct RewrittenSource {
     /// the program's, which nvcc fuses and the emulator rounds
     /// ([`super::half_products`]): each is warned about.
     pub half_product_calls: Vec<ThroughCall>,
+    /// Half-precision products returned to a call that adds them, which
+    /// nvcc fuses and the emulator rounds: each is warned about.
+    pub half_product_returns: Vec<ReturnedProduct>,
 }
 
 /// A call rewritten to an overload set of the shim, where it was written.
@@ -258,6 +261,7 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
     rewriter.run()?;
     rewriter.host_device_copies();
     rewriter.addend_parameters();
+    let half_product_returns = super::half_products::returned_products(source, &tokens);
     let Rewriter {
         mut edits,
         launches,
@@ -294,6 +298,7 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
         math_uses,
         overload_calls,
         half_product_calls,
+        half_product_returns,
     })
 }
 

@@ -814,6 +814,48 @@ fn a_half_product_that_reaches_an_addition_the_rewriter_cannot_follow_is_warned_
 }
 
 #[test]
+fn a_half_product_returned_to_an_addition_is_warned_about_where_it_is_returned() {
+    // half_contraction_returned: on the GPU (recorded on an H100, sm_90),
+    // nvcc fuses a product returned by an inlined function into the
+    // caller's addition (1205 of 1205 differing triples fused), and rounds
+    // it for a __noinline__ one. The emulator rounds it at the return:
+    // never silently, each such return is warned about at its line.
+    if emulator(false).is_none() {
+        return;
+    }
+    let gpu = expected("half_contraction_returned", "stdout");
+    assert!(
+        gpu.lines()
+            .next()
+            .unwrap_or_default()
+            .contains("fused 1205, rounded twice 0"),
+        "the recording: {gpu}"
+    );
+    let program = "tests/cuda/half_contraction_returned.cu";
+    let output = crate::tool(&repo_root(), &["run", "--backend", "emulate", program]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert!(
+        stdout
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .contains("fused 0, rounded twice 1205"),
+        "{stdout}"
+    );
+    for (line, function) in [(13, "mul"), (14, "mul_h"), (16, "mul_bf"), (17, "mul2")] {
+        let at = format!("{program}:{line}:");
+        let what = format!("'{function}' returns a half-precision product");
+        assert!(
+            stderr.lines().any(|l| l.contains(&at) && l.contains(&what)),
+            "no warning for {function}: {stderr}"
+        );
+    }
+    assert!(!stderr.contains("mul_never_inlined"), "{stderr}");
+}
+
+#[test]
 fn a_runtime_call_the_emulator_lacks_is_refused_at_its_call_site() {
     let Some(backend) = emulator(false) else {
         return;
