@@ -542,41 +542,12 @@ impl View<'_> {
     /// token).
     fn addend_parameters(&self, j: usize, depths: &[i32], nesting: usize) -> Vec<(usize, usize)> {
         let tokens = self.tokens;
-        if nesting > 8
-            || tokens[j].kind != TokenKind::Ident
-            || tokens[j].directive.is_some()
-            || depths[j] != 0
-            || !self.punct(j + 1, "(")
-            || is_half_type(self.text(j))
-        {
+        if nesting > 8 {
             return Vec::new();
         }
-        let Some(close) = self.closing(j + 1) else {
+        let Some((close, _)) = self.device_function(j, depths, &[":", "~"]) else {
             return Vec::new();
         };
-        if !self.punct(close + 1, "{") {
-            return Vec::new();
-        }
-        // The head, back to the last `;`, `{` or `}`.
-        let head: Vec<&str> = (0..j)
-            .rev()
-            .take_while(|&k| {
-                tokens[k].directive.is_none() && !matches!(self.text(k), ";" | "{" | "}")
-            })
-            .map(|k| self.text(k))
-            .collect();
-        let stops = [
-            "__host__",
-            "__global__",
-            "__noinline__",
-            "template",
-            "operator",
-            ":",
-            "~",
-        ];
-        if !head.contains(&"__device__") || head.iter().any(|t| stops.contains(t)) {
-            return Vec::new();
-        }
         // Defined once and declared nowhere else: no other `name(` after a
         // type.
         let name = self.text(j);
@@ -823,11 +794,40 @@ impl View<'_> {
             && !(t == "-" && self.punct(op + 1, ">"))
     }
 
+    /// The tokens of the declaration head before the name at `j`, nearest
+    /// first, back to the last `;`, `{` or `}`.
+    fn head(&self, j: usize) -> Vec<&str> {
+        (0..j)
+            .rev()
+            .take_while(|&k| {
+                self.tokens[k].directive.is_none() && !matches!(self.text(k), ";" | "{" | "}")
+            })
+            .map(|k| self.text(k))
+            .collect()
+    }
+
     /// Where a `__device__` function returning a half-precision value is
     /// defined at `j` (file scope; not `__noinline__`, `__host__`,
     /// `__global__` or a template, not returning a pointer or reference):
     /// its parameters' `)` and its body's `}`.
     fn device_definition(&self, j: usize, depths: &[i32]) -> Option<(usize, usize)> {
+        let (close, head) = self.device_function(j, depths, &["*", "&"])?;
+        if !head.first().is_some_and(|t| is_half_type(t)) {
+            return None;
+        }
+        Some((close, self.closing(close + 1)?))
+    }
+
+    /// Where a `__device__` function is defined at `j`, at file scope, not
+    /// `__host__`, `__global__`, `__noinline__`, a template or an operator,
+    /// and with none of `stops` in its head: its parameters' `)` and its
+    /// head (see `head`).
+    fn device_function(
+        &self,
+        j: usize,
+        depths: &[i32],
+        stops: &[&str],
+    ) -> Option<(usize, Vec<&str>)> {
         let tokens = self.tokens;
         if tokens[j].kind != TokenKind::Ident
             || tokens[j].directive.is_some()
@@ -841,28 +841,16 @@ impl View<'_> {
         if !self.punct(close + 1, "{") {
             return None;
         }
-        let head: Vec<&str> = (0..j)
-            .rev()
-            .take_while(|&k| {
-                tokens[k].directive.is_none() && !matches!(self.text(k), ";" | "{" | "}")
-            })
-            .map(|k| self.text(k))
-            .collect();
-        let stops = [
+        let head = self.head(j);
+        let always = [
             "__host__",
             "__global__",
             "__noinline__",
             "template",
             "operator",
-            "*",
-            "&",
         ];
-        let returns_half = head.first().is_some_and(|t| is_half_type(t));
-        if !returns_half || !head.contains(&"__device__") || head.iter().any(|t| stops.contains(t))
-        {
-            return None;
-        }
-        Some((close, self.closing(close + 1)?))
+        let stopped = |t: &&str| always.contains(t) || stops.contains(t);
+        (head.contains(&"__device__") && !head.iter().any(stopped)).then_some((close, head))
     }
 
     /// Whether the call whose name is at `k` has its result added: an
