@@ -2024,19 +2024,12 @@ namespace {
 inline void release_group(Warp& W, unsigned mask, int self_lane) {
   W.pending &= ~mask;
   ++W.sync_count;
-  if (mask == 0xffffffffu) {
-    memset(W.step, 0, sizeof W.step);
-  } else {
-    for (unsigned r = mask; r; r &= r - 1) W.step[__builtin_ctz(r)] = 0;
+  for (unsigned r = mask; r; r &= r - 1) {
+    int l = __builtin_ctz(r);
+    W.step[l] = 0;
+    W.fiber[l]->wait = 0;
   }
-  const unsigned others = mask & ~(1u << self_lane);
-  unsigned at = B.rq_head -= __builtin_popcount(others);
-  for (unsigned r = others; r; r &= r - 1) {
-    Fiber* f = W.fiber[__builtin_ctz(r)];
-    f->wait = 0;
-    B.rq[at++ & 2047] = f;
-  }
-  W.fiber[self_lane]->wait = 0;
+  rq_push_front(W, mask & ~(1u << self_lane));
 }
 
 // Whether every lane of a whole-warp group called op with the full mask: one pass with
@@ -2052,10 +2045,9 @@ inline bool whole_warp_agrees(const Warp& W, int op) {
 // path is needed.
 bool full_warp_shuffle(Warp& W, int op, int self_lane) {
   int width = W.width[self_lane];
-  unsigned bad = 0;
-  for (int l = 0; l < 32; ++l)
-    bad |= (W.mask[l] != 0xffffffffu) | (W.op[l] != op) | (W.width[l] != width);
-  if (bad) return false;
+  unsigned other_width = 0;
+  for (int l = 0; l < 32; ++l) other_width |= W.width[l] != width;
+  if (other_width || !whole_warp_agrees(W, op)) return false;
   const int segmask = (32 - width) & 31;
   const unsigned long long* v = W.val;
   unsigned long long* res = W.result;
@@ -2095,7 +2087,10 @@ __attribute__((noinline)) void complete_group(Warp& W, unsigned mask, int self_l
     release_group(W, mask, self_lane);
     return;
   }
-  for (unsigned r = mask == 0xffffffffu && whole_warp_agrees(W, op) ? 0 : mask; r; r &= r - 1) {
+  // Lane by lane only where the one-pass check finds a disagreement (or the group is
+  // not the whole warp), to name the lanes.
+  const bool agreed = mask == 0xffffffffu && whole_warp_agrees(W, op);
+  for (unsigned r = agreed ? 0 : mask; r; r &= r - 1) {
     int l = __builtin_ctz(r);
     if (W.mask[l] != mask || W.op[l] != op) {
       char what[256];
