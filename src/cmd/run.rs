@@ -79,7 +79,10 @@ pub struct Args {
     /// deterministic mode that `build`, `verify` and `check` use. A grid
     /// whose blocks slow each other down on several cores (hot atomics)
     /// goes back to one (`CUDA_EMU_CONTENTION_GUARD=0` keeps them all,
-    /// `=report` says when).
+    /// `=report` says when). A block that waits for another (polling a flag
+    /// or a counter) starts the next block on a thread of its own, whatever
+    /// N is; a wait that nothing can end is named after
+    /// `CUDA_EMU_SPIN_HANG_MS` (5000).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub threads: Option<u64>,
 

@@ -12,7 +12,8 @@
 #                                         stderr together), last line "status N"
 # Plus environment.txt: nvcc --version, nvidia-smi, the driver.
 #
-# Usage, from the repository root:  bash tests/cuda/run-on-gpu.sh
+# Usage, from the repository root:  bash tests/cuda/run-on-gpu.sh [PROBE...]
+# (the probes named, by file name without .cu; every probe when none is named)
 set -u
 here="$(cd "$(dirname "$0")" && pwd)"
 out_root="${OUT:-$PWD}"
@@ -32,8 +33,13 @@ probes=()
 for src in "$here"/*.cu; do
   name="$(basename "$src" .cu)"
   if grep -q '^// gpu: skip' "$src"; then continue; fi
+  if [ $# -gt 0 ] && ! printf '%s\n' "$@" | grep -qx "$name"; then continue; fi
   probes+=("$name")
 done
+if [ $# -gt 0 ] && [ ${#probes[@]} -ne $# ]; then
+  echo "run-on-gpu.sh: of $*, only ${probes[*]:-none} are probes of tests/cuda run on a GPU" >&2
+  exit 2
+fi
 jobs_max="$(nproc 2>/dev/null || echo 4)"
 for name in "${probes[@]}"; do
   (

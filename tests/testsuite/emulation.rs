@@ -198,6 +198,7 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "san_race_global",
     "san_race_shared",
     "san_uninit_global",
+    "spin_waits",
     "surface_rw",
     "surface_trap",
     "sync_count",
@@ -424,6 +425,117 @@ fn a_divergent_barrier_is_reported_with_its_line_not_hung() {
     );
     // The GPU ran on (undefined behaviour that happened to work there).
     assert_eq!(expected("divergent_barrier", "status").trim(), "0");
+}
+
+/// Runs probe `name` with `args` and `CUDA_EMU_SPIN_HANG_MS` at `hang_ms`
+/// until it writes a line with `warning:` to stderr (then kills it; the
+/// programs it is for wait for ever) or 60 s pass: what it wrote to stderr.
+fn stderr_until_a_warning(backend: &EmulateBackend, name: &str, args: &[&str]) -> String {
+    use std::io::BufRead;
+    let compiled = backend
+        .compile(&probe(name))
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+    let mut command = backend.command(&compiled);
+    command
+        .args(args)
+        .env("CUDA_EMU_SPIN_HANG_MS", "100")
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped());
+    let mut child = command.spawn().unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let (lines, seen) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in std::io::BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            if lines.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    let mut text = String::new();
+    while let Some(left) = deadline.checked_duration_since(std::time::Instant::now()) {
+        match seen.recv_timeout(left) {
+            Ok(line) => {
+                text.push_str(&line);
+                text.push('\n');
+                if line.contains("warning:") {
+                    // The line after it names the kernel.
+                    if let Ok(next) = seen.recv_timeout(Duration::from_secs(5)) {
+                        text.push_str(&next);
+                        text.push('\n');
+                    }
+                    break;
+                }
+            }
+            Err(_) => break,
+        }
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    text
+}
+
+#[test]
+fn blocks_that_wait_for_later_blocks_run_at_once_as_on_the_gpu() {
+    // Waits the fibers alone never end: a block's thread polling a flag
+    // another warp sets, a block waiting for a later block, a grid-wide
+    // barrier written by hand (96 blocks, one waiting OS thread each), a
+    // spin lock. Also on one thread: waiting blocks get company whatever
+    // the thread count.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let one = run_on_threads(&backend, "spin_waits", 1, &[], Duration::from_secs(60));
+    assert!(differences_from_the_gpu("spin_waits", &one).is_empty());
+    assert!(
+        one.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&one.stderr)
+    );
+}
+
+#[test]
+fn a_wait_no_gpu_can_end_is_named_with_its_line_not_hung_without_a_word() {
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    // One block more than the H200 holds at once, all polling a counter
+    // the last would complete: 132 run, none can end.
+    let said = stderr_until_a_warning(&backend, "spin_wait_hang", &[]);
+    assert!(
+        said.contains("tests/cuda/spin_wait_hang.cu:23: warning: thread (0,0,0) of block (")
+            && said.contains("has polled memory here for 100 ms")
+            && said.contains("nor can any of the 132 blocks running, and no more can start")
+            && said.contains("a GPU hangs here too")
+            && said
+                .contains("in kernel barrier_by_hand launched at tests/cuda/spin_wait_hang.cu:62"),
+        "{said}"
+    );
+    // A cooperative launch's blocks run in turns: block 0 waits for block 1
+    // for ever, and says why.
+    let said = stderr_until_a_warning(&backend, "spin_wait_hang", &["coop"]);
+    assert!(
+        said.contains("tests/cuda/spin_wait_hang.cu:33: warning: thread (0,0,0) of block (0,0,0)")
+            && said.contains("runs a cooperative or clustered launch's blocks in turns"),
+        "{said}"
+    );
+    // A later block's failed assert ends the kernel, and the wait of the
+    // block before it: reported as on a GPU, no hang.
+    let compiled = backend.compile(&probe("spin_wait_hang")).unwrap();
+    let mut command = backend.command(&compiled);
+    command.arg("assert");
+    let done = mdbook_evidence::run_captured(&mut command, Duration::from_secs(60)).unwrap();
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.termination, Termination::Exited(0), "{stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&done.stdout),
+        "device-side assert triggered\n"
+    );
+    assert!(
+        stderr.contains("spin_wait_hang.cu:44: void flag_after_assert(volatile int *): block: [1,0,0], thread: [0,0,0] Assertion `*flag == 1` failed."),
+        "{stderr}"
+    );
 }
 
 #[test]

@@ -569,6 +569,11 @@ struct Fiber {
   const char* file = nullptr;
   int line = 0;
   int sync_kind = 0;
+  // Its polls (see polled): the word it last polled, the bits it read there, and how
+  // many polls in a row read them.
+  const void* poll_addr = nullptr;
+  unsigned long long poll_value = 0;
+  unsigned poll_streak = 0;
 };
 
 Fiber g_main;  // the host's own stack
@@ -831,6 +836,11 @@ struct GridRun {
   std::atomic<unsigned long long> done{0};     // blocks [0, done) finished, output joined
   std::atomic<unsigned long long> stopped{~0ull};  // the block that stopped the kernel
   std::atomic<bool> alone{false};  // the helpers take no more blocks (see run_grid)
+  std::atomic<unsigned long long> finished{0};  // blocks ended, in any order
+  std::atomic<unsigned long long> erring{~0ull};  // the first block waiting to report an
+                                                  // error (kernel_error_turn)
+  int waiters = 0;  // OS threads started for blocks that wait for blocks (see
+                    // "Blocks that wait for other blocks"; under g_waiters_lock)
   std::mutex lock;                              // held: finish() and `held`
   std::map<unsigned long long, std::string> held;  // finished after `done`, their output
   std::map<unsigned long long, std::vector<PendingHazard>> held_hazards;  // and warnings
@@ -854,6 +864,10 @@ thread_local bool t_in_signal = false;  // ... from the fault handler (signals s
 // launch, at once.
 void kernel_error_turn() {
   if (g_grid == nullptr || t_block == ~0ull) return;
+  // Blocks before this one that wait for it (see block_stalled) give up.
+  unsigned long long first = g_grid->erring.load();
+  while (t_block < first && !g_grid->erring.compare_exchange_weak(first, t_block)) {
+  }
   for (;;) {
     if (g_grid->stopped.load(std::memory_order_acquire) < t_block) abandon_block();
     if (g_grid->done.load(std::memory_order_acquire) == t_block) {
@@ -940,6 +954,8 @@ inline void assign(Fiber* f, int t) {
   B.last_tidx = i;
   f->tidx = i;
   f->wait = 0;
+  f->poll_addr = nullptr;
+  f->poll_streak = 0;
   B.warps[t >> 5].fiber[t & 31] = f;
 }
 
@@ -1802,12 +1818,12 @@ long long globaltimer() {
   return static_cast<long long>(ts.tv_sec) * 1000000000ll + ts.tv_nsec;
 }
 
-// A thread that sleeps lets the other threads of its block run (spin waits on
-// a flag set by another thread need it: the emulator never preempts).
-void nanosleep(unsigned) {
-  if (!g_in_kernel) return;
-  // A block after the one that stopped the kernel, started on another thread,
-  // would never have run on one: one that waits for something is left there.
+namespace {
+// The current thread lets the other threads of its block run, queued behind them;
+// false when every other thread waits or has returned. A block after the one that
+// stopped the kernel, started on another OS thread, would never have run on one: one
+// that waits for something is left there.
+bool yield_in_block() {
   if (g_grid != nullptr && t_block != ~0ull &&
       g_grid->stopped.load(std::memory_order_relaxed) < t_block)
     abandon_block();
@@ -1821,10 +1837,66 @@ void nanosleep(unsigned) {
   } else if (resolve_polls()) {
     next = rq_pop();
   } else {
-    return;  // every other thread waits or has returned
+    return false;
   }
   rq_push(cur);
   switch_to(cur, next);
+  return true;
+}
+
+void block_stalled(const void* site);  // "Blocks that wait for other blocks", below
+inline void block_unstalled();
+}  // namespace
+
+// A thread that sleeps lets the other threads of its block run (the emulator never
+// preempts a thread).
+void nanosleep(unsigned) {
+  if (!g_in_kernel) return;
+  yield_in_block();
+}
+
+// ---- Spin waits ---------------------------------------------------------------------
+// A thread that waits for another by polling memory (`while (flag == 0) {}` on a
+// volatile flag, `atomicAdd(&count, 0)`, a lock taken with atomicCAS or atomicExch)
+// needs the other to run meanwhile, which a GPU's scheduler gives it and the emulator's
+// fibers, which never preempt, do not. So every poll is reported here: a volatile read,
+// an atomic load, and an atomic that left the word as it was (an add or or of 0, an
+// exchange for the value already there, a compare-and-swap that failed; an atomic the
+// program writes as a GNU __atomic builtin only in a program built for lock step).
+// After kSpinPolls polls of one thread in a row that read the same bits at the same
+// address, every kSpinPolls / 4th further one lets the other threads of its block run
+// first (yield_in_block); when none can, the block waits for another block
+// (block_stalled). A poll that reads anything else ends the wait. Loops that poll two
+// words in turn are not seen as waits.
+const unsigned kSpinPolls = 256;
+
+namespace {
+// A poll that found its thread waiting: its block's other threads go first, and when
+// none can, the block waits for another.
+__attribute__((noinline)) void spin_wait(const void* site) {
+  if (!in_device_code()) return;  // a host thread of the program's own
+  if (!yield_in_block()) block_stalled(site);
+}
+
+// Counts a poll (inlined into the volatile accesses' entry points); past kSpinPolls in
+// a row, every kSpinPolls / 4th one waits: a loop that checks an unchanged flag as it
+// works pays for a switch that seldom.
+inline __attribute__((always_inline)) void count_poll(const void* site, const void* addr,
+                                                      unsigned long long value) {
+  Fiber* f = g_cur;
+  if (f->poll_addr != addr || f->poll_value != value) {
+    f->poll_addr = addr;
+    f->poll_value = value;
+    f->poll_streak = 0;
+    block_unstalled();
+    return;
+  }
+  if (++f->poll_streak >= kSpinPolls && f->poll_streak % (kSpinPolls / 4) == 0) spin_wait(site);
+}
+}  // namespace
+
+void polled(const void* site, const void* addr, unsigned long long value) {
+  if (g_in_kernel) count_poll(site, addr, value);
 }
 
 int syncthreads(const char* file, int line, int kind, int predicate) {
@@ -2742,6 +2814,17 @@ __attribute__((noinline)) void shared_slow(const void* site, const void* addr,
 template <unsigned Size, int Kind, bool Aligned>
 __attribute__((noinline)) void access_slow(const void* site, const void* addr);
 
+// A volatile read of up to 8 bytes is a poll (see "Spin waits"): what it reads now.
+template <unsigned Size, int Kind>
+inline __attribute__((always_inline)) void volatile_poll(const void* site, const void* addr) {
+  if constexpr (Kind == 3 && Size <= 8) {
+    if (!g_in_kernel) return;
+    unsigned long long bits = 0;
+    memcpy(&bits, const_cast<const void*>(static_cast<const volatile void*>(addr)), Size);
+    count_poll(site, addr, bits);
+  }
+}
+
 template <unsigned Size, int Kind, bool Aligned>
 inline __attribute__((always_inline)) void access_entry(const void* site, const void* addr) {
   if (!san::g_on) {
@@ -2750,10 +2833,12 @@ inline __attribute__((always_inline)) void access_entry(const void* site, const 
       Lockstep::Area* area;
       size_t word;
       if (shadow_of(addr, &area, &word)) shared_slow<Size, Kind>(site, addr, area, word);
+      volatile_poll<Size, Kind>(site, addr);
       return;
     }
   }
   access_slow<Size, Kind, Aligned>(site, addr);
+  volatile_poll<Size, Kind>(site, addr);
 }
 
 template <unsigned Size, int Kind, bool Aligned>
@@ -2808,9 +2893,7 @@ void grid_sync(const char* file, int line) {
 // What can differ with more than one thread (cuda_runtime.h lists it too): the
 // order in which blocks make their atomics and other accesses to memory, hence float
 // atomic sums across blocks (rounded in another order, as on a GPU) and the outcome of
-// programs with races between blocks; a block that spins on a flag another block sets
-// can finish where one thread hangs (until the contention guard sends the grid back to
-// one thread, see run_grid); after a kernel stops (assert, __trap), blocks after
+// programs with races between blocks; after a kernel stops (assert, __trap), blocks after
 // it that another thread had started run to their end or to their next __nanosleep
 // (their output is dropped).
 namespace {
@@ -2819,6 +2902,8 @@ struct Helper {
   sem_t go;
   Fiber home;
   Block block;
+  unsigned long long first = ~0ull;  // a waiter's block, taken for it (see start_waiter)
+  sem_t* done = nullptr;            // posted when it has no more blocks to run
 };
 std::vector<Helper*> g_helpers;
 sem_t g_helpers_done;
@@ -2871,6 +2956,8 @@ void run_one(GridRun& g, unsigned long long k, std::string& out) {
   blockIdx = block_index(k);
   san::on_block();
   run_block();
+  block_unstalled();
+  g.finished.fetch_add(1, std::memory_order_seq_cst);
   if (cudaError_t e = san::block_error()) {
     // memcheck found an invalid access (or the GPU would have faulted): the kernel
     // stops, as on the GPU (a sanitized program runs on one OS thread).
@@ -2907,13 +2994,15 @@ void* helper_main(void* p) {
     GridRun& g = *g_grid;
     place_dynamic_shared(g_launch->shmem);
     shape_block(B);
+    if (h->first != ~0ull) run_one(g, h->first, out);
+    h->first = ~0ull;
     // Asked before taking a block: a block taken is always run.
     while (!g.alone.load(std::memory_order_relaxed)) {
       const unsigned long long k = take(g);
       if (k >= g.total) break;
       run_one(g, k, out);
     }
-    sem_post(&g_helpers_done);
+    sem_post(h->done);
   }
   return nullptr;
 }
@@ -2931,6 +3020,7 @@ int wake_helpers(int n) {
   }
   while (static_cast<int>(g_helpers.size()) < n) {
     Helper* h = new Helper;
+    h->done = &g_helpers_done;
     sem_init(&h->go, 0, 0);
     pthread_attr_t attr;
     pthread_attr_init(&attr);
@@ -2946,6 +3036,184 @@ int wake_helpers(int n) {
   int woken = std::min(n, static_cast<int>(g_helpers.size()));
   for (int i = 0; i < woken; ++i) sem_post(&g_helpers[i]->go);
   return woken;
+}
+
+// ---- Blocks that wait for other blocks -----------------------------------------------
+// A GPU runs as many blocks of a grid at once as its multiprocessors hold (the H200:
+// blocks_per_multiprocessor of them on each of its 132), so a block may wait for a
+// later one, by polling a flag it sets or a counter every block adds to (a grid-wide
+// barrier written by hand). The emulator's OS threads each run one block to its end;
+// such a block would wait for ever. So when a thread's polls (see "Spin waits") find
+// its block stalled (nothing else in the block can run and the word stays the same)
+// for kStallMs with no block of the grid ending meanwhile, the block asks for one more
+// OS thread (a waiter: a helper of its own pool, see helper_main), which takes the
+// next block not yet started and then goes on as a helper does, as long as fewer blocks run than the H200 would hold. A stalled
+// thread gives way between polls (sleeps, once waiters run: they may be more OS
+// threads than cores). When every running block is stalled and no block can start,
+// nothing can change the words they poll but the host: after CUDA_EMU_SPIN_HANG_MS
+// (5000 ms) with no change the emulator says, once for the site, that a GPU hangs
+// there too if the blocks wait for one another, and waits on (a loop that checks an
+// unchanged flag as it works looks the same, and ends). Cooperative and clustered
+// launches (their blocks run in turns) and --sanitize or --schedule runs (one OS
+// thread) cannot give a stalled block company: they say so after the same time.
+struct Stall {
+  bool on = false;
+  bool counted = false;             // in g_stalled (an ordinary launch's block)
+  double since = 0;                 // when it began, or the last waiter started
+  unsigned long long finished = 0;  // GridRun::finished then
+};
+thread_local Stall t_stall;
+std::atomic<int> g_stalled{0};  // blocks of the running grid that are stalled
+const double kStallMs = 1.0;
+std::mutex g_waiters_lock;
+std::vector<Helper*> g_waiter_threads;
+sem_t g_waiters_done;
+
+inline void block_unstalled() {
+  if (!t_stall.on) return;
+  t_stall.on = false;
+  if (t_stall.counted) g_stalled.fetch_sub(1, std::memory_order_seq_cst);
+}
+
+// A child made by fork() has none of its parent's waiters.
+void forget_waiters_in_child() { g_waiter_threads.clear(); }
+
+unsigned long long resident_blocks() {
+  const unsigned threads = blockDim.x * blockDim.y * blockDim.z;
+  return static_cast<unsigned long long>(
+             blocks_per_multiprocessor(threads, g_launch != nullptr ? g_launch->shmem : 0)) *
+         132;
+}
+
+// Starts a waiter on the next block not yet started; false when every block has
+// started or as many run as the H200 would hold. (Under the lock, so that run_grid,
+// which reads GridRun::waiters once its own take found no block left, counts every
+// waiter that took one.)
+bool start_waiter(GridRun& g) {
+  std::lock_guard<std::mutex> hold(g_waiters_lock);
+  const unsigned long long started = std::min(g.next.load(), g.total);
+  if (started >= g.total || started - g.finished.load() >= resident_blocks()) return false;
+  static bool ready = false;
+  if (!ready) {
+    sem_init(&g_waiters_done, 0, 0);
+    pthread_atfork(nullptr, nullptr, forget_waiters_in_child);
+    ready = true;
+  }
+  if (static_cast<int>(g_waiter_threads.size()) <= g.waiters) {
+    Helper* h = new Helper;
+    h->done = &g_waiters_done;
+    sem_init(&h->go, 0, 0);
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 1u << 20);
+    bool made = pthread_create(&h->thread, &attr, helper_main, h) == 0;
+    pthread_attr_destroy(&attr);
+    if (!made) {
+      delete h;
+      return false;
+    }
+    g_waiter_threads.push_back(h);
+  }
+  const unsigned long long k = take(g);
+  if (k >= g.total) return false;
+  Helper* h = g_waiter_threads[static_cast<size_t>(g.waiters++)];
+  h->first = k;
+  sem_post(&h->go);
+  return true;
+}
+
+// Once the calling thread found no block left to take: waits for the waiters.
+void join_waiters(GridRun& g) {
+  int n;
+  {
+    std::lock_guard<std::mutex> hold(g_waiters_lock);
+    n = g.waiters;
+  }
+  for (int i = 0; i < n; ++i) sem_wait(&g_waiters_done);
+}
+
+int spin_hang_ms() {
+  static int ms = [] {
+    const char* v = getenv("CUDA_EMU_SPIN_HANG_MS");
+    return v && *v ? atoi(v) : 5000;
+  }();
+  return ms;
+}
+
+// Says, once for each site, that a stalled thread has polled there for spin_hang_ms
+// with nothing changing, and why that may be for ever. A warning, not an error: a loop
+// that checks an unchanged flag as it works looks the same, and ends.
+void warn_stalled(const void* site, const char* why) {
+  static std::set<const void*> said;
+  {
+    std::lock_guard<std::mutex> hold(g_waiters_lock);
+    if (!said.insert(site).second) return;
+  }
+  fflush(stdout);
+  const Fiber* f = g_cur;
+  const uint3 t = f->tidx;
+  fprintf(stderr,
+          "%s: warning: thread (%u,%u,%u) of block (%u,%u,%u) has polled memory here for %d ms "
+          "(%u times in a row) and read the same value each time, and no other thread of "
+          "its block can run; %s\n",
+          site_text(site).c_str(), t.x, t.y, t.z, blockIdx.x, blockIdx.y, blockIdx.z,
+          spin_hang_ms(), f->poll_streak, why);
+  if (g_launch)
+    fprintf(stderr, "  in kernel %s launched at %s:%d\n", kernel_name(), g_launch->file,
+            g_launch->line);
+}
+
+void block_stalled(const void* site) {
+  GridRun* g = g_grid;
+  // Whether other blocks can run while this one waits.
+  const bool company = g != nullptr && t_block != ~0ull && !san::g_on && san::g_schedule == 0;
+  // A later block waits to report an error, after this one: on a GPU the error ends
+  // the kernel, this wait with it. This block is left where it stands.
+  if (company && g->erring.load() != ~0ull && g->erring.load() > t_block) abandon_block();
+  const double now = now_ms();
+  const unsigned long long finished = company ? g->finished.load(std::memory_order_seq_cst) : 0;
+  if (!t_stall.on) {
+    t_stall = Stall{true, company, now, finished};
+    if (company) g_stalled.fetch_add(1, std::memory_order_seq_cst);
+  } else if (finished != t_stall.finished) {
+    t_stall.since = now;
+    t_stall.finished = finished;
+  } else if (company && now - t_stall.since >= kStallMs && start_waiter(*g)) {
+    t_stall.since = now;
+  } else if (now - t_stall.since >= spin_hang_ms()) {
+    if (!company) {
+      warn_stalled(site, g == nullptr || t_block == ~0ull
+                             ? "the emulator runs a cooperative or clustered launch's blocks in "
+                               "turns, each until it waits in grid.sync() or cluster.sync(), so "
+                               "if this thread waits for another block it waits for ever (a GPU "
+                               "runs them at once): run this program on a GPU"
+                             : "a --sanitize or --schedule run keeps one OS thread, so if this "
+                               "thread waits for another block it waits for ever: run it "
+                               "without them");
+    } else {
+      const unsigned long long running = std::min(g->next.load(), g->total) - finished;
+      if (static_cast<unsigned long long>(g_stalled.load()) >= running) {
+        char why[512];
+        snprintf(why, sizeof why,
+                 "nor can any of the %llu blocks running, and %s: if they wait for one "
+                 "another, a GPU hangs here too",
+                 running,
+                 std::min(g->next.load(), g->total) < g->total
+                     ? "no more can start (the H200 holds that many of this kernel at once)"
+                     : "every block of the grid has started");
+        warn_stalled(site, why);
+      }
+    }
+  }
+  // Waiters may be more OS threads than cores: a stalled thread sleeps, so that the
+  // others get them. Without, it only gives way (a loop that checks an unchanged flag
+  // as it works, alone in its block, looks the same as a wait).
+  if (company && g->waiters > 0) {
+    timespec ts = {0, 20000};
+    ::nanosleep(&ts, nullptr);
+  } else {
+    sched_yield();
+  }
 }
 
 // Every block of an ordinary launch, on as many threads as pays.
@@ -2979,6 +3247,9 @@ void run_grid(const LaunchConfig& c) {
   g.done = 0;
   g.stopped = ~0ull;
   g.alone = false;
+  g.finished = 0;
+  g.erring = ~0ull;
+  g.waiters = 0;
   g.held.clear();
   g_grid = &g;
   const Settings& s = settings();
@@ -3052,6 +3323,7 @@ void run_grid(const LaunchConfig& c) {
     }
   }
   for (int i = 0; i < woken; ++i) sem_wait(&g_helpers_done);
+  join_waiters(g);
   g_grid = nullptr;
 }
 }  // namespace
@@ -4868,7 +5140,7 @@ void __tsan_atomic_signal_fence(int) { __atomic_signal_fence(__ATOMIC_SEQ_CST); 
 #define CUDA_EMU_TSAN_MEET(a) \
   cuda_emu::memory_access(__builtin_return_address(0), (const void*)(a), sizeof(*(a)), 2)
 #define CUDA_EMU_TSAN_ATOMIC(N, T)                                                             \
-  __attribute__((noinline)) T __tsan_atomic##N##_load(const volatile T* a, int) { CUDA_EMU_TSAN_MEET(a); return __atomic_load_n(a, __ATOMIC_SEQ_CST); } \
+  __attribute__((noinline)) T __tsan_atomic##N##_load(const volatile T* a, int) { CUDA_EMU_TSAN_MEET(a); T v = __atomic_load_n(a, __ATOMIC_SEQ_CST); cuda_emu::polled(__builtin_return_address(0), (const void*)a, static_cast<unsigned long long>(v)); return v; } \
   __attribute__((noinline)) void __tsan_atomic##N##_store(volatile T* a, T v, int) { CUDA_EMU_TSAN_MEET(a); __atomic_store_n(a, v, __ATOMIC_SEQ_CST); } \
   __attribute__((noinline)) T __tsan_atomic##N##_exchange(volatile T* a, T v, int) { CUDA_EMU_TSAN_MEET(a); return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST); } \
   __attribute__((noinline)) T __tsan_atomic##N##_fetch_add(volatile T* a, T v, int) { CUDA_EMU_TSAN_MEET(a); return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST); } \

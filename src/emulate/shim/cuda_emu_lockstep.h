@@ -48,6 +48,16 @@ uintptr_t exe_base() {
   return base;
 }
 
+// Of the frames addr2line gives a site ("FILE:LINE", innermost first: a site inside
+// functions inlined into others has several), the innermost one in the program's
+// sources rather than in the shim's headers (a directory shim-HASH of the build cache:
+// an atomic inlined into a kernel), else the innermost.
+std::string program_frame(const std::vector<std::string>& frames) {
+  for (const std::string& f : frames)
+    if (f.find("/shim-") == std::string::npos) return f;
+  return frames.empty() ? std::string() : frames.front();
+}
+
 // Looks up the lines of those `sites` not known yet, with one addr2line.
 void lookup_site_lines(const void* const* sites, int n) {
   std::vector<const void*> todo;
@@ -61,7 +71,7 @@ void lookup_site_lines(const void* const* sites, int n) {
   std::string cmd;
   if (len > 0 && !getenv("CUDA_EMU_NO_ADDR2LINE")) {
     exe[len] = 0;
-    cmd = "addr2line -e '";
+    cmd = "addr2line -a -i -e '";
     cmd += exe;
     cmd += "'";
     for (const void* s : todo) {
@@ -74,12 +84,23 @@ void lookup_site_lines(const void* const* sites, int n) {
     cmd += " 2>/dev/null";
   }
   FILE* p = cmd.empty() ? nullptr : popen(cmd.c_str(), "r");
-  for (const void* s : todo) {
+  // Each site's answer: its address (-a), then its frames (-i), one a line.
+  std::vector<std::vector<std::string>> answers;
+  char buf[4096];
+  while (p && fgets(buf, sizeof buf, p)) {
+    std::string text(buf);
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+    if (text.compare(0, 2, "0x") == 0) {
+      answers.emplace_back();
+    } else if (!answers.empty()) {
+      answers.back().push_back(text);
+    }
+  }
+  for (size_t i = 0; i < todo.size(); ++i) {
+    const void* s = todo[i];
     SiteLine l;
-    char buf[4096];
-    if (p && fgets(buf, sizeof buf, p)) {
-      std::string text(buf);
-      while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+    if (i < answers.size() && !answers[i].empty()) {
+      std::string text = program_frame(answers[i]);
       size_t d = text.find(" (discriminator");
       if (d != std::string::npos) text.erase(d);
       size_t colon = text.rfind(':');

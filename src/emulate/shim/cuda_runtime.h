@@ -86,11 +86,14 @@
 // one OS thread float atomics add in a fixed order; math functions come from glibc (an
 // ulp apart at times);
 // float-to-int casts behave as on x86 (the __float2int_* intrinsics as on the
-// GPU); a thread spinning on a flag another thread sets never ends unless it
-// calls __nanosleep (which lets the others run); on one OS thread blocks never
-// run at the same time, so inter-block waits hang (except grid.sync() in a
-// cooperative launch, which keeps every block alive; a cooperative launch always
-// runs its blocks one at a time); __activemask() (and coalesced_threads())
+// GPU); a thread that polls memory another thread sets (a volatile read, an atomic
+// that leaves the word as it was, an atomic load: see "Spin waits" in cuda_emu.cpp)
+// lets the others of its block run once it has read one value 256 times in a row,
+// and a block with nothing else to run starts the next block on an OS thread of its
+// own, up to as many as the H200 holds (a loop that polls two words in turn is not
+// seen as a wait, and hangs); a cooperative launch runs its blocks one at a time, so
+// a block that waits for another there waits for ever (and says so after
+// CUDA_EMU_SPIN_HANG_MS); __activemask() (and coalesced_threads())
 // inside divergent branches reports the lanes that reach the same call before
 // the warp blocks, which can differ.
 // What the number of OS threads can change (with CUDA_EMU_THREADS=1 nothing
@@ -98,9 +101,7 @@
 // float and double atomics that several blocks make on one address (their order
 // differs from run to run, as on a GPU; integer atomics give the same result in
 // any order); in a program with races between blocks (one reads what another
-// writes without a barrier between them), what it reads; a block spinning on a
-// flag that a later block sets can finish (unless the contention guard has sent
-// the grid back to one thread, see run_grid in cuda_emu.cpp); after an assert or __trap stops the
+// writes without a barrier between them), what it reads; after an assert or __trap stops the
 // kernel, blocks after it that had started on another thread run to their end
 // or to their next __nanosleep (their device printf output is dropped: on one
 // thread they never start). Device printf output, error reports and exit statuses stay the same:
@@ -1696,6 +1697,10 @@ void volatile_access(const void* site);
 // Before a plain (kind 0 read, 1 write) or atomic (2) access to memory in a program
 // built for warp lock step; `site` is the instrumented code's return address.
 void memory_access(const void* site, const void* addr, unsigned size, int kind);
+// A read of `addr` by a kernel thread that may be a poll of memory another thread sets:
+// a volatile read, an atomic load, an atomic that left the word as it was; `value` is
+// what it read (cuda_emu.cpp, "Spin waits").
+void polled(const void* site, const void* addr, unsigned long long value);
 
 template <class T>
 inline unsigned long long to_bits(T v) {
@@ -1834,15 +1839,22 @@ inline void host_device_arch_test(const char* file, int line) {
 // In a program built for warp lock step (-fsanitize=thread, see cuda_emu.cpp), an
 // atomic is one step: the warp's lanes meet before it, then each makes its whole
 // read-modify-write in turn (uninstrumented, so its read and write are not two steps).
+// CUDA_EMU_ATOMIC_SITE: the code address an atomic reports as its site (where the
+// program calls it): the return address of an atomic that is not inlined, else the
+// address of the atomic's own code inlined into the program's function (offset by one,
+// as a return address is: addr2line's inline frames lead back to the program's line).
 #if defined(__SANITIZE_THREAD__)
 #define CUDA_EMU_ATOMIC_ATTRS inline __attribute__((noinline, no_sanitize_thread))
 #define CUDA_EMU_ATOMIC_MEET(address) \
   ::cuda_emu::memory_access(__builtin_return_address(0), address, sizeof *(address), 2)
 #define CUDA_EMU_NO_TSAN __attribute__((no_sanitize_thread))
+#define CUDA_EMU_ATOMIC_SITE __builtin_return_address(0)
 #else
 #define CUDA_EMU_ATOMIC_ATTRS inline
 #define CUDA_EMU_ATOMIC_MEET(address) (void)0
 #define CUDA_EMU_NO_TSAN
+#define CUDA_EMU_ATOMIC_SITE \
+  ({ __label__ here; here: static_cast<const void*>(static_cast<const char*>(&&here) + 1); })
 #endif
 // A sanitize build (run --sanitize) checks every access but the atomics' own (an atomic
 // is never a race: racecheck must not see its read and write), and says it is one.
@@ -1890,11 +1902,18 @@ inline CUDA_EMU_NO_TSAN T atomic_update(T* address, F f) {
     CUDA_EMU_ATOMIC_MEET(address);                                                       \
     return ::cuda_emu::atomic_update(address, [val](T old) { return static_cast<T>(EXPR); }); \
   }
-#define CUDA_EMU_FETCH(NAME, T, BUILTIN)            \
-  CUDA_EMU_ATOMIC_ATTRS T NAME(T* address, T val) { \
-    CUDA_EMU_ATOMIC_MEET(address);                  \
-    return BUILTIN(address, val, __ATOMIC_SEQ_CST); \
+// An atomic that leaves the word as it was (UNCHANGED: an add of 0, an exchange for the
+// value there) is a poll (cuda_emu::polled).
+#define CUDA_EMU_FETCH_POLL(NAME, T, BUILTIN, UNCHANGED)                                   \
+  CUDA_EMU_ATOMIC_ATTRS T NAME(T* address, T val) {                                        \
+    CUDA_EMU_ATOMIC_MEET(address);                                                         \
+    T old = BUILTIN(address, val, __ATOMIC_SEQ_CST);                                       \
+    if (UNCHANGED)                                                                         \
+      ::cuda_emu::polled(CUDA_EMU_ATOMIC_SITE, address,                                    \
+                         static_cast<unsigned long long>(old));                            \
+    return old;                                                                            \
   }
+#define CUDA_EMU_FETCH(NAME, T, BUILTIN) CUDA_EMU_FETCH_POLL(NAME, T, BUILTIN, val == 0)
 CUDA_EMU_FETCH(atomicAdd, int, __atomic_fetch_add)
 CUDA_EMU_FETCH(atomicAdd, unsigned int, __atomic_fetch_add)
 CUDA_EMU_FETCH(atomicAdd, unsigned long long, __atomic_fetch_add)
@@ -1902,9 +1921,9 @@ CUDA_EMU_RMW(atomicAdd, float, old + val)
 CUDA_EMU_RMW(atomicAdd, double, old + val)
 CUDA_EMU_FETCH(atomicSub, int, __atomic_fetch_sub)
 CUDA_EMU_FETCH(atomicSub, unsigned int, __atomic_fetch_sub)
-CUDA_EMU_FETCH(atomicExch, int, __atomic_exchange_n)
-CUDA_EMU_FETCH(atomicExch, unsigned int, __atomic_exchange_n)
-CUDA_EMU_FETCH(atomicExch, unsigned long long, __atomic_exchange_n)
+CUDA_EMU_FETCH_POLL(atomicExch, int, __atomic_exchange_n, old == val)
+CUDA_EMU_FETCH_POLL(atomicExch, unsigned int, __atomic_exchange_n, old == val)
+CUDA_EMU_FETCH_POLL(atomicExch, unsigned long long, __atomic_exchange_n, old == val)
 CUDA_EMU_RMW(atomicExch, float, val)
 CUDA_EMU_RMW(atomicMin, int, val < old ? val : old)
 CUDA_EMU_RMW(atomicMin, unsigned int, val < old ? val : old)
@@ -1916,9 +1935,9 @@ CUDA_EMU_RMW(atomicMax, unsigned long long, val > old ? val : old)
 CUDA_EMU_RMW(atomicMax, long long, val > old ? val : old)
 CUDA_EMU_RMW(atomicInc, unsigned int, old >= val ? 0u : old + 1u)
 CUDA_EMU_RMW(atomicDec, unsigned int, (old == 0u || old > val) ? val : old - 1u)
-CUDA_EMU_FETCH(atomicAnd, int, __atomic_fetch_and)
-CUDA_EMU_FETCH(atomicAnd, unsigned int, __atomic_fetch_and)
-CUDA_EMU_FETCH(atomicAnd, unsigned long long, __atomic_fetch_and)
+CUDA_EMU_FETCH_POLL(atomicAnd, int, __atomic_fetch_and, ~val == 0)
+CUDA_EMU_FETCH_POLL(atomicAnd, unsigned int, __atomic_fetch_and, ~val == 0)
+CUDA_EMU_FETCH_POLL(atomicAnd, unsigned long long, __atomic_fetch_and, ~val == 0)
 CUDA_EMU_FETCH(atomicOr, int, __atomic_fetch_or)
 CUDA_EMU_FETCH(atomicOr, unsigned int, __atomic_fetch_or)
 CUDA_EMU_FETCH(atomicOr, unsigned long long, __atomic_fetch_or)
@@ -1927,6 +1946,7 @@ CUDA_EMU_FETCH(atomicXor, unsigned int, __atomic_fetch_xor)
 CUDA_EMU_FETCH(atomicXor, unsigned long long, __atomic_fetch_xor)
 #undef CUDA_EMU_RMW
 #undef CUDA_EMU_FETCH
+#undef CUDA_EMU_FETCH_POLL
 // Each element is atomic on its own, not the vector as a whole (as CUDA documents).
 CUDA_EMU_ATOMIC_ATTRS float2 atomicAdd(float2* address, float2 val) {
   CUDA_EMU_ATOMIC_MEET(address);
@@ -1945,8 +1965,12 @@ CUDA_EMU_ATOMIC_ATTRS float4 atomicAdd(float4* address, float4 val) {
 #define CUDA_EMU_CAS(T)                                                                   \
   CUDA_EMU_ATOMIC_ATTRS T atomicCAS(T* address, T compare, T val) {                       \
     CUDA_EMU_ATOMIC_MEET(address);                                                        \
-    __atomic_compare_exchange_n(address, &compare, val, false, __ATOMIC_SEQ_CST,          \
-                                __ATOMIC_SEQ_CST);                                        \
+    /* A compare-and-swap that failed (or swapped a value for itself) is a poll. */      \
+    if (!__atomic_compare_exchange_n(address, &compare, val, false, __ATOMIC_SEQ_CST,     \
+                                     __ATOMIC_SEQ_CST) ||                                 \
+        compare == val)                                                                   \
+      ::cuda_emu::polled(CUDA_EMU_ATOMIC_SITE, address,                                   \
+                         static_cast<unsigned long long>(compare));                       \
     return compare;                                                                       \
   }
 CUDA_EMU_CAS(int)
@@ -2094,11 +2118,32 @@ inline bool __nv_atomic_compare_exchange(T* p, T* expected, T* desired, bool, in
                 "__nv_atomic_compare_exchange takes a type of 2, 4, 8 or 16 bytes");
   return ::cuda_emu::nv_cas(p, expected, desired);
 }
+namespace cuda_emu {
+// An atomic load (a poll, see polled): one instruction up to 8 bytes (a plain read
+// could be hoisted out of a loop that waits for another thread's store), under a lock
+// beyond.
+template <class T>
+CUDA_EMU_ATOMIC_ATTRS void nv_load(T* p, typename std::remove_cv<T>::type* ret) {
+  const void* at = const_cast<const void*>(static_cast<const volatile void*>(p));
+  CUDA_EMU_ATOMIC_MEET(p);
+  if constexpr (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8) {
+    using Bits = typename AtomicBits<sizeof(T)>::type;
+    Bits bits = __atomic_load_n(static_cast<const Bits*>(at), __ATOMIC_SEQ_CST);
+    std::memcpy(static_cast<void*>(ret), &bits, sizeof(T));
+    polled(CUDA_EMU_ATOMIC_SITE, at, static_cast<unsigned long long>(bits));
+  } else {
+    NvLock hold(at);
+    std::memcpy(static_cast<void*>(ret), at, sizeof(T));
+  }
+}
+}  // namespace cuda_emu
 template <class T>
 inline T __nv_atomic_load_n(T* p, int, int = __NV_THREAD_SCOPE_SYSTEM) {
   static_assert(::cuda_emu::nv_integral_n<typename std::remove_cv<T>::type>,
                 "__nv_atomic_load_n takes an integral type of 1, 2, 4, 8 or 16 bytes");
-  return *p;
+  typename std::remove_cv<T>::type v;
+  ::cuda_emu::nv_load(p, &v);
+  return v;
 }
 template <class T>
 inline void __nv_atomic_load(T* p, typename std::remove_cv<T>::type* ret, int,
@@ -2106,7 +2151,7 @@ inline void __nv_atomic_load(T* p, typename std::remove_cv<T>::type* ret, int,
   static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 ||
                     sizeof(T) == 16,
                 "__nv_atomic_load takes a type of 1, 2, 4, 8 or 16 bytes");
-  std::memcpy(static_cast<void*>(ret), const_cast<const void*>(static_cast<const volatile void*>(p)), sizeof(T));
+  ::cuda_emu::nv_load(p, ret);
 }
 template <class T>
 inline void __nv_atomic_store_n(T* p, T v, int, int = __NV_THREAD_SCOPE_SYSTEM) {
