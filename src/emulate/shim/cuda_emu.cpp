@@ -3047,9 +3047,11 @@ int wake_helpers(int n) {
 // its block stalled (nothing else in the block can run and the word stays the same)
 // for kStallMs with no block of the grid ending meanwhile, the block asks for one more
 // OS thread (a waiter: a helper of its own pool, see helper_main), which takes the
-// next block not yet started and then goes on as a helper does, as long as fewer blocks run than the H200 would hold. A stalled
-// thread gives way between polls (sleeps, once waiters run: they may be more OS
-// threads than cores). When every running block is stalled and no block can start,
+// next block not yet started and then goes on as a helper does, as long as fewer
+// blocks run than the H200 would hold. A stalled thread gives way between polls
+// (sleeps, once waiters run: they may be more OS threads than cores). A block that
+// waits for a later block whose error waits for its turn (kernel_error_turn) is left
+// where it stands: on a GPU the error ends the kernel, and the wait with it. When every running block is stalled and no block can start,
 // nothing can change the words they poll but the host: after CUDA_EMU_SPIN_HANG_MS
 // (5000 ms) with no change the emulator says, once for the site, that a GPU hangs
 // there too if the blocks wait for one another, and waits on (a loop that checks an
