@@ -23,7 +23,7 @@
 //! declared type, so types the rewriter cannot see never change what the
 //! program computes. The uses it takes as additions: an operand of a binary
 //! `+` or `-` that binds no tighter operator (`t + c`, `c - t`, `s + t + c`,
-//! `x == t + c`), the right side of `+=` or `-=`, an argument of `__hadd`,
+//! `x == t + c`; not beside a number, `t + 1.0f`: no addition of two halves), the right side of `+=` or `-=`, an argument of `__hadd`,
 //! `__hsub`, `__hadd2` or `__hsub2`, and the initializer of another such
 //! variable (`__half u = t;`, which then becomes `auto u = t;` when its own
 //! uses qualify), and an argument of a function that adds it (below).
@@ -41,12 +41,20 @@
 //! product, or any other value v as the product v * 1, which adds to the
 //! same correctly rounded sum as v itself.
 //!
+//! nvcc also fuses a product that a `__device__` function returns into the
+//! caller's addition once it inlines the call (measured with
+//! `tests/cuda/half_contraction_returned.cu`). So a function (defined once
+//! at file scope, as above) whose every `return` is a product and whose
+//! every call is an addition of its result, or the initializer of a
+//! variable whose uses all are additions, is declared to return
+//! `::cuda_emu::fp::Addend<T>` (`kept_returns`); a number added to the call
+//! (`mul(a, b) + 1.0f`) leaves it as it is.
+//!
 //! What stays different: a product that reaches an addition through a
 //! function declared before its definition (warned about at the call), a
-//! product a `__device__` function returns to a call whose result is added
-//! or kept in a variable (nvcc fuses it once it inlines the call, measured
-//! with `tests/cuda/half_contraction_returned.cu`; warned about at the
-//! `return`), or a variable assigned after its declaration.
+//! product returned by a function of which one call adds the result and
+//! another does not (warned about at the `return`), or a variable assigned
+//! after its declaration.
 //! Written by hand over the rewriter's tokens, for the reason
 //! `super::rewrite` gives: no C++ parser, and the subset is small.
 
@@ -99,7 +107,11 @@ pub struct ReturnedProduct {
 /// operand of `+` or `-`, the right side of `+=` or `-=`, an argument of
 /// `__hadd` and friends, or the initializer of a variable: one for each
 /// `return <product>;`.
-pub(super) fn returned_products(source: &str, tokens: &[CodeToken]) -> Vec<ReturnedProduct> {
+pub(super) fn returned_products(
+    source: &str,
+    tokens: &[CodeToken],
+    kept: &[String],
+) -> Vec<ReturnedProduct> {
     let view = View { source, tokens };
     let depths = view.brace_depths();
     let mut found = Vec::new();
@@ -108,6 +120,9 @@ pub(super) fn returned_products(source: &str, tokens: &[CodeToken]) -> Vec<Retur
             continue;
         };
         let name = view.text(j);
+        if kept.iter().any(|k| k == name) {
+            continue;
+        }
         let added = (0..tokens.len())
             .filter(|&k| (k < j || k > end) && view.text(k) == name && view.punct(k + 1, "("))
             .find(|&k| view.call_result_added(k));
@@ -132,6 +147,51 @@ pub(super) fn returned_products(source: &str, tokens: &[CodeToken]) -> Vec<Retur
         }
     }
     found
+}
+
+/// The `__device__` functions (as `returned_products` takes them) whose
+/// every `return` is a product and whose every call has its result added
+/// (an operand of `+` or `-`, the right side of `+=` or `-=`, a whole
+/// argument of `__hadd` and friends) or initializes a variable whose uses
+/// all are additions: nvcc inlines each call and fuses the product into
+/// those additions. Their names, and the edits that declare their return
+/// type `::cuda_emu::fp::Addend<T>`, which hands the product to the caller
+/// unrounded. A name used any other way (another call, its address, a
+/// declaration before the definition) leaves the function as it is.
+pub(super) fn kept_returns(source: &str, tokens: &[CodeToken]) -> (Vec<String>, Vec<Edit>) {
+    let view = View { source, tokens };
+    let depths = view.brace_depths();
+    let mut names = Vec::new();
+    let mut edits = Vec::new();
+    for j in 0..tokens.len() {
+        let Some((close, end)) = view.device_definition(j, &depths) else {
+            continue;
+        };
+        let returns: Vec<usize> = (close + 1..end)
+            .filter(|&r| view.text(r) == "return" && tokens[r].kind == TokenKind::Ident)
+            .collect();
+        let all_products = !returns.is_empty()
+            && returns.iter().all(|&r| {
+                (r + 1..end)
+                    .find(|&k| view.text(k) == ";")
+                    .is_some_and(|semicolon| semicolon > r + 1 && view.is_product(r + 1..semicolon))
+            });
+        let name = view.text(j);
+        let every_call_adds = all_products
+            && (0..tokens.len())
+                .filter(|&k| k != j && view.text(k) == name)
+                .all(|k| (k < j || k > end) && view.result_kept(k));
+        if every_call_adds {
+            let ty = j - 1;
+            names.push(name.to_string());
+            edits.push((
+                tokens[ty].start,
+                tokens[ty].end,
+                format!("::cuda_emu::fp::Addend<{}>", view.text(ty)),
+            ));
+        }
+    }
+    (names, edits)
 }
 
 /// The warning for a returned product, naming the file, line and column
@@ -161,10 +221,14 @@ pub(super) fn product_variable(
     source: &str,
     tokens: &[CodeToken],
     type_at: usize,
+    kept: &[String],
 ) -> Result<Vec<Edit>, NotKept> {
     let view = View { source, tokens };
     let declaration = view.declaration(type_at).ok_or(None)?;
-    if !view.is_product(declaration.init.clone()) {
+    // The result of a function of `kept_returns`: already an Addend<T>.
+    let kept_call = view.is_call(declaration.init.clone())
+        && kept.iter().any(|k| k == view.text(declaration.init.start));
+    if !kept_call && !view.is_product(declaration.init.clone()) {
         return Err(None);
     }
     let mut edits = view.uses_qualify(&declaration, 0)?;
@@ -174,6 +238,9 @@ pub(super) fn product_variable(
         tokens[type_at].end,
         "auto".to_string(),
     ));
+    if kept_call {
+        return Ok(edits);
+    }
     edits.push((
         tokens[declaration.init.start].start,
         tokens[declaration.init.start].start,
@@ -755,16 +822,20 @@ impl View<'_> {
             return false;
         };
         let b = self.text(before);
+        // A number on the other side (`t + 1.0f`) makes the sum a float, or
+        // is converted: not an addition of two halves.
+        let number =
+            |at: usize| at < self.tokens.len() && self.tokens[at].kind == TokenKind::Number;
         // Right operand of `+`/`-`, or right side of `+=`/`-=`.
         if (b == "+" || b == "-") && self.binary_additive_before(before) {
-            return ends_here;
+            return ends_here && !number(before - 1);
         }
         if b == "=" && before > 0 && matches!(self.text(before - 1), "+" | "-") {
             return matches!(next, ";" | ")" | ",");
         }
         // Left operand: followed by a binary `+`/`-`, and nothing tighter
         // on its left.
-        if !self.binary_additive_after(k + 1) {
+        if !self.binary_additive_after(k + 1) || number(k + 2) {
             return false;
         }
         let tighter = matches!(b, "*" | "/" | "%" | "!" | "~" | ")" | "." | "]")
@@ -878,6 +949,54 @@ impl View<'_> {
             && self
                 .enclosing_paren(k)
                 .is_some_and(|open| open > 0 && ADDITIONS.contains(&self.text(open - 1)))
+    }
+
+    /// Whether the tokens `init` are one call `name(...)`.
+    fn is_call(&self, init: std::ops::Range<usize>) -> bool {
+        init.len() >= 3
+            && self.tokens[init.start].kind == TokenKind::Ident
+            && self.punct(init.start + 1, "(")
+            && self.closing(init.start + 1) == Some(init.end - 1)
+    }
+
+    /// Whether the call whose name is at `k` has its result added where
+    /// the caller makes it (see `kept_returns`), or initializes `T x =
+    /// call(...);` whose uses all are additions.
+    fn result_kept(&self, k: usize) -> bool {
+        if !self.punct(k + 1, "(") {
+            return false;
+        }
+        let (before, two_before) = (
+            self.text_at(k.checked_sub(1)),
+            self.text_at(k.checked_sub(2)),
+        );
+        let Some(close) = self.closing(k + 1) else {
+            return false;
+        };
+        // A number added to it (`mul(a, b) + 1.0f`) makes the sum a float
+        // or is converted: not an addition of halves.
+        let number = |at: Option<usize>| {
+            at.is_some_and(|at| at < self.tokens.len() && self.tokens[at].kind == TokenKind::Number)
+        };
+        if self.binary_additive_after(close + 1) {
+            return !number(Some(close + 2));
+        }
+        if matches!(before, "+" | "-") && self.binary_additive_before(k - 1) {
+            return !number(k.checked_sub(2));
+        }
+        if before == "=" && !matches!(two_before, "+" | "-") {
+            // Only a declaration whose uses all add it (an assignment to a
+            // variable declared earlier rounds there).
+            let Some(type_at) = k.checked_sub(3) else {
+                return false;
+            };
+            return self.declaration(type_at).is_some_and(|declaration| {
+                declaration.init == (k..declaration.init.end)
+                    && self.is_call(declaration.init.clone())
+                    && self.uses_qualify(&declaration, 0).is_ok()
+            });
+        }
+        self.call_result_added(k)
     }
 
     /// Whether the name at `k` is a whole argument of `__hadd` and friends.
@@ -1118,7 +1237,9 @@ mod tests {
             .map(|r| (r.line, r.column, r.function.as_str(), r.added_on))
             .collect();
         // `never` is not inlined, `sum` returns a sum; `stored`'s result is
-        // added on line 8 only.
+        // added on line 8 only; `mul`'s is added on line 6, and makes a
+        // variable nothing uses on line 8 (not a use the rewriter keeps: a
+        // function whose every call it keeps hands the product over, below).
         assert_eq!(returned, [(1, 52, "mul", 6), (3, 55, "stored", 8)]);
         let warning =
             super::returned_warning(Path::new("k.cu"), &rewritten.half_product_returns[0]);
@@ -1126,6 +1247,56 @@ mod tests {
             warning.starts_with("k.cu:1:52: 'mul' returns a half-precision product, and a call adds its result (line 6)"),
             "{warning}"
         );
+    }
+
+    #[test]
+    fn a_product_added_to_a_number_is_left_rounded() {
+        // `t + 1.0f` is a float sum on the GPU (or a converted number):
+        // neither the variable nor the parameter takes the product.
+        let source = "__device__ __half add_one(__half x) { return x + 1.0f; }\n\
+                      __global__ void k(__half* o, float* f, __half a, __half b) {\n\
+                      __half t = a * b; f[0] = t + 1.0f; __half u = a * b; f[1] = 2 - u;\n\
+                      o[0] = add_one(a * b);\n\
+                      }\n";
+        let out = body(source);
+        assert!(out.contains("__half t = a * b;"), "{out}");
+        assert!(out.contains("__half u = a * b;"), "{out}");
+        assert!(out.contains("__device__ __half add_one(__half x)"), "{out}");
+    }
+
+    #[test]
+    fn a_function_whose_every_call_adds_its_product_returns_it_unrounded() {
+        let source = "__device__ __half mul(__half a, __half b) { return a * b; }\n\
+                      __device__ __nv_bfloat16 mul_bf(__nv_bfloat16 a, __nv_bfloat16 b) { return __hmul(a, b); }\n\
+                      __device__ __half plus_one(__half a, __half b) { return a * b; }\n\
+                      __device__ __half assigned(__half a, __half b) { return a * b; }\n\
+                      __global__ void k(__half* o, __nv_bfloat16* p, __half a, __half b, __half c) {\n\
+                      o[0] = mul(a, b) + c; o[1] = __hadd(c, mul(b, a)); o[2] -= mul(a, a);\n\
+                      __half t = mul(b, a); o[3] = t + c; p[0] = mul_bf(p[1], p[2]) + p[3];\n\
+                      o[4] = plus_one(a, b) + 1.0f; __half u = c; u = assigned(a, b); o[5] = u;\n\
+                      }\n";
+        let out = body(source);
+        assert!(
+            out.contains("__device__ ::cuda_emu::fp::Addend<__half> mul("),
+            "{out}"
+        );
+        assert!(
+            out.contains("__device__ ::cuda_emu::fp::Addend<__nv_bfloat16> mul_bf("),
+            "{out}"
+        );
+        assert!(out.contains("auto t = mul(b, a); o[3] = t + c;"), "{out}");
+        // A number added (the sum is a float, or the number is converted),
+        // an assignment to a variable declared before: rounded, as nvcc's.
+        assert!(out.contains("__device__ __half plus_one("), "{out}");
+        assert!(out.contains("__device__ __half assigned("), "{out}");
+        let rewritten = rewrite(Path::new("k.cu"), source).unwrap();
+        let warned: Vec<&str> = rewritten
+            .half_product_returns
+            .iter()
+            .map(|r| r.function.as_str())
+            .collect();
+        // Warned where a call is added or assigned, as before.
+        assert_eq!(warned, ["plus_one", "assigned"]);
     }
 
     #[test]

@@ -244,6 +244,7 @@ pub struct MathUse {
 /// used as written in the `#line` directive and in errors.
 pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteError> {
     let tokens = lex(source.as_bytes()).code_tokens();
+    let (kept_returns, kept_return_edits) = super::half_products::kept_returns(source, &tokens);
     let mut rewriter = Rewriter {
         path,
         source,
@@ -257,11 +258,22 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
         overload_calls: Vec::new(),
         host_device_functions: Vec::new(),
         half_product_calls: Vec::new(),
+        kept_returns: &kept_returns,
     };
     rewriter.run()?;
     rewriter.host_device_copies();
     rewriter.addend_parameters();
-    let half_product_returns = super::half_products::returned_products(source, &tokens);
+    rewriter.edits.extend(
+        kept_return_edits
+            .into_iter()
+            .map(|(start, end, replacement)| Edit {
+                start,
+                end,
+                replacement,
+            }),
+    );
+    let half_product_returns =
+        super::half_products::returned_products(source, &tokens, &kept_returns);
     let Rewriter {
         mut edits,
         launches,
@@ -523,6 +535,9 @@ struct Rewriter<'a> {
     /// its contracted device copy (`super::contraction`).
     host_device_functions: Vec<(usize, usize, usize)>,
     half_product_calls: Vec<ThroughCall>,
+    /// The functions whose product results reach their callers' additions
+    /// (`super::half_products::kept_returns`).
+    kept_returns: &'a [String],
 }
 
 impl<'a> Rewriter<'a> {
@@ -1140,7 +1155,12 @@ impl<'a> Rewriter<'a> {
         {
             return;
         }
-        match super::half_products::product_variable(self.source, self.tokens, index) {
+        match super::half_products::product_variable(
+            self.source,
+            self.tokens,
+            index,
+            self.kept_returns,
+        ) {
             Ok(edits) => self
                 .edits
                 .extend(edits.into_iter().map(|(start, end, replacement)| Edit {

@@ -2125,7 +2125,7 @@ namespace cuda_emu {
 template <class T>
 CUDA_EMU_ATOMIC_ATTRS void nv_load(T* p, typename std::remove_cv<T>::type* ret) {
   const void* at = const_cast<const void*>(static_cast<const volatile void*>(p));
-  CUDA_EMU_ATOMIC_MEET(p);
+  CUDA_EMU_ATOMIC_MEET(static_cast<const typename std::remove_cv<T>::type*>(at));
   if constexpr (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8) {
     using Bits = typename AtomicBits<sizeof(T)>::type;
     Bits bits = __atomic_load_n(static_cast<const Bits*>(at), __ATOMIC_SEQ_CST);
@@ -2134,6 +2134,22 @@ CUDA_EMU_ATOMIC_ATTRS void nv_load(T* p, typename std::remove_cv<T>::type* ret) 
   } else {
     NvLock hold(at);
     std::memcpy(static_cast<void*>(ret), at, sizeof(T));
+  }
+}
+// An atomic store: one instruction up to 8 bytes (blocks run on several OS threads, and
+// a plain store may be moved before the stores it was to publish), under a lock beyond.
+template <class T>
+CUDA_EMU_ATOMIC_ATTRS void nv_store(T* p, const typename std::remove_cv<T>::type* v) {
+  void* at = const_cast<void*>(static_cast<const volatile void*>(p));
+  CUDA_EMU_ATOMIC_MEET(static_cast<const typename std::remove_cv<T>::type*>(at));
+  if constexpr (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8) {
+    using Bits = typename AtomicBits<sizeof(T)>::type;
+    Bits bits;
+    std::memcpy(&bits, static_cast<const void*>(v), sizeof(T));
+    __atomic_store_n(static_cast<Bits*>(at), bits, __ATOMIC_SEQ_CST);
+  } else {
+    NvLock hold(at);
+    std::memcpy(at, static_cast<const void*>(v), sizeof(T));
   }
 }
 }  // namespace cuda_emu
@@ -2157,16 +2173,18 @@ template <class T>
 inline void __nv_atomic_store_n(T* p, T v, int, int = __NV_THREAD_SCOPE_SYSTEM) {
   static_assert(::cuda_emu::nv_integral_n<T>,
                 "__nv_atomic_store_n takes an integral type of 1, 2, 4, 8 or 16 bytes");
-  *p = v;
+  ::cuda_emu::nv_store(p, &v);
 }
 template <class T>
 inline void __nv_atomic_store(T* p, T* v, int, int = __NV_THREAD_SCOPE_SYSTEM) {
   static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 ||
                     sizeof(T) == 16,
                 "__nv_atomic_store takes a type of 1, 2, 4, 8 or 16 bytes");
-  std::memcpy(static_cast<void*>(p), v, sizeof(T));
+  ::cuda_emu::nv_store(p, v);
 }
-inline void __nv_atomic_thread_fence(int, int = __NV_THREAD_SCOPE_SYSTEM) {}
+inline void __nv_atomic_thread_fence(int, int = __NV_THREAD_SCOPE_SYSTEM) {
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
 
 // ---- Math and intrinsics ---------------------------------------------------------
 // CUDA's global min/max overloads (host and device).
