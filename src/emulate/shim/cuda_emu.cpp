@@ -3007,6 +3007,22 @@ void* helper_main(void* p) {
   return nullptr;
 }
 
+// A helper's OS thread, started waiting for its first grid; it posts `done` when it has
+// no more blocks to run. Null when the OS gives no thread.
+Helper* new_helper(sem_t* done) {
+  Helper* h = new Helper;
+  h->done = done;
+  sem_init(&h->go, 0, 0);
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  pthread_attr_setstacksize(&attr, 1u << 20);
+  const bool started = pthread_create(&h->thread, &attr, helper_main, h) == 0;
+  pthread_attr_destroy(&attr);
+  if (started) return h;
+  delete h;
+  return nullptr;
+}
+
 // A child made by fork() has none of its parent's helpers (only the forking thread).
 void forget_helpers_in_child() { g_helpers.clear(); }
 
@@ -3019,18 +3035,8 @@ int wake_helpers(int n) {
     ready = true;
   }
   while (static_cast<int>(g_helpers.size()) < n) {
-    Helper* h = new Helper;
-    h->done = &g_helpers_done;
-    sem_init(&h->go, 0, 0);
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, 1u << 20);
-    bool started = pthread_create(&h->thread, &attr, helper_main, h) == 0;
-    pthread_attr_destroy(&attr);
-    if (!started) {
-      delete h;
-      break;
-    }
+    Helper* h = new_helper(&g_helpers_done);
+    if (h == nullptr) break;
     g_helpers.push_back(h);
   }
   int woken = std::min(n, static_cast<int>(g_helpers.size()));
@@ -3102,18 +3108,8 @@ bool start_waiter(GridRun& g) {
     ready = true;
   }
   if (static_cast<int>(g_waiter_threads.size()) <= g.waiters) {
-    Helper* h = new Helper;
-    h->done = &g_waiters_done;
-    sem_init(&h->go, 0, 0);
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setstacksize(&attr, 1u << 20);
-    bool made = pthread_create(&h->thread, &attr, helper_main, h) == 0;
-    pthread_attr_destroy(&attr);
-    if (!made) {
-      delete h;
-      return false;
-    }
+    Helper* h = new_helper(&g_waiters_done);
+    if (h == nullptr) return false;
     g_waiter_threads.push_back(h);
   }
   const unsigned long long k = take(g);
