@@ -4,12 +4,14 @@
 //   (no argument)  a grid-wide barrier written by hand over one block more than the
 //                  H200 holds at once (132: one block of 200 KiB of shared memory on each
 //                  multiprocessor): the last block never starts, the others poll for ever;
-//   coop           a cooperative launch whose block 0 polls a flag block 1 sets, with no
-//                  grid.sync(): the emulator runs such a grid's blocks in turns.
+//   coop           a cooperative launch whose block 0 polls a flag that block 1 sets
+//                  only after a grid.sync() block 0 never reaches.
 //   assert         block 0 polls a flag that block 1 would set after an assert that
 //                  fails: the assert ends the kernel, and the wait with it (no hang).
 // Run with CUDA_EMU_SPIN_HANG_MS set low, and a time limit.
 #include <cuda_runtime.h>
+
+#include <cooperative_groups.h>
 
 #include <cassert>
 #include <cstdio>
@@ -26,10 +28,10 @@ __global__ void barrier_by_hand(unsigned* arrived) {
 }
 
 __global__ void flag_across_blocks(int* flag) {
-  if (threadIdx.x != 0) return;
   if (blockIdx.x == 1) {
-    atomicExch(flag, 1);
-  } else {
+    cooperative_groups::this_grid().sync();
+    if (threadIdx.x == 0) atomicExch(flag, 1);
+  } else if (threadIdx.x == 0) {
     while (atomicAdd(flag, 0) == 0) {
     }
   }

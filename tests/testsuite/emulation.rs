@@ -199,6 +199,7 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "san_race_global",
     "san_race_shared",
     "san_uninit_global",
+    "spin_wait_cooperative",
     "spin_waits",
     "surface_rw",
     "surface_trap",
@@ -520,20 +521,21 @@ fn a_wait_no_gpu_can_end_is_named_with_its_line_not_hung_without_a_word() {
     // the last would complete: 132 run, none can end.
     let said = stderr_until_a_warning(&backend, "spin_wait_hang", &[]);
     assert!(
-        said.contains("tests/cuda/spin_wait_hang.cu:23: warning: thread (0,0,0) of block (")
+        said.contains("tests/cuda/spin_wait_hang.cu:25: warning: thread (0,0,0) of block (")
             && said.contains("has polled memory here for 100 ms")
             && said.contains("nor can any of the 132 blocks running, and no more can start")
             && said.contains("a GPU hangs here too")
             && said
-                .contains("in kernel barrier_by_hand launched at tests/cuda/spin_wait_hang.cu:62"),
+                .contains("in kernel barrier_by_hand launched at tests/cuda/spin_wait_hang.cu:64"),
         "{said}"
     );
-    // A cooperative launch's blocks run in turns: block 0 waits for block 1
-    // for ever, and says why.
+    // A cooperative launch whose block 0 waits for a flag block 1 sets only
+    // after a grid.sync() block 0 never reaches: the blocks take turns until
+    // none but the waiting one can run, and it says so.
     let said = stderr_until_a_warning(&backend, "spin_wait_hang", &["coop"]);
     assert!(
-        said.contains("tests/cuda/spin_wait_hang.cu:33: warning: thread (0,0,0) of block (0,0,0)")
-            && said.contains("runs a cooperative or clustered launch's blocks in turns"),
+        said.contains("tests/cuda/spin_wait_hang.cu:35: warning: thread (0,0,0) of block (0,0,0)")
+            && said.contains("no other block of the cooperative launch can run"),
         "{said}"
     );
     // A later block's failed assert ends the kernel, and the wait of the
@@ -549,7 +551,7 @@ fn a_wait_no_gpu_can_end_is_named_with_its_line_not_hung_without_a_word() {
         "device-side assert triggered\n"
     );
     assert!(
-        stderr.contains("spin_wait_hang.cu:44: void flag_after_assert(volatile int *): block: [1,0,0], thread: [0,0,0] Assertion `*flag == 1` failed."),
+        stderr.contains("spin_wait_hang.cu:46: void flag_after_assert(volatile int *): block: [1,0,0], thread: [0,0,0] Assertion `*flag == 1` failed."),
         "{stderr}"
     );
 }

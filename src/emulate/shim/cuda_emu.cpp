@@ -2462,6 +2462,8 @@ struct Worker {
   bool busy = false;     // holds a block: running, or waiting in grid.sync
   bool at_grid = false;  // its block waits in grid.sync
   bool start = false;    // on its next turn it starts block idx (else resumes it)
+  bool yielded = false;  // its block gave its turn while it waits for another block
+  Fiber* resume = nullptr;  // ... the thread that waits (see block_stalled)
   std::vector<unsigned char> dyn;
   void* dyn_ptr = nullptr;
   char* tp = nullptr;  // its OS thread's thread pointer (thread block clusters: static
@@ -2471,6 +2473,8 @@ std::vector<Worker*> g_workers;  // [0] is the calling (host) thread
 bool g_coop_done = false;
 unsigned long long g_coop_next = 0, g_coop_total = 0, g_coop_finished = 0, g_coop_arrived = 0;
 std::vector<Worker*> g_coop_resume;  // released from grid.sync, not yet resumed
+unsigned long long g_coop_turns = 0;  // turns handed from one block to another
+thread_local Worker* t_coop_worker = nullptr;  // the worker whose turn this OS thread runs
 const char* g_grid_file = nullptr;
 int g_grid_line = 0;
 size_t g_coop_shmem = 0;
@@ -2572,6 +2576,18 @@ Worker* coop_dispatch(Worker* me) {
     start_worker(t, k);
     return t;
   }
+  // A block that gave its turn while it waits for another (see block_stalled) takes it
+  // again before grid.sync can let the others go: the next such block after this one,
+  // in turn (this one last).
+  if (g_coop_resume.empty()) {
+    const size_t n = g_workers.size();
+    const size_t at = static_cast<size_t>(
+        std::find(g_workers.begin(), g_workers.end(), me) - g_workers.begin());
+    for (size_t i = 1; i <= n; ++i) {
+      Worker* w = g_workers[(at + i) % n];
+      if (w->busy && w->yielded) return w;
+    }
+  }
   if (g_coop_resume.empty() && g_coop_arrived > 0) {
     if (g_coop_finished > 0) grid_deadlock();
     // Every block waits in grid.sync: release them all, in block order.
@@ -2601,9 +2617,13 @@ Worker* worker_run(Worker* me) {
   g_blk = me->blk;
   blockIdx = me->idx;
   g_dynamic_shared_ptr = me->dyn_ptr;
+  t_coop_worker = me;
   if (me->start) {
     me->start = false;
     run_block();
+  } else if (me->yielded) {
+    me->yielded = false;
+    switch_to(g_home, me->resume);
   } else {
     for (int i = 0; i < B.grid_count; ++i) {
       B.grid[i]->wait = 0;
@@ -2620,7 +2640,7 @@ Worker* worker_run(Worker* me) {
     san::on_barrier();
     switch_to(g_home, rq_pop());
   }
-  if (!g_abort) {
+  if (!g_abort && !me->yielded) {
     if (B.exited == B.n) {
       // A finished block of a cluster keeps its worker until the cluster ends.
       if (!g_cluster_run) me->busy = false;
@@ -2641,6 +2661,7 @@ void worker_turns(Worker* me) {
     Worker* next = worker_run(me);
     while (next == me && !(g_coop_done && me == host)) next = worker_run(me);
     if (g_coop_done && me == host) return;
+    ++g_coop_turns;
     sem_post(&next->go);
     if (me != host) return;
     sem_wait(&me->go);
@@ -3061,9 +3082,10 @@ int wake_helpers(int n) {
 // nothing can change the words they poll but the host: after CUDA_EMU_SPIN_HANG_MS
 // (5000 ms) with no change the emulator says, once for the site, that a GPU hangs
 // there too if the blocks wait for one another, and waits on (a loop that checks an
-// unchanged flag as it works looks the same, and ends). Cooperative and clustered
-// launches (their blocks run in turns) and --sanitize or --schedule runs (one OS
-// thread) cannot give a stalled block company: they say so after the same time.
+// unchanged flag as it works looks the same, and ends). A cooperative launch's block
+// gives its turn instead (cooperative_block_stalled). Clustered launches (their blocks
+// run in turns too) and --sanitize or --schedule runs (one OS thread) cannot give a
+// stalled block company: they say so after the same time.
 struct Stall {
   bool on = false;
   bool counted = false;             // in g_stalled (an ordinary launch's block)
@@ -3161,7 +3183,31 @@ void warn_stalled(const void* site, const char* why) {
             g_launch->line);
 }
 
+// A block of a cooperative launch (whose blocks take turns on one OS thread at a time)
+// gives its turn to another block while it waits: one not yet started, one let go
+// by grid.sync(), another that waits; it takes the turn again before grid.sync() can
+// let the others go. When no other block has had a turn for spin_hang_ms, nothing
+// can end its wait but the host: said once, as for an ordinary launch.
+void cooperative_block_stalled(const void* site) {
+  const double now = now_ms();
+  if (!t_stall.on || t_stall.finished != g_coop_turns) {
+    t_stall = Stall{true, false, now, g_coop_turns};
+  } else if (now - t_stall.since >= spin_hang_ms()) {
+    warn_stalled(site, "no other block of the cooperative launch can run (each has ended, waits "
+                       "in grid.sync() or waits likewise): if this one waits for another, a "
+                       "GPU hangs here too");
+  }
+  Worker* me = t_coop_worker;
+  me->yielded = true;
+  me->resume = g_cur;
+  switch_to(g_cur, g_home);
+}
+
 void block_stalled(const void* site) {
+  if (g_coop && !g_cluster_run && t_coop_worker != nullptr) {
+    cooperative_block_stalled(site);
+    return;
+  }
   GridRun* g = g_grid;
   // Whether other blocks can run while this one waits.
   const bool company = g != nullptr && t_block != ~0ull && !san::g_on && san::g_schedule == 0;
@@ -3181,10 +3227,10 @@ void block_stalled(const void* site) {
   } else if (now - t_stall.since >= spin_hang_ms()) {
     if (!company) {
       warn_stalled(site, g == nullptr || t_block == ~0ull
-                             ? "the emulator runs a cooperative or clustered launch's blocks in "
-                               "turns, each until it waits in grid.sync() or cluster.sync(), so "
-                               "if this thread waits for another block it waits for ever (a GPU "
-                               "runs them at once): run this program on a GPU"
+                             ? "the emulator runs a clustered launch's blocks in turns, each "
+                               "until it waits in cluster.sync(), so if this thread waits for "
+                               "another block it waits for ever (a GPU runs them at once): run "
+                               "this program on a GPU"
                              : "a --sanitize or --schedule run keeps one OS thread, so if this "
                                "thread waits for another block it waits for ever: run it "
                                "without them");

@@ -91,9 +91,9 @@
 // lets the others of its block run once it has read one value 256 times in a row,
 // and a block with nothing else to run starts the next block on an OS thread of its
 // own, up to as many as the H200 holds (a loop that polls two words in turn is not
-// seen as a wait, and hangs); a cooperative launch runs its blocks one at a time, so
-// a block that waits for another there waits for ever (and says so after
-// CUDA_EMU_SPIN_HANG_MS); __activemask() (and coalesced_threads())
+// seen as a wait, and hangs); a cooperative launch runs its blocks one at a time, and
+// a block that waits there gives its turn to another; a wait nothing can end is named
+// after CUDA_EMU_SPIN_HANG_MS; __activemask() (and coalesced_threads())
 // inside divergent branches reports the lanes that reach the same call before
 // the warp blocks, which can differ.
 // What the number of OS threads can change (with CUDA_EMU_THREADS=1 nothing
