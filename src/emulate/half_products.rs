@@ -47,7 +47,7 @@
 //! at file scope, as above) whose every `return` is a product and whose
 //! every call is an addition of its result, or the initializer of a
 //! variable whose uses all are additions, is declared to return
-//! `::cuda_emu::fp::Addend<T>` (`kept_returns`); a number added to the call
+//! `::cuda_emu::fp::Addend<T>` (`returned_products`); a number added to the call
 //! (`mul(a, b) + 1.0f`) leaves it as it is.
 //!
 //! What stays different: a product that reaches an addition through a
@@ -102,96 +102,82 @@ pub struct ReturnedProduct {
     pub added_on: u32,
 }
 
-/// The products returned by `__device__` functions (not `__noinline__`,
-/// not `__host__ __device__`, not templates) of which some call is an
-/// operand of `+` or `-`, the right side of `+=` or `-=`, an argument of
-/// `__hadd` and friends, or the initializer of a variable: one for each
-/// `return <product>;`.
-pub(super) fn returned_products(
-    source: &str,
-    tokens: &[CodeToken],
-    kept: &[String],
-) -> Vec<ReturnedProduct> {
-    let view = View { source, tokens };
-    let depths = view.brace_depths();
-    let mut found = Vec::new();
-    for j in 0..tokens.len() {
-        let Some((close, end)) = view.device_definition(j, &depths) else {
-            continue;
-        };
-        let name = view.text(j);
-        if kept.iter().any(|k| k == name) {
-            continue;
-        }
-        let added = (0..tokens.len())
-            .filter(|&k| (k < j || k > end) && view.text(k) == name && view.punct(k + 1, "("))
-            .find(|&k| view.call_result_added(k));
-        let Some(added) = added else {
-            continue;
-        };
-        for r in close + 1..end {
-            if view.text(r) != "return" || tokens[r].kind != TokenKind::Ident {
-                continue;
-            }
-            let Some(semicolon) = (r + 1..end).find(|&k| view.text(k) == ";") else {
-                continue;
-            };
-            if semicolon > r + 1 && view.is_product(r + 1..semicolon) {
-                found.push(ReturnedProduct {
-                    line: tokens[r + 1].line,
-                    column: tokens[r + 1].column,
-                    function: name.to_string(),
-                    added_on: tokens[added].line,
-                });
-            }
-        }
-    }
-    found
+/// What the rewriter does with the half-precision products that
+/// `__device__` functions return (see `returned_products`).
+#[derive(Debug, Default)]
+pub(super) struct ReturnedProducts {
+    /// The functions that return their product unrounded.
+    pub kept: Vec<String>,
+    /// The edits that declare their return type `::cuda_emu::fp::Addend<T>`.
+    pub edits: Vec<Edit>,
+    /// The returns still rounded though a call adds the result: warned about.
+    pub warned: Vec<ReturnedProduct>,
 }
 
-/// The `__device__` functions (as `returned_products` takes them) whose
-/// every `return` is a product and whose every call has its result added
-/// (an operand of `+` or `-`, the right side of `+=` or `-=`, a whole
-/// argument of `__hadd` and friends) or initializes a variable whose uses
-/// all are additions: nvcc inlines each call and fuses the product into
-/// those additions. Their names, and the edits that declare their return
-/// type `::cuda_emu::fp::Addend<T>`, which hands the product to the caller
-/// unrounded. A name used any other way (another call, its address, a
-/// declaration before the definition) leaves the function as it is.
-pub(super) fn kept_returns(source: &str, tokens: &[CodeToken]) -> (Vec<String>, Vec<Edit>) {
+/// The products returned by `__device__` functions (not `__noinline__`,
+/// not `__host__ __device__`, not templates), one pass over their
+/// definitions. A function whose every `return` is a product and whose
+/// every call has its result added (an operand of `+` or `-`, the right
+/// side of `+=` or `-=`, a whole argument of `__hadd` and friends; no
+/// number on the other side) or initializes a variable whose uses all are
+/// additions is kept: nvcc inlines each call and fuses the product into
+/// those additions, and the return type `::cuda_emu::fp::Addend<T>` hands
+/// it to the caller unrounded. A name used any other way (another call,
+/// its address, a declaration before the definition) leaves the function
+/// as it is; then each `return <product>;` of it is warned about when some
+/// call adds the result or keeps it in a variable.
+pub(super) fn returned_products(source: &str, tokens: &[CodeToken]) -> ReturnedProducts {
     let view = View { source, tokens };
     let depths = view.brace_depths();
-    let mut names = Vec::new();
-    let mut edits = Vec::new();
+    let mut found = ReturnedProducts::default();
     for j in 0..tokens.len() {
         let Some((close, end)) = view.device_definition(j, &depths) else {
             continue;
         };
-        let returns: Vec<usize> = (close + 1..end)
-            .filter(|&r| view.text(r) == "return" && tokens[r].kind == TokenKind::Ident)
-            .collect();
-        let all_products = !returns.is_empty()
-            && returns.iter().all(|&r| {
-                (r + 1..end)
-                    .find(|&k| view.text(k) == ";")
-                    .is_some_and(|semicolon| semicolon > r + 1 && view.is_product(r + 1..semicolon))
-            });
         let name = view.text(j);
-        let every_call_adds = all_products
-            && (0..tokens.len())
-                .filter(|&k| k != j && view.text(k) == name)
-                .all(|k| (k < j || k > end) && view.result_kept(k));
-        if every_call_adds {
+        // Each `return`, and whether it returns a product.
+        let returns: Vec<(usize, bool)> = (close + 1..end)
+            .filter(|&r| view.text(r) == "return" && tokens[r].kind == TokenKind::Ident)
+            .map(|r| {
+                let product =
+                    (r + 1..end)
+                        .find(|&k| view.text(k) == ";")
+                        .is_some_and(|semicolon| {
+                            semicolon > r + 1 && view.is_product(r + 1..semicolon)
+                        });
+                (r, product)
+            })
+            .collect();
+        let uses = || (0..tokens.len()).filter(|&k| k != j && view.text(k) == name);
+        let kept = !returns.is_empty()
+            && returns.iter().all(|&(_, product)| product)
+            && uses().all(|k| (k < j || k > end) && view.result_kept(k));
+        if kept {
             let ty = j - 1;
-            names.push(name.to_string());
-            edits.push((
+            found.kept.push(name.to_string());
+            found.edits.push((
                 tokens[ty].start,
                 tokens[ty].end,
                 format!("::cuda_emu::fp::Addend<{}>", view.text(ty)),
             ));
+            continue;
+        }
+        let added = uses()
+            .filter(|&k| (k < j || k > end) && view.punct(k + 1, "("))
+            .find(|&k| view.call_result_added(k));
+        let Some(added) = added else {
+            continue;
+        };
+        for &(r, _) in returns.iter().filter(|&&(_, product)| product) {
+            found.warned.push(ReturnedProduct {
+                line: tokens[r + 1].line,
+                column: tokens[r + 1].column,
+                function: name.to_string(),
+                added_on: tokens[added].line,
+            });
         }
     }
-    (names, edits)
+    found
 }
 
 /// The warning for a returned product, naming the file, line and column
@@ -225,7 +211,7 @@ pub(super) fn product_variable(
 ) -> Result<Vec<Edit>, NotKept> {
     let view = View { source, tokens };
     let declaration = view.declaration(type_at).ok_or(None)?;
-    // The result of a function of `kept_returns`: already an Addend<T>.
+    // The result of a function `returned_products` keeps: already an Addend<T>.
     let kept_call = view.is_call(declaration.init.clone())
         && kept.iter().any(|k| k == view.text(declaration.init.start));
     if !kept_call && !view.is_product(declaration.init.clone()) {
@@ -822,20 +808,18 @@ impl View<'_> {
             return false;
         };
         let b = self.text(before);
-        // A number on the other side (`t + 1.0f`) makes the sum a float, or
-        // is converted: not an addition of two halves.
-        let number =
-            |at: usize| at < self.tokens.len() && self.tokens[at].kind == TokenKind::Number;
+        // A number on the other side (`t + 1.0f`) is no addition of two
+        // halves.
         // Right operand of `+`/`-`, or right side of `+=`/`-=`.
         if (b == "+" || b == "-") && self.binary_additive_before(before) {
-            return ends_here && !number(before - 1);
+            return ends_here && !self.is_number(before - 1);
         }
         if b == "=" && before > 0 && matches!(self.text(before - 1), "+" | "-") {
             return matches!(next, ";" | ")" | ",");
         }
         // Left operand: followed by a binary `+`/`-`, and nothing tighter
         // on its left.
-        if !self.binary_additive_after(k + 1) || number(k + 2) {
+        if !self.binary_additive_after(k + 1) || self.is_number(k + 2) {
             return false;
         }
         let tighter = matches!(b, "*" | "/" | "%" | "!" | "~" | ")" | "." | "]")
@@ -959,34 +943,26 @@ impl View<'_> {
             && self.closing(init.start + 1) == Some(init.end - 1)
     }
 
-    /// Whether the call whose name is at `k` has its result added where
-    /// the caller makes it (see `kept_returns`), or initializes `T x =
-    /// call(...);` whose uses all are additions.
+    /// Whether the call whose name is at `k` has its result added (as
+    /// `call_result_added` says, with no number on the other side of a `+`
+    /// or `-`: `mul(a, b) + 1.0f` is no addition of two halves) or
+    /// initializes `T x = call(...);` whose uses all are additions (not an
+    /// assignment to a variable declared earlier, which rounds there).
     fn result_kept(&self, k: usize) -> bool {
         if !self.punct(k + 1, "(") {
             return false;
         }
-        let (before, two_before) = (
-            self.text_at(k.checked_sub(1)),
-            self.text_at(k.checked_sub(2)),
-        );
         let Some(close) = self.closing(k + 1) else {
             return false;
         };
-        // A number added to it (`mul(a, b) + 1.0f`) makes the sum a float
-        // or is converted: not an addition of halves.
-        let number = |at: Option<usize>| {
-            at.is_some_and(|at| at < self.tokens.len() && self.tokens[at].kind == TokenKind::Number)
-        };
         if self.binary_additive_after(close + 1) {
-            return !number(Some(close + 2));
+            return !self.is_number(close + 2);
         }
+        let before = self.text_at(k.checked_sub(1));
         if matches!(before, "+" | "-") && self.binary_additive_before(k - 1) {
-            return !number(k.checked_sub(2));
+            return k >= 2 && !self.is_number(k - 2);
         }
-        if before == "=" && !matches!(two_before, "+" | "-") {
-            // Only a declaration whose uses all add it (an assignment to a
-            // variable declared earlier rounds there).
+        if before == "=" && !matches!(self.text_at(k.checked_sub(2)), "+" | "-") {
             let Some(type_at) = k.checked_sub(3) else {
                 return false;
             };
@@ -997,6 +973,11 @@ impl View<'_> {
             });
         }
         self.call_result_added(k)
+    }
+
+    /// Whether token `k` is a number.
+    fn is_number(&self, k: usize) -> bool {
+        k < self.tokens.len() && self.tokens[k].kind == TokenKind::Number
     }
 
     /// Whether the name at `k` is a whole argument of `__hadd` and friends.

@@ -244,7 +244,7 @@ pub struct MathUse {
 /// used as written in the `#line` directive and in errors.
 pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteError> {
     let tokens = lex(source.as_bytes()).code_tokens();
-    let (kept_returns, kept_return_edits) = super::half_products::kept_returns(source, &tokens);
+    let returned = super::half_products::returned_products(source, &tokens);
     let mut rewriter = Rewriter {
         path,
         source,
@@ -258,22 +258,13 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
         overload_calls: Vec::new(),
         host_device_functions: Vec::new(),
         half_product_calls: Vec::new(),
-        kept_returns: &kept_returns,
+        kept_returns: &returned.kept,
     };
     rewriter.run()?;
     rewriter.host_device_copies();
     rewriter.addend_parameters();
-    rewriter.edits.extend(
-        kept_return_edits
-            .into_iter()
-            .map(|(start, end, replacement)| Edit {
-                start,
-                end,
-                replacement,
-            }),
-    );
-    let half_product_returns =
-        super::half_products::returned_products(source, &tokens, &kept_returns);
+    rewriter.push_edits(returned.edits);
+    let half_product_returns = returned.warned;
     let Rewriter {
         mut edits,
         launches,
@@ -536,7 +527,7 @@ struct Rewriter<'a> {
     host_device_functions: Vec<(usize, usize, usize)>,
     half_product_calls: Vec<ThroughCall>,
     /// The functions whose product results reach their callers' additions
-    /// (`super::half_products::kept_returns`).
+    /// (`super::half_products::returned_products`).
     kept_returns: &'a [String],
 }
 
@@ -1161,13 +1152,7 @@ impl<'a> Rewriter<'a> {
             index,
             self.kept_returns,
         ) {
-            Ok(edits) => self
-                .edits
-                .extend(edits.into_iter().map(|(start, end, replacement)| Edit {
-                    start,
-                    end,
-                    replacement,
-                })),
+            Ok(edits) => self.push_edits(edits),
             Err(Some(call)) => self.half_product_calls.push(call),
             Err(None) => {}
         }
@@ -1177,6 +1162,11 @@ impl<'a> Rewriter<'a> {
     /// (`super::half_products::addend_parameters`).
     fn addend_parameters(&mut self) {
         let edits = super::half_products::addend_parameters(self.source, self.tokens);
+        self.push_edits(edits);
+    }
+
+    /// Takes the edits `super::half_products` made.
+    fn push_edits(&mut self, edits: Vec<super::half_products::Edit>) {
         self.edits
             .extend(edits.into_iter().map(|(start, end, replacement)| Edit {
                 start,

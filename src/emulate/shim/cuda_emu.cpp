@@ -3078,9 +3078,10 @@ int wake_helpers(int n) {
 // blocks run than the H200 would hold. A stalled thread gives way between polls
 // (sleeps, once waiters run: they may be more OS threads than cores). A block that
 // waits for a later block whose error waits for its turn (kernel_error_turn) is left
-// where it stands: on a GPU the error ends the kernel, and the wait with it. When every running block is stalled and no block can start,
-// nothing can change the words they poll but the host: after CUDA_EMU_SPIN_HANG_MS
-// (5000 ms) with no change the emulator says, once for the site, that a GPU hangs
+// where it stands: on a GPU the error ends the kernel, and the wait with it. When
+// every running block is stalled and no block can start, nothing can change the words
+// they poll but the host: after CUDA_EMU_SPIN_HANG_MS (5000 ms) with no change the
+// emulator says, once for the line, that a GPU hangs
 // there too if the blocks wait for one another, and waits on (a loop that checks an
 // unchanged flag as it works looks the same, and ends). A cooperative launch's block
 // gives its turn instead (cooperative_block_stalled). Clustered launches (their blocks
@@ -3152,6 +3153,9 @@ void join_waiters(GridRun& g) {
   for (int i = 0; i < n; ++i) sem_wait(&g_waiters_done);
 }
 
+// The kind of report a stalled wait is among g_reported (the hazards' are 0 to 3).
+const int kStallReport = 4;
+
 int spin_hang_ms() {
   static int ms = [] {
     const char* v = getenv("CUDA_EMU_SPIN_HANG_MS");
@@ -3164,11 +3168,13 @@ int spin_hang_ms() {
 // with nothing changing, and why that may be for ever. A warning, not an error: a loop
 // that checks an unchanged flag as it works looks the same, and ends.
 void warn_stalled(const void* site, const char* why) {
-  static std::set<const void*> said;
-  {
-    std::lock_guard<std::mutex> hold(g_waiters_lock);
-    if (!said.insert(site).second) return;
-  }
+  // Once for each line, kept with the lock step's hazards (cuda_emu_lockstep.h).
+  const std::pair<int, std::string> key(kStallReport, site_text(site));
+  pthread_mutex_lock(&g_report_mutex);
+  const bool seen = std::find(g_reported.begin(), g_reported.end(), key) != g_reported.end();
+  if (!seen) g_reported.push_back(key);
+  pthread_mutex_unlock(&g_report_mutex);
+  if (seen) return;
   fflush(stdout);
   const Fiber* f = g_cur;
   const uint3 t = f->tidx;
@@ -3213,7 +3219,8 @@ void block_stalled(const void* site) {
   const bool company = g != nullptr && t_block != ~0ull && !san::g_on && san::g_schedule == 0;
   // A later block waits to report an error, after this one: on a GPU the error ends
   // the kernel, this wait with it. This block is left where it stands.
-  if (company && g->erring.load() != ~0ull && g->erring.load() > t_block) abandon_block();
+  const unsigned long long erring = company ? g->erring.load() : ~0ull;
+  if (erring != ~0ull && erring > t_block) abandon_block();
   const double now = now_ms();
   const unsigned long long finished = company ? g->finished.load(std::memory_order_seq_cst) : 0;
   if (!t_stall.on) {

@@ -2029,8 +2029,11 @@ template <class T>
 constexpr bool nv_integral_n =
     std::is_integral<T>::value &&
     (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16);
-// A 16-byte value has no atomic instruction here: its operations take one of a few
-// locks, chosen by address (blocks run on several OS threads at once).
+// Whether a T has an atomic instruction here (1, 2, 4 or 8 bytes). A 16-byte value has
+// none: its operations take one of a few locks, chosen by address (blocks run on
+// several OS threads at once).
+template <class T>
+constexpr bool nv_word = sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8;
 struct NvLock {
   unsigned char* flag;
   CUDA_EMU_NO_TSAN explicit NvLock(const void* p) {
@@ -2044,7 +2047,7 @@ struct NvLock {
 template <class T, class F>
 CUDA_EMU_ATOMIC_ATTRS T nv_rmw(T* p, F f) {
   CUDA_EMU_ATOMIC_MEET(p);
-  if constexpr (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8) {
+  if constexpr (nv_word<T>) {
     return atomic_update(p, f);
   } else {
     NvLock hold(p);
@@ -2091,7 +2094,7 @@ namespace cuda_emu {
 template <class T>
 CUDA_EMU_ATOMIC_ATTRS bool nv_cas(T* p, T* expected, const T* desired) {
   CUDA_EMU_ATOMIC_MEET(p);
-  if constexpr (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8) {
+  if constexpr (nv_word<T>) {
     return __atomic_compare_exchange(p, expected, const_cast<T*>(desired), false,
                                      __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
   }
@@ -2126,7 +2129,7 @@ template <class T>
 CUDA_EMU_ATOMIC_ATTRS void nv_load(T* p, typename std::remove_cv<T>::type* ret) {
   const void* at = const_cast<const void*>(static_cast<const volatile void*>(p));
   CUDA_EMU_ATOMIC_MEET(static_cast<const typename std::remove_cv<T>::type*>(at));
-  if constexpr (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8) {
+  if constexpr (nv_word<T>) {
     using Bits = typename AtomicBits<sizeof(T)>::type;
     Bits bits = __atomic_load_n(static_cast<const Bits*>(at), __ATOMIC_SEQ_CST);
     std::memcpy(static_cast<void*>(ret), &bits, sizeof(T));
@@ -2142,7 +2145,7 @@ template <class T>
 CUDA_EMU_ATOMIC_ATTRS void nv_store(T* p, const typename std::remove_cv<T>::type* v) {
   void* at = const_cast<void*>(static_cast<const volatile void*>(p));
   CUDA_EMU_ATOMIC_MEET(static_cast<const typename std::remove_cv<T>::type*>(at));
-  if constexpr (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8) {
+  if constexpr (nv_word<T>) {
     using Bits = typename AtomicBits<sizeof(T)>::type;
     Bits bits;
     std::memcpy(&bits, static_cast<const void*>(v), sizeof(T));
