@@ -21,8 +21,9 @@ struct ShimFile {
 
 /// The shim, as written into the cache. A `.cpp` file is a runtime source,
 /// compiled once into an object that every program links; the rest are
-/// headers found through `-I` (`mma.h` only stops the compile with an
-/// `#error` naming the missing feature). A test checks this list against
+/// headers found through `-I` (`mma.h`, `cuda/std/cmath` and
+/// `cuda/std/complex` only stop the compile with an `#error` naming the
+/// missing feature). A test checks this list against
 /// the directory.
 const SHIM_FILES: &[ShimFile] = &[
     ShimFile {
@@ -172,6 +173,62 @@ const SHIM_FILES: &[ShimFile] = &[
     ShimFile {
         name: "cuda/pipeline",
         text: include_str!("shim/cuda/pipeline"),
+    },
+    ShimFile {
+        name: "cuda/atomic",
+        text: include_str!("shim/cuda/atomic"),
+    },
+    ShimFile {
+        name: "cuda/std/atomic",
+        text: include_str!("shim/cuda/std/atomic"),
+    },
+    ShimFile {
+        name: "cuda/std/__emu_std",
+        text: include_str!("shim/cuda/std/__emu_std"),
+    },
+    ShimFile {
+        name: "cuda/std/array",
+        text: include_str!("shim/cuda/std/array"),
+    },
+    ShimFile {
+        name: "cuda/std/climits",
+        text: include_str!("shim/cuda/std/climits"),
+    },
+    ShimFile {
+        name: "cuda/std/cmath",
+        text: include_str!("shim/cuda/std/cmath"),
+    },
+    ShimFile {
+        name: "cuda/std/complex",
+        text: include_str!("shim/cuda/std/complex"),
+    },
+    ShimFile {
+        name: "cuda/std/cstddef",
+        text: include_str!("shim/cuda/std/cstddef"),
+    },
+    ShimFile {
+        name: "cuda/std/cstdint",
+        text: include_str!("shim/cuda/std/cstdint"),
+    },
+    ShimFile {
+        name: "cuda/std/functional",
+        text: include_str!("shim/cuda/std/functional"),
+    },
+    ShimFile {
+        name: "cuda/std/limits",
+        text: include_str!("shim/cuda/std/limits"),
+    },
+    ShimFile {
+        name: "cuda/std/tuple",
+        text: include_str!("shim/cuda/std/tuple"),
+    },
+    ShimFile {
+        name: "cuda/std/type_traits",
+        text: include_str!("shim/cuda/std/type_traits"),
+    },
+    ShimFile {
+        name: "cuda/std/utility",
+        text: include_str!("shim/cuda/std/utility"),
     },
 ];
 

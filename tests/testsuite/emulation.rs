@@ -162,6 +162,9 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "indexing",
     "inline_asm",
     "launch_errors",
+    "libcu_atomic",
+    "libcu_atomic_float_minmax",
+    "libcu_std_headers",
     "math_constants",
     "math_exp_family",
     "math_fast_sincos",
@@ -1195,6 +1198,32 @@ fn a_toolkit_header_the_emulator_refuses_is_named_at_its_include() {
         err.contains("tests/cuda/refused_header.cu:6:1: warp matrix multiply-accumulate"),
         "{err}"
     );
+}
+
+#[test]
+fn libcu_math_headers_are_refused_at_their_include() {
+    // <cuda/std/cmath> through the host's library would give the host's
+    // sinf in device code, not CUDA's: refused, at the program's line.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for header in ["cmath", "complex"] {
+        let source = format!(
+            "#include <cuda/atomic>\n#include <cuda/std/{header}>\n__global__ void k() {{}}\nint main() {{ return 0; }}\n"
+        );
+        std::fs::write(dir.path().join("uses.cu"), source).unwrap();
+        let err = backend
+            .compile(&Program::load(dir.path(), "uses.cu").unwrap())
+            .expect_err("refused")
+            .to_string();
+        assert!(
+            err.contains(&format!(
+                "uses.cu:2: error: libcu++'s <cuda/std/{header}> is not emulated on the CPU"
+            )),
+            "{err}"
+        );
+    }
 }
 
 /// The lines of `text` but those starting with one of `except`.

@@ -2044,11 +2044,23 @@ struct NvLock {
   }
   CUDA_EMU_NO_TSAN ~NvLock() { __atomic_clear(flag, __ATOMIC_RELEASE); }
 };
+// The bits of a value of up to 8 bytes, as a poll reports them (see polled).
+template <class T>
+inline unsigned long long poll_bits(const T& v) {
+  typename AtomicBits<sizeof(T)>::type bits;
+  std::memcpy(&bits, static_cast<const void*>(&v), sizeof bits);
+  return bits;
+}
+// A read-modify-write; one that left the word as it was (an add of 0, an exchange for
+// the value there) is a poll.
 template <class T, class F>
 CUDA_EMU_ATOMIC_ATTRS T nv_rmw(T* p, F f) {
   CUDA_EMU_ATOMIC_MEET(p);
   if constexpr (nv_word<T>) {
-    return atomic_update(p, f);
+    T old = atomic_update(p, f);
+    T next = f(old);
+    if (poll_bits(old) == poll_bits(next)) polled(CUDA_EMU_ATOMIC_SITE, p, poll_bits(old));
+    return old;
   } else {
     NvLock hold(p);
     T old = *p;
@@ -2091,12 +2103,16 @@ inline void __nv_atomic_exchange(T* p, T* v, T* ret, int, int = __NV_THREAD_SCOP
   *ret = old;
 }
 namespace cuda_emu {
+// A compare-and-swap; one that failed (or swapped a value for itself) is a poll.
 template <class T>
 CUDA_EMU_ATOMIC_ATTRS bool nv_cas(T* p, T* expected, const T* desired) {
   CUDA_EMU_ATOMIC_MEET(p);
   if constexpr (nv_word<T>) {
-    return __atomic_compare_exchange(p, expected, const_cast<T*>(desired), false,
-                                     __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+    bool swapped = __atomic_compare_exchange(p, expected, const_cast<T*>(desired), false,
+                                             __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+    if (!swapped || poll_bits(*expected) == poll_bits(*desired))
+      polled(CUDA_EMU_ATOMIC_SITE, p, poll_bits(*expected));
+    return swapped;
   }
   NvLock hold(p);
   if (std::memcmp(p, expected, sizeof(T)) == 0) {
