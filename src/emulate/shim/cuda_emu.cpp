@@ -569,10 +569,13 @@ struct Fiber {
   const char* file = nullptr;
   int line = 0;
   int sync_kind = 0;
-  // Its polls (see polled): the word it last polled, the bits it read there, and how
-  // many polls in a row read them.
+  // Its polls (see polled): the word it last polled and the bits it read there, the
+  // other word it polled before (a loop may poll two in turn), and how many polls in a
+  // row read what those words held.
   const void* poll_addr = nullptr;
   unsigned long long poll_value = 0;
+  const void* poll_addr2 = nullptr;
+  unsigned long long poll_value2 = 0;
   unsigned poll_streak = 0;
 };
 
@@ -954,7 +957,7 @@ inline void assign(Fiber* f, int t) {
   B.last_tidx = i;
   f->tidx = i;
   f->wait = 0;
-  f->poll_addr = nullptr;
+  f->poll_addr = f->poll_addr2 = nullptr;
   f->poll_streak = 0;
   B.warps[t >> 5].fiber[t & 31] = f;
 }
@@ -1834,7 +1837,9 @@ bool yield_in_block() {
   } else if (B.next < B.n) {
     next = get_fiber();
     assign(next, nth_thread(B.next++));
-  } else if (resolve_polls()) {
+  } else if (resolve_volatile() || resolve_activemask() || resolve_polls()) {
+    // (as next_runnable: a thread parked at a lock-step meeting whose other lanes
+    // returned meanwhile goes on; it may be the one this thread waits for)
     next = rq_pop();
   } else {
     return false;
@@ -1864,10 +1869,11 @@ void nanosleep(unsigned) {
 // exchange for the value already there, a compare-and-swap that failed; an atomic the
 // program writes as a GNU __atomic builtin only in a program built for lock step).
 // After kSpinPolls polls of one thread in a row that read the same bits at the same
-// address, every kSpinPolls / 4th further one lets the other threads of its block run
-// first (yield_in_block); when none can, the block waits for another block
-// (block_stalled). A poll that reads anything else ends the wait. Loops that poll two
-// words in turn are not seen as waits.
+// address (or, in turn, at two addresses: `while (flag == 0) { if (abort) ...; }`),
+// every kSpinPolls / 4th further one lets the other threads of its block run first
+// (yield_in_block); when none can, the block waits for another block (block_stalled).
+// A poll that reads anything else ends the wait. Loops that poll three words or more
+// in turn are not seen as waits.
 const unsigned kSpinPolls = 256;
 
 namespace {
@@ -1885,11 +1891,18 @@ inline __attribute__((always_inline)) void count_poll(const void* site, const vo
                                                       unsigned long long value) {
   Fiber* f = g_cur;
   if (f->poll_addr != addr || f->poll_value != value) {
+    const bool other_word_unchanged =
+        f->poll_addr != addr && f->poll_addr2 == addr && f->poll_value2 == value;
+    // The last word becomes the other one; this one the last.
+    f->poll_addr2 = f->poll_addr;
+    f->poll_value2 = f->poll_value;
     f->poll_addr = addr;
     f->poll_value = value;
-    f->poll_streak = 0;
-    block_unstalled();
-    return;
+    if (!other_word_unchanged) {
+      f->poll_streak = 0;
+      block_unstalled();
+      return;
+    }
   }
   if (++f->poll_streak >= kSpinPolls && f->poll_streak % (kSpinPolls / 4) == 0) spin_wait(site);
 }
