@@ -183,6 +183,26 @@ const SHIM_FILES: &[ShimFile] = &[
         text: include_str!("shim/cuda/std/atomic"),
     },
     ShimFile {
+        name: "cuda/latch",
+        text: include_str!("shim/cuda/latch"),
+    },
+    ShimFile {
+        name: "cuda/semaphore",
+        text: include_str!("shim/cuda/semaphore"),
+    },
+    ShimFile {
+        name: "cuda/std/bit",
+        text: include_str!("shim/cuda/std/bit"),
+    },
+    ShimFile {
+        name: "cuda/std/latch",
+        text: include_str!("shim/cuda/std/latch"),
+    },
+    ShimFile {
+        name: "cuda/std/semaphore",
+        text: include_str!("shim/cuda/std/semaphore"),
+    },
+    ShimFile {
         name: "cuda/std/__emu_std",
         text: include_str!("shim/cuda/std/__emu_std"),
     },

@@ -9,7 +9,8 @@
 // 3. in_block: thread 0 of each block waits for two volatile flags its last thread
 //    (another warp) sets, which first waits for thread 0's go-ahead (thread 0 gives it
 //    while the rest of its warp returns: in the emulator's warp lock step, a meeting
-//    the poller's wait must let complete).
+//    the poller's wait must let complete). (With the flags in shared memory it runs
+//    the same, but the warp lock step warns that warps talk with no barrier between.)
 #include <cuda_runtime.h>
 
 #include <cstdio>

@@ -165,6 +165,7 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "libcu_atomic",
     "libcu_atomic_float_minmax",
     "libcu_std_headers",
+    "libcu_sync",
     "math_constants",
     "math_exp_family",
     "math_fast_sincos",
@@ -203,6 +204,7 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "san_race_shared",
     "san_uninit_global",
     "spin_wait_cooperative",
+    "spin_wait_two_words",
     "spin_waits",
     "surface_rw",
     "surface_trap",
@@ -1198,6 +1200,26 @@ fn a_toolkit_header_the_emulator_refuses_is_named_at_its_include() {
         err.contains("tests/cuda/refused_header.cu:6:1: warp matrix multiply-accumulate"),
         "{err}"
     );
+}
+
+#[test]
+fn libcu_waits_and_two_word_polls_run_without_a_word_on_stderr() {
+    // A latch that completes is a barrier for the hazard warnings (each
+    // thread reads its neighbour's shared word after the wait); the
+    // atomics' and semaphores' waits, and polls of two words in turn, are
+    // seen as waits (without that, these probes hang).
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    for name in ["libcu_sync", "libcu_atomic", "spin_wait_two_words"] {
+        let done = run(&backend, name, Duration::from_secs(60));
+        assert_eq!(
+            String::from_utf8_lossy(&done.stderr),
+            "",
+            "{name} wrote to stderr"
+        );
+        assert!(differences_from_the_gpu(name, &done).is_empty(), "{name}");
+    }
 }
 
 #[test]
