@@ -250,6 +250,26 @@ const SHIM_FILES: &[ShimFile] = &[
         name: "cuda/std/utility",
         text: include_str!("shim/cuda/std/utility"),
     },
+    ShimFile {
+        name: "cuda/std/cassert",
+        text: include_str!("shim/cuda/std/cassert"),
+    },
+    ShimFile {
+        name: "cuda/std/cfloat",
+        text: include_str!("shim/cuda/std/cfloat"),
+    },
+    ShimFile {
+        name: "cuda/std/optional",
+        text: include_str!("shim/cuda/std/optional"),
+    },
+    ShimFile {
+        name: "cuda/std/span",
+        text: include_str!("shim/cuda/std/span"),
+    },
+    ShimFile {
+        name: "cuda/std/variant",
+        text: include_str!("shim/cuda/std/variant"),
+    },
 ];
 
 /// A hash of the embedded shim's file names and contents.

@@ -1223,6 +1223,30 @@ fn libcu_waits_and_two_word_polls_run_without_a_word_on_stderr() {
 }
 
 #[test]
+fn libcu_free_functions_and_span_check_themselves_without_a_word_on_stderr() {
+    // The free atomic functions (atomic_fetch_add(&a, v), the flag functions
+    // as a lock, a pointer atomic stepped once a thread) and <cuda/std/span>:
+    // the probe's host checks what the kernel counted.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let done = run(&backend, "libcu_free_atomics_span", Duration::from_secs(60));
+    assert_eq!(String::from_utf8_lossy(&done.stderr), "");
+    assert_eq!(done.termination, Termination::Exited(0));
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    let sum_line = stdout.lines().next().unwrap();
+    let words: Vec<&str> = sum_line.split([' ', '(', ')']).collect();
+    assert_eq!(words[1], words[4], "sum and expected differ: {sum_line}");
+    assert!(sum_line.ends_with("swaps 64"), "{stdout}");
+    assert!(
+        stdout.contains("lock 0 slots each once 1 cursor at slot 64\n"),
+        "{stdout}"
+    );
+    assert_eq!(stdout.matches("view ").count(), 9, "{stdout}");
+    assert!(stdout.ends_with("status no error\n"), "{stdout}");
+}
+
+#[test]
 fn libcu_math_headers_are_refused_at_their_include() {
     // <cuda/std/cmath> through the host's library would give the host's
     // sinf in device code, not CUDA's: refused, at the program's line.
