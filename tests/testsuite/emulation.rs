@@ -1247,6 +1247,66 @@ fn libcu_free_functions_and_span_check_themselves_without_a_word_on_stderr() {
 }
 
 #[test]
+fn warps_that_wait_on_fenced_shared_flags_are_not_warned_about() {
+    // A volatile flag set by another warp after a fence, polled until set,
+    // then the data read after a fence (the waiter in a lower warp and in a
+    // higher one); a lock taken with atomicCAS; a counter polled with
+    // atomicAdd(&ready, 0); the handoff with libcu++'s release store and
+    // acquire load. The order is the GPU's whatever the timing, so no
+    // warning. Before, each was reported as two warps talking without a
+    // barrier, and the waiter below hung: the setter's last lane waited at a
+    // lock-step meeting that the spinning warp never let complete.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let done = run(&backend, "shared_flag_waits", Duration::from_secs(60));
+    assert_eq!(String::from_utf8_lossy(&done.stderr), "");
+    // What the kernels compute: out[b * 32 + lane] = data[31 - lane] of block
+    // b, data[i] = b * 100 + i * 3; the total is the sum of t * t + 1 over 64
+    // threads.
+    let out: Vec<i64> = (0..128)
+        .map(|i| (i / 32) * 100 + (31 - i % 32) * 3)
+        .collect();
+    let checksum = out.iter().fold(0i64, |sum, v| sum * 7 % 1_000_000_007 + v);
+    let total: u64 = (0..64u64).map(|t| t * t + 1).sum();
+    let mut want = String::new();
+    for side in ["below", "above"] {
+        want += &format!(
+            "handoff, waiter {side}: {} {} {}, checksum {checksum}\n",
+            out[0], out[33], out[127]
+        );
+    }
+    want += &format!(
+        "ordered handoff: {} {} {}, checksum {checksum}\n",
+        out[0], out[33], out[127]
+    );
+    want += &format!("locked_total: {total} {total} {total} {total}\nno error\n");
+    assert_eq!(String::from_utf8_lossy(&done.stdout), want);
+}
+
+#[test]
+fn shared_flags_that_do_not_order_their_data_are_warned_about() {
+    // No fence before the flag, a one-time `if (flag)`, data written after
+    // the flag: each is reported with its two lines.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let done = run(&backend, "shared_flag_races", Duration::from_secs(60));
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    for (first, second) in [(17, 23), (34, 32), (48, 53)] {
+        let want = format!("at tests/cuda/shared_flag_races.cu:{first}, thread");
+        let at = format!(
+            "tests/cuda/shared_flag_races.cu:{second}: warning: threads of different warps"
+        );
+        assert!(
+            stderr.contains(&want) && stderr.contains(&at),
+            "{first} {second}: {stderr}"
+        );
+    }
+    assert_eq!(stderr.matches("warning:").count(), 3, "{stderr}");
+}
+
+#[test]
 fn libcu_math_headers_are_refused_at_their_include() {
     // <cuda/std/cmath> through the host's library would give the host's
     // sinf in device code, not CUDA's: refused, at the program's line.

@@ -577,6 +577,24 @@ struct Fiber {
   const void* poll_addr2 = nullptr;
   unsigned long long poll_value2 = 0;
   unsigned poll_streak = 0;
+  // Releases this thread saw since its block's last barrier (a volatile or atomic read
+  // of what another thread's volatile or atomic write after a fence left in shared
+  // memory): the writer's warp, and its sync count and step at that fence
+  // (cuda_emu_lockstep.h, "Release and acquire"). A few: one flag or lock at a time is
+  // the rule.
+  struct Acquired {
+    unsigned epoch = 0;
+    unsigned sync = 0;
+    unsigned step = 0;
+    unsigned fences = 0;  // this thread's fences then: one more must follow
+    int warp = -1;
+  };
+  Acquired acquired[4];
+  unsigned acquired_next = 0;
+  // Its memory fences (__threadfence_block and the like): how many, and the last one's
+  // epoch, warp sync count and step.
+  unsigned fences = 0;
+  unsigned fence_epoch = 0, fence_sync = 0, fence_step = 0;
 };
 
 Fiber g_main;  // the host's own stack
@@ -959,6 +977,8 @@ inline void assign(Fiber* f, int t) {
   f->wait = 0;
   f->poll_addr = f->poll_addr2 = nullptr;
   f->poll_streak = 0;
+  for (Fiber::Acquired& a : f->acquired) a.warp = -1;
+  f->fences = f->fence_epoch = 0;
   B.warps[t >> 5].fiber[t & 31] = f;
 }
 
@@ -1832,6 +1852,11 @@ bool yield_in_block() {
     abandon_block();
   Fiber* cur = g_cur;
   Fiber* next;
+  // Lock-step meetings that became complete with no lane arriving (the others returned
+  // or wait in a barrier) are otherwise taken up only when nothing else can run, which
+  // a waiting thread's yields keep from happening: the lane that sets its flag may wait
+  // at one.
+  resolve_volatile();
   if (!rq_empty()) {
     next = rq_pop();
   } else if (B.next < B.n) {
@@ -1886,8 +1911,8 @@ __attribute__((noinline)) void spin_wait(const void* site) {
 
 // Counts a poll (inlined into the volatile accesses' entry points); past kSpinPolls in
 // a row, every kSpinPolls / 4th one waits: a loop that checks an unchanged flag as it
-// works pays for a switch that seldom.
-inline __attribute__((always_inline)) void count_poll(const void* site, const void* addr,
+// works pays for a switch that seldom. True when it waited.
+inline __attribute__((always_inline)) bool count_poll(const void* site, const void* addr,
                                                       unsigned long long value) {
   Fiber* f = g_cur;
   if (f->poll_addr != addr || f->poll_value != value) {
@@ -1901,15 +1926,31 @@ inline __attribute__((always_inline)) void count_poll(const void* site, const vo
     if (!other_word_unchanged) {
       f->poll_streak = 0;
       block_unstalled();
-      return;
+      return false;
     }
   }
-  if (++f->poll_streak >= kSpinPolls && f->poll_streak % (kSpinPolls / 4) == 0) spin_wait(site);
+  if (++f->poll_streak >= kSpinPolls && f->poll_streak % (kSpinPolls / 4) == 0) {
+    spin_wait(site);
+    return true;
+  }
+  return false;
 }
 }  // namespace
 
 void polled(const void* site, const void* addr, unsigned long long value) {
   if (g_in_kernel) count_poll(site, addr, value);
+}
+
+// A memory fence of a kernel thread: for the hazard warnings, where its warp's order
+// stands (cuda_emu_lockstep.h, "Release and acquire").
+void fence() {
+  if (!g_in_kernel || san::g_on) return;
+  Fiber* f = g_cur;
+  const int t = f->tid;
+  ++f->fences;
+  f->fence_epoch = B.lockstep.epoch;
+  f->fence_sync = B.warps[t >> 5].sync_count;
+  f->fence_step = B.warps[t >> 5].step[t & 31];
 }
 
 int syncthreads(const char* file, int line, int kind, int predicate) {
@@ -2791,7 +2832,8 @@ inline __attribute__((always_inline)) void shared_access(const void* site, const
 }
 
 // Before a memory access of a kernel thread in a program built for warp lock step:
-// kind 0 a read, 1 a write, 2 an atomic, 3 a volatile read, 4 a volatile write. An
+// kind 0 a read, 1 a write, 2 an atomic, 3 a volatile read, 4 a volatile write, 5 an
+// atomic load (to the hazard warnings a volatile read, which it orders as one). An
 // access to the thread's own stack is nobody else's business; any other meets the
 // warp, and one to shared memory is checked for hazards (cuda_emu_lockstep.h).
 // (access_in_kernel: a kernel thread's access, not sanitizing; access_inline: any.)
@@ -2824,7 +2866,7 @@ inline __attribute__((always_inline)) void access_inline(const void* site, const
     // A sanitize build instruments every program: its warps meet at volatile accesses
     // only (what pre-Volta code relies on), and racecheck, not the lock step's warnings,
     // reports hazards from its own shadow state.
-    if (kind >= 3) meet_warp(site);
+    if (kind == 3 || kind == 4) meet_warp(site);
     return;
   }
   access_in_kernel(site, addr, size, kind);
@@ -2853,26 +2895,35 @@ template <unsigned Size, int Kind>
 inline __attribute__((always_inline)) void volatile_poll(const void* site, const void* addr) {
   if constexpr (Kind == 3 && Size <= 8) {
     if (!g_in_kernel) return;
+    const void* at = const_cast<const void*>(static_cast<const volatile void*>(addr));
     unsigned long long bits = 0;
-    memcpy(&bits, const_cast<const void*>(static_cast<const volatile void*>(addr)), Size);
-    count_poll(site, addr, bits);
+    memcpy(&bits, at, Size);
+    if (count_poll(site, addr, bits)) {
+      // It waited: the program reads what is there now, a change that ends the wait.
+      unsigned long long now = 0;
+      memcpy(&now, at, Size);
+      if (now != bits) count_poll(site, addr, now);
+    }
   }
 }
 
+// The poll is counted first: a waiting thread lets others run there, and what the
+// program then reads (the flag another thread set meanwhile) is the access the lock
+// step and the hazard warnings see.
 template <unsigned Size, int Kind, bool Aligned>
 inline __attribute__((always_inline)) void access_entry(const void* site, const void* addr) {
   if (!san::g_on) {
     if (!g_in_kernel) return;
     if (!B.lockstep.meet) {
+      volatile_poll<Size, Kind>(site, addr);
       Lockstep::Area* area;
       size_t word;
       if (shadow_of(addr, &area, &word)) shared_slow<Size, Kind>(site, addr, area, word);
-      volatile_poll<Size, Kind>(site, addr);
       return;
     }
   }
-  access_slow<Size, Kind, Aligned>(site, addr);
   volatile_poll<Size, Kind>(site, addr);
+  access_slow<Size, Kind, Aligned>(site, addr);
 }
 
 template <unsigned Size, int Kind, bool Aligned>
@@ -5199,7 +5250,10 @@ CUDA_EMU_TSAN_PLAIN(8)
 CUDA_EMU_TSAN_PLAIN(16)
 #undef CUDA_EMU_TSAN_PLAIN
 #undef CUDA_EMU_TSAN_ACCESS
-void __tsan_atomic_thread_fence(int) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+void __tsan_atomic_thread_fence(int) {
+  cuda_emu::fence();
+  __atomic_thread_fence(__ATOMIC_SEQ_CST);
+}
 void __tsan_atomic_signal_fence(int) { __atomic_signal_fence(__ATOMIC_SEQ_CST); }
 #define CUDA_EMU_TSAN_MEET(a) \
   cuda_emu::memory_access(__builtin_return_address(0), (const void*)(a), sizeof(*(a)), 2)

@@ -236,8 +236,112 @@ struct ShadowWord {
   bool w_plain = false;  // the last write was a plain store (not volatile)
   bool r_plain = false;  // the last read was a plain load
   unsigned w_step = 0, r_step = 0;  // the writer's and reader's Warp::step then
+  // When the last write is volatile or atomic and its thread fenced before it in this
+  // epoch (a release): that fence's place in the warp's order (sync count and step).
+  unsigned w_rel_sync = 0, w_rel_step = 0;
+  bool w_released = false;
   bool split = false;  // the word's bytes have cells of their own (Lockstep::Area::bytes)
 };
+
+// ---- Release and acquire ------------------------------------------------------------
+// Warps of a block may also wait for one another without a barrier: a thread polls a
+// volatile (or atomic) flag in shared memory until another warp's thread sets it, then
+// reads what that warp wrote before setting it; a lock taken with atomicCAS guards
+// shared data. With a memory fence on each side (the CUDA programming guide's form),
+// the GPU's order is then the emulator's, whatever the timing. So a volatile or atomic
+// write after a fence (__threadfence_block and the like; an __nv_atomic or libcu++
+// atomic operation with an order other than relaxed counts as one, before a store,
+// after a load, on both sides of a read-modify-write) is a release of what its warp
+// did up to the fence, in the order lock
+// step gives its lanes (sync count, then step); a volatile or atomic read of it by
+// another thread acquires it, and that thread's accesses after its next fence (or an
+// acquiring load) are ordered after the release: not reported. (An atomic load is a
+// volatile read here, memory_access kind 5, not a write as other atomics.) Without
+// the fences nvcc may keep such a value in a register or move the access, and the
+// hazard is reported as before. The read that sees the flag itself is not reported
+// when it is a wait: its thread polled the word before, or its source line is a
+// `while` (a loop until the flag is set; a one-time `if (flag)` depends on the timing,
+// on the GPU too); nor is the flag's volatile write after other warps' volatile reads
+// at such a line (their polls of the unset flag). Not followed: orders through a third
+// warp (a release sequence of read-modify-writes by several warps included), more than
+// four warps' releases at once per thread.
+
+// Whether the running thread acquired a release of warp `warp` that covers that warp's
+// access at (sync, step), and fenced since.
+inline bool acquired_after(int warp, unsigned sync, unsigned step) {
+  const Fiber* f = g_cur;
+  const unsigned e = B.lockstep.epoch;
+  for (const Fiber::Acquired& a : f->acquired)
+    if (a.warp == warp && a.epoch == e && f->fences > a.fences &&
+        (sync < a.sync || (sync == a.sync && step <= a.step)))
+      return true;
+  return false;
+}
+
+// The running thread read what the release write of `s` left.
+inline void acquire(const ShadowWord& s) {
+  if (!s.w_released) return;
+  Fiber* f = g_cur;
+  const unsigned e = B.lockstep.epoch;
+  Fiber::Acquired* slot = nullptr;
+  for (Fiber::Acquired& a : f->acquired)
+    if (a.warp == s.w_warp && a.epoch == e) slot = &a;
+  if (slot == nullptr) {
+    slot = &f->acquired[f->acquired_next++ % 4];
+  } else if (s.w_rel_sync < slot->sync ||
+             (s.w_rel_sync == slot->sync && s.w_rel_step <= slot->step)) {
+    return;  // no later than a release of that warp it saw
+  }
+  *slot = Fiber::Acquired{e, s.w_rel_sync, s.w_rel_step, f->fences, s.w_warp};
+}
+
+// Notes a volatile or atomic write to `s` by the running thread: a release when the
+// thread fenced before it in this epoch.
+inline void note_release(ShadowWord* s) {
+  const Fiber* f = g_cur;
+  s->w_released = f->fence_epoch == B.lockstep.epoch && f->fences != 0;
+  s->w_rel_sync = f->fence_sync;
+  s->w_rel_step = f->fence_step;
+}
+
+// Whether the running thread's last read of `addr` (a volatile read, see polled) found
+// what is there now: its write to the word comes after the write it read.
+inline bool read_current(const void* addr, unsigned size) {
+  const Fiber* f = g_cur;
+  if (size > 8 || (f->poll_addr != addr && f->poll_addr2 != addr)) return false;
+  unsigned long long now = 0;
+  memcpy(&now, const_cast<const void*>(static_cast<const volatile void*>(addr)), size);
+  return now == (f->poll_addr == addr ? f->poll_value : f->poll_value2);
+}
+
+// Whether the source line of `site` is a `while` (the condition of a loop that waits),
+// read once per site.
+bool loop_condition_site(const void* site) {
+  static std::map<const void*, bool> known;
+  pthread_mutex_lock(&g_site_mutex);
+  auto it = known.find(site);
+  bool r;
+  if (it != known.end()) {
+    r = it->second;
+  } else {
+    SiteLine l = site_line(site);
+    r = false;
+    if (l.line > 0) {
+      const std::vector<std::string>& lines = source_lines(l.file);
+      r = static_cast<size_t>(l.line) <= lines.size() && has_word(lines[l.line - 1], "while");
+    }
+    known[site] = r;
+  }
+  pthread_mutex_unlock(&g_site_mutex);
+  return r;
+}
+
+// Whether the running thread's read of `addr` at `site` is a wait: it polled the word
+// before (see polled), or the line is a loop's condition.
+bool waiting_read(const void* site, const void* addr) {
+  const Fiber* f = g_cur;
+  return f->poll_addr == addr || f->poll_addr2 == addr || loop_condition_site(site);
+}
 
 // The hazards already reported: once for each kind and source line where one is found.
 std::vector<std::pair<int, std::string>> g_reported;
@@ -418,9 +522,10 @@ size_t tls_block_bytes() {
 // that find nothing to report.
 inline __attribute__((always_inline)) void note_shared_word(Warp& W, int w, int lane,
                                                             unsigned group, const void* site,
-                                                            ShadowWord* s, unsigned step,
-                                                            bool write, bool plain,
-                                                            bool atomic) {
+                                                            ShadowWord* s, const void* addr,
+                                                            unsigned size, unsigned step,
+                                                            bool write,
+                                                            bool plain, bool atomic) {
   if (atomic) {
     // Atomics are ordered among themselves (no hazard between warps, nothing a compiler
     // may cache), but the two paths of a divergent warp taking them in turn give
@@ -430,6 +535,9 @@ inline __attribute__((always_inline)) void note_shared_word(Warp& W, int w, int 
         s->w_sync == W.sync_count && !(s->w_group & (1u << lane)) &&
         !(group & (1u << s->w_lane)))
       report_hazard(1, s->w_site, true, w, s->w_lane, site, true, w, lane);
+    if (s->w_epoch == L.epoch && !(s->w_warp == w && s->w_lane == lane) && !s->w_plain)
+      acquire(*s);
+    note_release(s);
     s->w_plain = false;
     s->w_epoch = L.epoch;
     s->w_sync = W.sync_count;
@@ -461,7 +569,9 @@ inline __attribute__((always_inline)) void note_shared_word(Warp& W, int w, int 
       g_launch_meets = true;
       report_hazard(3, other_wrote ? s->w_site : s->r_site, other_wrote, w,
                     other_wrote ? s->w_lane : s->r_lane, site, write, w, lane);
-    } else if (plain || (other_wrote ? s->w_plain : s->r_plain)) {
+    } else if ((plain || (other_wrote ? s->w_plain : s->r_plain)) &&
+               !(other_wrote ? acquired_after(w, s->w_sync, s->w_step)
+                             : acquired_after(w, s->r_sync, s->r_step))) {
       report_hazard(2, other_wrote ? s->w_site : s->r_site, other_wrote, w,
                     other_wrote ? s->w_lane : s->r_lane, site, write, w, lane);
     }
@@ -469,17 +579,31 @@ inline __attribute__((always_inline)) void note_shared_word(Warp& W, int w, int 
   // Against the last write.
   if (s->w_epoch == e && !(s->w_warp == w && s->w_lane == lane)) {
     if (s->w_warp != w) {
-      report_hazard(0, s->w_site, true, s->w_warp, s->w_lane, site, write, w, lane);
-    } else if (!plain && !s->w_plain && s->w_sync == sync && !(s->w_group & bit) &&
-               !(group & (1u << s->w_lane))) {
-      report_hazard(1, s->w_site, true, s->w_warp, s->w_lane, site, write, w, lane);
+      // A volatile read of another warp's release (see "Release and acquire").
+      const bool sees_release = !write && !plain && !s->w_plain;
+      if (!acquired_after(s->w_warp, s->w_sync, s->w_step) &&
+          !(sees_release && waiting_read(site, addr)) &&
+          !(write && !plain && !s->w_plain && read_current(addr, size)))
+        report_hazard(0, s->w_site, true, s->w_warp, s->w_lane, site, write, w, lane);
+      if (sees_release) acquire(*s);
+    } else {
+      if (!plain && !s->w_plain && s->w_sync == sync && !(s->w_group & bit) &&
+          !(group & (1u << s->w_lane)))
+        report_hazard(1, s->w_site, true, s->w_warp, s->w_lane, site, write, w, lane);
+      if (!write && !plain && !s->w_plain) acquire(*s);  // a lock handed on in the warp
     }
   }
   if (write) {
     // Against the reads since.
     if (s->r_epoch == e) {
-      if (s->r_warps & ~(1u << (w & 31))) {
-        report_hazard(0, s->r_site, false, s->r_warp, s->r_lane, site, true, w, lane);
+      if (const unsigned others = s->r_warps & ~(1u << (w & 31))) {
+        // Reads ordered before by a release this thread saw (one warp's), or polls of
+        // an unset flag that this release sets.
+        const bool ordered = others == 1u << (s->r_warp & 31) && s->r_warp != w &&
+                             acquired_after(s->r_warp, s->r_sync, s->r_step);
+        const bool sets_polled_flag = !plain && !s->r_plain && loop_condition_site(s->r_site);
+        if (!ordered && !sets_polled_flag)
+          report_hazard(0, s->r_site, false, s->r_warp, s->r_lane, site, true, w, lane);
       } else if (!plain && !s->r_plain && s->r_warp == w && s->r_lane != lane &&
                  s->r_sync == sync && !(s->r_group & bit) && !(group & (1u << s->r_lane))) {
         report_hazard(1, s->r_site, false, s->r_warp, s->r_lane, site, true, w, lane);
@@ -487,6 +611,11 @@ inline __attribute__((always_inline)) void note_shared_word(Warp& W, int w, int 
     }
     s->w_plain = plain;
     s->w_step = step;
+    if (plain) {
+      s->w_released = false;
+    } else {
+      note_release(s);
+    }
     s->w_epoch = e;
     s->w_sync = sync;
     s->w_group = group;
@@ -542,7 +671,8 @@ __attribute__((noinline)) void note_shared_parts(Warp& W, int w, int lane, unsig
       if (stale) cell = ShadowWord();
     }
     if (mask == 0xf && !cell.split) {
-      note_shared_word(W, w, lane, group, site, &cell, step, write, plain, atomic);
+      note_shared_word(W, w, lane, group, site, &cell, reinterpret_cast<const void*>(a), size,
+                       step, write, plain, atomic);
       continue;
     }
     if (area.bytes == nullptr) area.bytes = new ShadowWord[4 * area.n];
@@ -552,7 +682,8 @@ __attribute__((noinline)) void note_shared_parts(Warp& W, int w, int lane, unsig
       cell.split = true;
     }
     for (unsigned r = mask; r; r &= r - 1)
-      note_shared_word(W, w, lane, group, site, &b[__builtin_ctz(r)], step, write, plain, atomic);
+      note_shared_word(W, w, lane, group, site, &b[__builtin_ctz(r)],
+                       reinterpret_cast<const void*>(a), size, step, write, plain, atomic);
   }
 }
 
@@ -570,7 +701,8 @@ inline __attribute__((always_inline)) void note_shared(Warp& W, int w, int lane,
   if (whole == 2 && (word + 1 >= area.n || cell[1].split)) whole = 0;
   if (whole != 0 && !cell->split) {
     for (size_t k = 0; k < whole; ++k)
-      note_shared_word(W, w, lane, group, site, cell + k, step, write, plain, atomic);
+      note_shared_word(W, w, lane, group, site, cell + k, addr, size, step, write, plain,
+                       atomic);
     return;
   }
   note_shared_parts(W, w, lane, group, site, area, word, a, size, step, write, plain, atomic);

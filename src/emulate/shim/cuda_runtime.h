@@ -1694,13 +1694,17 @@ unsigned long long warp_op(const char* file, int line, int op, unsigned mask,
 unsigned activemask(const char* file, int line);
 // Before each volatile access of a program built with LOCK_STEP_FLAGS (cuda_emu.cpp).
 void volatile_access(const void* site);
-// Before a plain (kind 0 read, 1 write) or atomic (2) access to memory in a program
-// built for warp lock step; `site` is the instrumented code's return address.
+// Before a plain (kind 0 read, 1 write) or atomic (2; 5 an atomic load) access to
+// memory in a program built for warp lock step; `site` is the instrumented code's
+// return address.
 void memory_access(const void* site, const void* addr, unsigned size, int kind);
 // A read of `addr` by a kernel thread that may be a poll of memory another thread sets:
 // a volatile read, an atomic load, an atomic that left the word as it was; `value` is
 // what it read (cuda_emu.cpp, "Spin waits").
 void polled(const void* site, const void* addr, unsigned long long value);
+// A memory fence of a kernel thread, or an atomic with an order stronger than relaxed
+// (cuda_emu.cpp: where the hazard warnings' release and acquire stand).
+void fence();
 
 template <class T>
 inline unsigned long long to_bits(T v) {
@@ -1847,11 +1851,14 @@ inline void host_device_arch_test(const char* file, int line) {
 #define CUDA_EMU_ATOMIC_ATTRS inline __attribute__((noinline, no_sanitize_thread))
 #define CUDA_EMU_ATOMIC_MEET(address) \
   ::cuda_emu::memory_access(__builtin_return_address(0), address, sizeof *(address), 2)
+#define CUDA_EMU_ATOMIC_LOAD_MEET(address) \
+  ::cuda_emu::memory_access(__builtin_return_address(0), address, sizeof *(address), 5)
 #define CUDA_EMU_NO_TSAN __attribute__((no_sanitize_thread))
 #define CUDA_EMU_ATOMIC_SITE __builtin_return_address(0)
 #else
 #define CUDA_EMU_ATOMIC_ATTRS inline
 #define CUDA_EMU_ATOMIC_MEET(address) (void)0
+#define CUDA_EMU_ATOMIC_LOAD_MEET(address) (void)0
 #define CUDA_EMU_NO_TSAN
 #define CUDA_EMU_ATOMIC_SITE \
   ({ __label__ here; here: static_cast<const void*>(static_cast<const char*>(&&here) + 1); })
@@ -2144,7 +2151,7 @@ namespace cuda_emu {
 template <class T>
 CUDA_EMU_ATOMIC_ATTRS void nv_load(T* p, typename std::remove_cv<T>::type* ret) {
   const void* at = const_cast<const void*>(static_cast<const volatile void*>(p));
-  CUDA_EMU_ATOMIC_MEET(static_cast<const typename std::remove_cv<T>::type*>(at));
+  CUDA_EMU_ATOMIC_LOAD_MEET(static_cast<const typename std::remove_cv<T>::type*>(at));
   if constexpr (nv_word<T>) {
     using Bits = typename AtomicBits<sizeof(T)>::type;
     Bits bits = __atomic_load_n(static_cast<const Bits*>(at), __ATOMIC_SEQ_CST);
@@ -2172,33 +2179,39 @@ CUDA_EMU_ATOMIC_ATTRS void nv_store(T* p, const typename std::remove_cv<T>::type
   }
 }
 }  // namespace cuda_emu
+// A load with acquire order (or stronger) is followed by a fence, a store with release
+// order preceded by one (for the hazard warnings: what they order is not reported).
 template <class T>
-inline T __nv_atomic_load_n(T* p, int, int = __NV_THREAD_SCOPE_SYSTEM) {
+inline T __nv_atomic_load_n(T* p, int order, int = __NV_THREAD_SCOPE_SYSTEM) {
   static_assert(::cuda_emu::nv_integral_n<typename std::remove_cv<T>::type>,
                 "__nv_atomic_load_n takes an integral type of 1, 2, 4, 8 or 16 bytes");
   typename std::remove_cv<T>::type v;
   ::cuda_emu::nv_load(p, &v);
+  if (order != __NV_ATOMIC_RELAXED) ::cuda_emu::fence();
   return v;
 }
 template <class T>
-inline void __nv_atomic_load(T* p, typename std::remove_cv<T>::type* ret, int,
+inline void __nv_atomic_load(T* p, typename std::remove_cv<T>::type* ret, int order,
                              int = __NV_THREAD_SCOPE_SYSTEM) {
   static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 ||
                     sizeof(T) == 16,
                 "__nv_atomic_load takes a type of 1, 2, 4, 8 or 16 bytes");
   ::cuda_emu::nv_load(p, ret);
+  if (order != __NV_ATOMIC_RELAXED) ::cuda_emu::fence();
 }
 template <class T>
-inline void __nv_atomic_store_n(T* p, T v, int, int = __NV_THREAD_SCOPE_SYSTEM) {
+inline void __nv_atomic_store_n(T* p, T v, int order, int = __NV_THREAD_SCOPE_SYSTEM) {
   static_assert(::cuda_emu::nv_integral_n<T>,
                 "__nv_atomic_store_n takes an integral type of 1, 2, 4, 8 or 16 bytes");
+  if (order != __NV_ATOMIC_RELAXED) ::cuda_emu::fence();
   ::cuda_emu::nv_store(p, &v);
 }
 template <class T>
-inline void __nv_atomic_store(T* p, T* v, int, int = __NV_THREAD_SCOPE_SYSTEM) {
+inline void __nv_atomic_store(T* p, T* v, int order, int = __NV_THREAD_SCOPE_SYSTEM) {
   static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 ||
                     sizeof(T) == 16,
                 "__nv_atomic_store takes a type of 1, 2, 4, 8 or 16 bytes");
+  if (order != __NV_ATOMIC_RELAXED) ::cuda_emu::fence();
   ::cuda_emu::nv_store(p, v);
 }
 inline void __nv_atomic_thread_fence(int, int = __NV_THREAD_SCOPE_SYSTEM) {
