@@ -259,6 +259,38 @@ const SHIM_FILES: &[ShimFile] = &[
         text: include_str!("shim/cuda/std/cfloat"),
     },
     ShimFile {
+        name: "cuda/std/algorithm",
+        text: include_str!("shim/cuda/std/algorithm"),
+    },
+    ShimFile {
+        name: "cuda/std/bitset",
+        text: include_str!("shim/cuda/std/bitset"),
+    },
+    ShimFile {
+        name: "cuda/std/cstring",
+        text: include_str!("shim/cuda/std/cstring"),
+    },
+    ShimFile {
+        name: "cuda/std/initializer_list",
+        text: include_str!("shim/cuda/std/initializer_list"),
+    },
+    ShimFile {
+        name: "cuda/std/iterator",
+        text: include_str!("shim/cuda/std/iterator"),
+    },
+    ShimFile {
+        name: "cuda/std/memory",
+        text: include_str!("shim/cuda/std/memory"),
+    },
+    ShimFile {
+        name: "cuda/std/numeric",
+        text: include_str!("shim/cuda/std/numeric"),
+    },
+    ShimFile {
+        name: "cuda/std/ratio",
+        text: include_str!("shim/cuda/std/ratio"),
+    },
+    ShimFile {
         name: "cuda/std/optional",
         text: include_str!("shim/cuda/std/optional"),
     },

@@ -1318,14 +1318,67 @@ fn shared_flags_that_do_not_order_their_data_are_warned_about() {
 }
 
 #[test]
-fn libcu_math_headers_are_refused_at_their_include() {
-    // <cuda/std/cmath> through the host's library would give the host's
-    // sinf in device code, not CUDA's: refused, at the program's line.
+fn libcu_library_headers_are_the_hosts_in_device_code() {
+    // <cuda/std/algorithm>, iterator, initializer_list, cstring, memory,
+    // bitset and ratio: their names under cuda::std, in a kernel.
     let Some(backend) = emulator(false) else {
         return;
     };
     let dir = tempfile::tempdir().unwrap();
-    for header in ["cmath", "complex"] {
+    let source = r#"#include <cuda/std/algorithm>
+#include <cuda/std/bitset>
+#include <cuda/std/cstring>
+#include <cuda/std/initializer_list>
+#include <cuda/std/iterator>
+#include <cuda/std/memory>
+#include <cuda/std/ratio>
+#include <cstdio>
+__global__ void k(int* out) {
+  int v[6] = {9, -4, 7, 1, 12, 3};
+  cuda::std::sort(cuda::std::begin(v), cuda::std::end(v));
+  int copy[6];
+  cuda::std::memcpy(copy, v, sizeof v);
+  out[0] = copy[0] * 100 + copy[5];
+  out[1] = cuda::std::max({3, 8, 5}) * 10 + cuda::std::clamp(threadIdx.x + 20u, 0u, 9u);
+  out[2] = static_cast<int>(cuda::std::distance(cuda::std::begin(v), cuda::std::find(v, v + 6, 7)));
+  out[3] = static_cast<int>(cuda::std::bitset<8>(0xb5).count());
+  out[4] = cuda::std::ratio<2, 4>::num * 10 + cuda::std::ratio<2, 4>::den;
+  out[5] = cuda::std::addressof(v[2]) == v + 2;
+}
+int main() {
+  int* d;
+  cudaMalloc(&d, 6 * sizeof(int));
+  k<<<1, 1>>>(d);
+  int h[6];
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  printf("%d %d %d %d %d %d\n", h[0], h[1], h[2], h[3], h[4], h[5]);
+  return 0;
+}
+"#;
+    std::fs::write(dir.path().join("uses.cu"), source).unwrap();
+    let compiled = backend
+        .compile(&Program::load(dir.path(), "uses.cu").unwrap())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let done =
+        mdbook_evidence::run_captured(&mut backend.command(&compiled), Duration::from_secs(60))
+            .unwrap();
+    assert_eq!(String::from_utf8_lossy(&done.stderr), "");
+    // Sorted: -4 1 3 7 9 12; max 8, clamp(20, 0, 9) 9; 7 at index 3;
+    // 0xb5 has five bits set; 2/4 is 1/2.
+    assert_eq!(String::from_utf8_lossy(&done.stdout), "-388 89 3 5 12 1\n");
+}
+
+#[test]
+fn libcu_math_headers_are_refused_at_their_include() {
+    // <cuda/std/cmath> through the host's library would give the host's
+    // sinf in device code, not CUDA's, and <cuda/std/numeric> an
+    // inner_product without nvcc's fused multiply-adds: refused, at the
+    // program's line.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    for header in ["cmath", "complex", "numeric"] {
         let source = format!(
             "#include <cuda/atomic>\n#include <cuda/std/{header}>\n__global__ void k() {{}}\nint main() {{ return 0; }}\n"
         );
