@@ -46,7 +46,7 @@ __global__ void work(const int* data, int n, Totals* t) {
   while (seen < want &&
          !cuda::std::atomic_compare_exchange_weak(&t->max_seen, &seen, want)) {
   }
-  cuda::std::atomic_fetch_add(&t->swaps, 1);
+  cuda::std::atomic_fetch_add(&t->swaps, 1L);
   // A lock on the flag: one thread at a time changes `guarded`.
   while (cuda::std::atomic_flag_test_and_set_explicit(&t->lock, cuda::std::memory_order_acquire)) {
   }
@@ -80,8 +80,8 @@ __global__ void views(long long* out) {
   assert(sum != 0);
   out[7] = static_cast<long long>(FLT_MANT_DIG) * 1000 + DBL_DIG;
   cuda::std::atomic<long> step{40};
-  cuda::std::atomic_store(&step, 41);  // a long, from an int: the value is not deduced
-  out[8] = cuda::std::atomic_exchange(&step, 2) * 10 + cuda::std::atomic_load(&step) +
+  cuda::std::atomic_store(&step, 41L);  // a long: the value's type is deduced too
+  out[8] = cuda::std::atomic_exchange(&step, 2L) * 10 + cuda::std::atomic_load(&step) +
            cuda::std::atomic_is_lock_free(&step) * 1000;
 }
 

@@ -203,6 +203,7 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "san_race_global",
     "san_race_shared",
     "san_uninit_global",
+    "shared_flag_waits",
     "spin_wait_cooperative",
     "spin_wait_two_words",
     "spin_waits",
@@ -1366,6 +1367,24 @@ int main() {
     // Sorted: -4 1 3 7 9 12; max 8, clamp(20, 0, 9) 9; 7 at index 3;
     // 0xb5 has five bits set; 2/4 is 1/2.
     assert_eq!(String::from_utf8_lossy(&done.stdout), "-388 89 3 5 12 1\n");
+}
+
+#[test]
+fn libcu_free_functions_deduce_the_value_type_as_nvcc_does() {
+    // libcu++ declares atomic_store(atomic<T>*, T): nvcc 13.0 rejects an int
+    // stored into an atomic<long> (seen on the GPU), and so does the shim.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let source = "#include <cuda/std/atomic>\n__global__ void k(cuda::std::atomic<long>* a) {\n  cuda::std::atomic_store(a, 41);\n}\nint main() { return 0; }\n";
+    std::fs::write(dir.path().join("uses.cu"), source).unwrap();
+    let err = backend
+        .compile(&Program::load(dir.path(), "uses.cu").unwrap())
+        .expect_err("rejected")
+        .to_string();
+    assert!(err.contains("uses.cu:3:"), "{err}");
+    assert!(err.contains("atomic_store"), "{err}");
 }
 
 #[test]
