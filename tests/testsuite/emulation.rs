@@ -26,6 +26,21 @@ fn probe(name: &str) -> Program {
     Program::load(&repo_root(), &format!("tests/cuda/{name}.cu")).unwrap()
 }
 
+/// `source`, a whole program written as `uses.cu` in a folder of its own,
+/// compiled by the emulator and run: the compile error as text when it is
+/// refused.
+fn run_source(backend: &EmulateBackend, source: &str) -> Result<Captured, String> {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("uses.cu"), source).unwrap();
+    let compiled = backend
+        .compile(&Program::load(dir.path(), "uses.cu").unwrap())
+        .map_err(|e| e.to_string())?;
+    Ok(
+        mdbook_evidence::run_captured(&mut backend.command(&compiled), Duration::from_secs(60))
+            .unwrap(),
+    )
+}
+
 fn run(backend: &EmulateBackend, name: &str, timeout: Duration) -> Captured {
     let compiled = backend
         .compile(&probe(name))
@@ -1325,7 +1340,6 @@ fn libcu_library_headers_are_the_hosts_in_device_code() {
     let Some(backend) = emulator(false) else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
     let source = r#"#include <cuda/std/algorithm>
 #include <cuda/std/bitset>
 #include <cuda/std/cstring>
@@ -1356,13 +1370,7 @@ int main() {
   return 0;
 }
 "#;
-    std::fs::write(dir.path().join("uses.cu"), source).unwrap();
-    let compiled = backend
-        .compile(&Program::load(dir.path(), "uses.cu").unwrap())
-        .unwrap_or_else(|e| panic!("{e}"));
-    let done =
-        mdbook_evidence::run_captured(&mut backend.command(&compiled), Duration::from_secs(60))
-            .unwrap();
+    let done = run_source(&backend, source).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(String::from_utf8_lossy(&done.stderr), "");
     // Sorted: -4 1 3 7 9 12; max 8, clamp(20, 0, 9) 9; 7 at index 3;
     // 0xb5 has five bits set; 2/4 is 1/2.
@@ -1376,13 +1384,9 @@ fn libcu_free_functions_deduce_the_value_type_as_nvcc_does() {
     let Some(backend) = emulator(false) else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
     let source = "#include <cuda/std/atomic>\n__global__ void k(cuda::std::atomic<long>* a) {\n  cuda::std::atomic_store(a, 41);\n}\nint main() { return 0; }\n";
-    std::fs::write(dir.path().join("uses.cu"), source).unwrap();
-    let err = backend
-        .compile(&Program::load(dir.path(), "uses.cu").unwrap())
-        .expect_err("rejected")
-        .to_string();
+    let err = run_source(&backend, source).expect_err("rejected");
+    run_source(&backend, &source.replace("41)", "41L)")).expect("a long is taken");
     assert!(err.contains("uses.cu:3:"), "{err}");
     assert!(err.contains("atomic_store"), "{err}");
 }
@@ -1396,16 +1400,11 @@ fn libcu_math_headers_are_refused_at_their_include() {
     let Some(backend) = emulator(false) else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
     for header in ["cmath", "complex", "numeric"] {
         let source = format!(
             "#include <cuda/atomic>\n#include <cuda/std/{header}>\n__global__ void k() {{}}\nint main() {{ return 0; }}\n"
         );
-        std::fs::write(dir.path().join("uses.cu"), source).unwrap();
-        let err = backend
-            .compile(&Program::load(dir.path(), "uses.cu").unwrap())
-            .expect_err("refused")
-            .to_string();
+        let err = run_source(&backend, &source).expect_err("refused");
         assert!(
             err.contains(&format!(
                 "uses.cu:2: error: libcu++'s <cuda/std/{header}> is not emulated on the CPU"

@@ -262,9 +262,10 @@ struct ShadowWord {
 // when it is a wait: its thread polled the word before, or its source line is a
 // `while` (a loop until the flag is set; a one-time `if (flag)` depends on the timing,
 // on the GPU too); nor is the flag's volatile write after other warps' volatile reads
-// at such a line (their polls of the unset flag). Not followed: orders through a third
-// warp (a release sequence of read-modify-writes by several warps included), more than
-// four warps' releases at once per thread.
+// at such a line (their polls of the unset flag). Not followed: orders passed on by
+// another thread (through a third warp, or a release sequence: an atomic is recorded as
+// its own thread's write, so lanes polling with atomicAdd(&flag, 0) acquire only from
+// one another), more than four warps' releases at once per thread.
 
 // Whether the running thread acquired a release of warp `warp` that covers that warp's
 // access at (sync, step), and fenced since.
@@ -278,7 +279,8 @@ inline bool acquired_after(int warp, unsigned sync, unsigned step) {
   return false;
 }
 
-// The running thread read what the release write of `s` left.
+// The running thread read what the last write of `s` left: if that was a release, the
+// thread acquires it.
 inline void acquire(const ShadowWord& s) {
   if (!s.w_released) return;
   Fiber* f = g_cur;
@@ -535,8 +537,7 @@ inline __attribute__((always_inline)) void note_shared_word(Warp& W, int w, int 
         s->w_sync == W.sync_count && !(s->w_group & (1u << lane)) &&
         !(group & (1u << s->w_lane)))
       report_hazard(1, s->w_site, true, w, s->w_lane, site, true, w, lane);
-    if (s->w_epoch == L.epoch && !(s->w_warp == w && s->w_lane == lane) && !s->w_plain)
-      acquire(*s);
+    if (s->w_epoch == L.epoch && !(s->w_warp == w && s->w_lane == lane)) acquire(*s);
     note_release(s);
     s->w_plain = false;
     s->w_epoch = L.epoch;
@@ -590,7 +591,7 @@ inline __attribute__((always_inline)) void note_shared_word(Warp& W, int w, int 
       if (!plain && !s->w_plain && s->w_sync == sync && !(s->w_group & bit) &&
           !(group & (1u << s->w_lane)))
         report_hazard(1, s->w_site, true, s->w_warp, s->w_lane, site, write, w, lane);
-      if (!write && !plain && !s->w_plain) acquire(*s);  // a lock handed on in the warp
+      if (!write && !plain) acquire(*s);  // a lock handed on in the warp
     }
   }
   if (write) {

@@ -2058,29 +2058,39 @@ inline unsigned long long poll_bits(const T& v) {
   std::memcpy(&bits, static_cast<const void*>(&v), sizeof bits);
   return bits;
 }
+// A memory order (__NV_ATOMIC_*, or libcu++'s memory_order, numbered alike) other than
+// relaxed is, to the warp lock step's hazard warnings, a fence: before a store, after a
+// load, on both sides of a read-modify-write (cuda_emu_lockstep.h, "Release and
+// acquire"); what it orders between warps is not reported.
+inline void nv_order(int order) {
+  if (order != __NV_ATOMIC_RELAXED) fence();
+}
 // A read-modify-write; one that left the word as it was (an add of 0, an exchange for
 // the value there) is a poll.
 template <class T, class F>
-CUDA_EMU_ATOMIC_ATTRS T nv_rmw(T* p, F f) {
+CUDA_EMU_ATOMIC_ATTRS T nv_rmw(T* p, F f, int order) {
+  nv_order(order);
   CUDA_EMU_ATOMIC_MEET(p);
   if constexpr (nv_word<T>) {
     T old = atomic_update(p, f);
     T next = f(old);
     if (poll_bits(old) == poll_bits(next)) polled(CUDA_EMU_ATOMIC_SITE, p, poll_bits(old));
+    nv_order(order);
     return old;
   } else {
     NvLock hold(p);
     T old = *p;
     *p = f(old);
+    nv_order(order);
     return old;
   }
 }
 }  // namespace cuda_emu
 #define CUDA_EMU_NV_RMW(NAME, CHECK, WHAT, EXPR)                                         \
   template <class T>                                                                     \
-  inline T __nv_atomic_fetch_##NAME(T* p, T v, int, int = __NV_THREAD_SCOPE_SYSTEM) {    \
+  inline T __nv_atomic_fetch_##NAME(T* p, T v, int order, int = __NV_THREAD_SCOPE_SYSTEM) { \
     static_assert(::cuda_emu::CHECK<T>, "__nv_atomic_fetch_" #NAME " takes " WHAT);      \
-    return ::cuda_emu::nv_rmw(p, [v](T old) { return static_cast<T>(EXPR); });          \
+    return ::cuda_emu::nv_rmw(p, [v](T old) { return static_cast<T>(EXPR); }, order);   \
   }                                                                                      \
   template <class T>                                                                     \
   inline void __nv_atomic_##NAME(T* p, T v, int order, int scope = __NV_THREAD_SCOPE_SYSTEM) { \
@@ -2096,60 +2106,66 @@ CUDA_EMU_NV_RMW(or, nv_bits, "an integral type of 4 or 8 bytes", old | v)
 CUDA_EMU_NV_RMW(xor, nv_bits, "an integral type of 4 or 8 bytes", old ^ v)
 #undef CUDA_EMU_NV_RMW
 template <class T>
-inline T __nv_atomic_exchange_n(T* p, T v, int, int = __NV_THREAD_SCOPE_SYSTEM) {
+inline T __nv_atomic_exchange_n(T* p, T v, int order, int = __NV_THREAD_SCOPE_SYSTEM) {
   static_assert(::cuda_emu::nv_integral_n<T> && sizeof(T) >= 4,
                 "__nv_atomic_exchange_n takes an integral type of 4, 8 or 16 bytes");
-  return ::cuda_emu::nv_rmw(p, [v](T) { return v; });
+  return ::cuda_emu::nv_rmw(p, [v](T) { return v; }, order);
 }
 template <class T>
-inline void __nv_atomic_exchange(T* p, T* v, T* ret, int, int = __NV_THREAD_SCOPE_SYSTEM) {
+inline void __nv_atomic_exchange(T* p, T* v, T* ret, int order,
+                                 int = __NV_THREAD_SCOPE_SYSTEM) {
   static_assert(sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16,
                 "__nv_atomic_exchange takes a type of 4, 8 or 16 bytes");
   T value = *v;
-  T old = ::cuda_emu::nv_rmw(p, [value](T) { return value; });
+  T old = ::cuda_emu::nv_rmw(p, [value](T) { return value; }, order);
   *ret = old;
 }
 namespace cuda_emu {
-// A compare-and-swap; one that failed (or swapped a value for itself) is a poll.
+// A compare-and-swap, in the order of a success; one that failed (or swapped a value
+// for itself) is a poll.
 template <class T>
-CUDA_EMU_ATOMIC_ATTRS bool nv_cas(T* p, T* expected, const T* desired) {
+CUDA_EMU_ATOMIC_ATTRS bool nv_cas(T* p, T* expected, const T* desired, int order) {
+  nv_order(order);
   CUDA_EMU_ATOMIC_MEET(p);
+  bool swapped;
   if constexpr (nv_word<T>) {
-    bool swapped = __atomic_compare_exchange(p, expected, const_cast<T*>(desired), false,
-                                             __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+    swapped = __atomic_compare_exchange(p, expected, const_cast<T*>(desired), false,
+                                        __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
     if (!swapped || poll_bits(*expected) == poll_bits(*desired))
       polled(CUDA_EMU_ATOMIC_SITE, p, poll_bits(*expected));
-    return swapped;
+  } else {
+    NvLock hold(p);
+    swapped = std::memcmp(p, expected, sizeof(T)) == 0;
+    if (swapped) {
+      std::memcpy(static_cast<void*>(p), desired, sizeof(T));
+    } else {
+      std::memcpy(static_cast<void*>(expected), p, sizeof(T));
+    }
   }
-  NvLock hold(p);
-  if (std::memcmp(p, expected, sizeof(T)) == 0) {
-    std::memcpy(static_cast<void*>(p), desired, sizeof(T));
-    return true;
-  }
-  std::memcpy(static_cast<void*>(expected), p, sizeof(T));
-  return false;
+  nv_order(order);
+  return swapped;
 }
 }  // namespace cuda_emu
 template <class T>
-inline bool __nv_atomic_compare_exchange_n(T* p, T* expected, T desired, bool, int, int,
-                                           int = __NV_THREAD_SCOPE_SYSTEM) {
+inline bool __nv_atomic_compare_exchange_n(T* p, T* expected, T desired, bool, int success,
+                                           int, int = __NV_THREAD_SCOPE_SYSTEM) {
   static_assert(::cuda_emu::nv_integral_n<T> && sizeof(T) >= 2,
                 "__nv_atomic_compare_exchange_n takes an integral type of 2, 4, 8 or 16 bytes");
-  return ::cuda_emu::nv_cas(p, expected, &desired);
+  return ::cuda_emu::nv_cas(p, expected, &desired, success);
 }
 template <class T>
-inline bool __nv_atomic_compare_exchange(T* p, T* expected, T* desired, bool, int, int,
-                                         int = __NV_THREAD_SCOPE_SYSTEM) {
+inline bool __nv_atomic_compare_exchange(T* p, T* expected, T* desired, bool, int success,
+                                         int, int = __NV_THREAD_SCOPE_SYSTEM) {
   static_assert(sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 || sizeof(T) == 16,
                 "__nv_atomic_compare_exchange takes a type of 2, 4, 8 or 16 bytes");
-  return ::cuda_emu::nv_cas(p, expected, desired);
+  return ::cuda_emu::nv_cas(p, expected, desired, success);
 }
 namespace cuda_emu {
 // An atomic load (a poll, see polled): one instruction up to 8 bytes (a plain read
 // could be hoisted out of a loop that waits for another thread's store), under a lock
 // beyond.
 template <class T>
-CUDA_EMU_ATOMIC_ATTRS void nv_load(T* p, typename std::remove_cv<T>::type* ret) {
+CUDA_EMU_ATOMIC_ATTRS void nv_load(T* p, typename std::remove_cv<T>::type* ret, int order) {
   const void* at = const_cast<const void*>(static_cast<const volatile void*>(p));
   CUDA_EMU_ATOMIC_LOAD_MEET(static_cast<const typename std::remove_cv<T>::type*>(at));
   if constexpr (nv_word<T>) {
@@ -2161,11 +2177,14 @@ CUDA_EMU_ATOMIC_ATTRS void nv_load(T* p, typename std::remove_cv<T>::type* ret) 
     NvLock hold(at);
     std::memcpy(static_cast<void*>(ret), at, sizeof(T));
   }
+  nv_order(order);
 }
 // An atomic store: one instruction up to 8 bytes (blocks run on several OS threads, and
 // a plain store may be moved before the stores it was to publish), under a lock beyond.
 template <class T>
-CUDA_EMU_ATOMIC_ATTRS void nv_store(T* p, const typename std::remove_cv<T>::type* v) {
+CUDA_EMU_ATOMIC_ATTRS void nv_store(T* p, const typename std::remove_cv<T>::type* v,
+                                    int order) {
+  nv_order(order);
   void* at = const_cast<void*>(static_cast<const volatile void*>(p));
   CUDA_EMU_ATOMIC_MEET(static_cast<const typename std::remove_cv<T>::type*>(at));
   if constexpr (nv_word<T>) {
@@ -2179,15 +2198,12 @@ CUDA_EMU_ATOMIC_ATTRS void nv_store(T* p, const typename std::remove_cv<T>::type
   }
 }
 }  // namespace cuda_emu
-// A load with acquire order (or stronger) is followed by a fence, a store with release
-// order preceded by one (for the hazard warnings: what they order is not reported).
 template <class T>
 inline T __nv_atomic_load_n(T* p, int order, int = __NV_THREAD_SCOPE_SYSTEM) {
   static_assert(::cuda_emu::nv_integral_n<typename std::remove_cv<T>::type>,
                 "__nv_atomic_load_n takes an integral type of 1, 2, 4, 8 or 16 bytes");
   typename std::remove_cv<T>::type v;
-  ::cuda_emu::nv_load(p, &v);
-  if (order != __NV_ATOMIC_RELAXED) ::cuda_emu::fence();
+  ::cuda_emu::nv_load(p, &v, order);
   return v;
 }
 template <class T>
@@ -2196,23 +2212,20 @@ inline void __nv_atomic_load(T* p, typename std::remove_cv<T>::type* ret, int or
   static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 ||
                     sizeof(T) == 16,
                 "__nv_atomic_load takes a type of 1, 2, 4, 8 or 16 bytes");
-  ::cuda_emu::nv_load(p, ret);
-  if (order != __NV_ATOMIC_RELAXED) ::cuda_emu::fence();
+  ::cuda_emu::nv_load(p, ret, order);
 }
 template <class T>
 inline void __nv_atomic_store_n(T* p, T v, int order, int = __NV_THREAD_SCOPE_SYSTEM) {
   static_assert(::cuda_emu::nv_integral_n<T>,
                 "__nv_atomic_store_n takes an integral type of 1, 2, 4, 8 or 16 bytes");
-  if (order != __NV_ATOMIC_RELAXED) ::cuda_emu::fence();
-  ::cuda_emu::nv_store(p, &v);
+  ::cuda_emu::nv_store(p, &v, order);
 }
 template <class T>
 inline void __nv_atomic_store(T* p, T* v, int order, int = __NV_THREAD_SCOPE_SYSTEM) {
   static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8 ||
                     sizeof(T) == 16,
                 "__nv_atomic_store takes a type of 1, 2, 4, 8 or 16 bytes");
-  if (order != __NV_ATOMIC_RELAXED) ::cuda_emu::fence();
-  ::cuda_emu::nv_store(p, v);
+  ::cuda_emu::nv_store(p, v, order);
 }
 inline void __nv_atomic_thread_fence(int, int = __NV_THREAD_SCOPE_SYSTEM) {
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
