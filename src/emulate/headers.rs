@@ -33,6 +33,8 @@ pub(super) struct LocalHeader {
     pub(super) rewritten: bool,
     /// The header writes `volatile` or `__shared__` (see `LOCK_STEP_FLAGS` in the emulator).
     pub(super) lock_step: bool,
+    /// The header synchronizes threads (see `RewrittenSource::synchronizes`).
+    pub(super) synchronizes: bool,
 }
 
 /// The local headers `main` includes, directly or through each other,
@@ -66,6 +68,7 @@ pub(super) fn local_headers(
                     content,
                     rewritten: false,
                     lock_step: false,
+                    synchronizes: false,
                 });
             }
             continue;
@@ -95,6 +98,7 @@ pub(super) fn local_headers(
         headers.push(LocalHeader {
             relative_path,
             lock_step: rewritten.lock_step,
+            synchronizes: rewritten.synchronizes,
             content: crate::sources::files::source_bytes(&rewritten.cpp, one_byte_chars),
             rewritten: true,
         });
@@ -146,6 +150,7 @@ pub(super) fn include_path_headers(inputs: &BuildInputs) -> Result<Vec<LocalHead
             content,
             rewritten: false,
             lock_step: false,
+            synchronizes: false,
         });
     }
     Ok(headers)
@@ -254,6 +259,7 @@ mod tests {
             content: Vec::new(),
             rewritten,
             lock_step: false,
+            synchronizes: false,
         };
         let dir = Path::new("/book/samples/asian/src");
         let beside = [header("k.cuh", true), header("/usr/x.h", false)];

@@ -392,7 +392,11 @@ impl Emulator {
                 );
                 let local = headers::local_headers(&input.file, &rewritten)?;
                 unrewritten.extend(local.iter().filter_map(headers::unrewritten_cuda));
-                lock_step = rewritten.lock_step || local.iter().any(|h| h.lock_step);
+                // A program that synchronizes threads but has no shared memory
+                // talks through global memory, which lock step orders too.
+                lock_step = rewritten.lock_step
+                    || rewritten.synchronizes
+                    || local.iter().any(|h| h.lock_step || h.synchronizes);
                 headers.extend(local);
                 rewritten.cpp
             } else {
@@ -875,7 +879,8 @@ fn from_callers_dir(
 }
 
 /// Added to the compile (not the link) of a program that writes `volatile` or
-/// `__shared__`: g++'s thread-sanitizer instrumentation calls
+/// `__shared__`, or synchronizes threads (`__syncthreads`, `__syncwarp`): g++'s
+/// thread-sanitizer instrumentation calls
 /// `__tsan_read4(addr)`, `__tsan_volatile_write4(addr)` and the like before
 /// every memory access that is not to a local variable, and the shim's
 /// runtime defines those functions (no sanitizer library is linked): the lanes
@@ -1174,6 +1179,28 @@ chmod +x "$out"
         )
         .unwrap();
         assert!(reversed.compile(&source).unwrap().cached);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_program_that_synchronizes_without_shared_memory_is_built_for_lock_step() {
+        let fixture = Fixture::new();
+        let command = |name: &str, body: &str| {
+            let source = fixture.write(
+                name,
+                &format!("__global__ void k(int* p) {{ {body} }}\nint main() {{}}\n"),
+            );
+            fixture.emulator().compile(&source).unwrap().command
+        };
+        let global = command(
+            "global.cu",
+            "p[threadIdx.x] = 1; __syncthreads(); p[0] += p[1];",
+        );
+        assert!(global.contains("-fsanitize=thread"), "{global}");
+        let warp = command("warp.cu", "p[threadIdx.x] = 1; __syncwarp(); p[0] += p[1];");
+        assert!(warp.contains("-fsanitize=thread"), "{warp}");
+        let alone = command("alone.cu", "p[threadIdx.x] = 1;");
+        assert!(!alone.contains("-fsanitize=thread"), "{alone}");
     }
 
     #[cfg(unix)]

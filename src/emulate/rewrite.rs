@@ -193,6 +193,11 @@ pub struct RewrittenSource {
     /// instrumented, so that the lanes of a warp make them in lock step and
     /// hazards are reported (see "Warp lock step" in `cuda_emu.cpp`).
     pub lock_step: bool,
+    /// Whether the program synchronizes threads (`__syncthreads`, its
+    /// `_count`/`_and`/`_or` forms, `__syncwarp`): one that does with no
+    /// shared memory and nothing `volatile` talks through global memory, so
+    /// it is built for lock step too.
+    pub synchronizes: bool,
     /// The names in the program's `#include "..."` lines, as written, so the
     /// caller can find the local headers that the compiled program depends on.
     pub local_includes: Vec<String>,
@@ -253,6 +258,7 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
         launches: 0,
         local_includes: Vec::new(),
         lock_step: false,
+        synchronizes: false,
         arch_checked: Vec::new(),
         math_uses: Vec::new(),
         overload_calls: Vec::new(),
@@ -270,6 +276,7 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
         launches,
         local_includes,
         lock_step,
+        synchronizes,
         math_uses,
         overload_calls,
         half_product_calls,
@@ -298,6 +305,7 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
         launches,
         local_includes,
         lock_step,
+        synchronizes,
         math_uses,
         overload_calls,
         half_product_calls,
@@ -517,6 +525,7 @@ struct Rewriter<'a> {
     launches: usize,
     local_includes: Vec<String>,
     lock_step: bool,
+    synchronizes: bool,
     /// The `{` of each `__host__ __device__` function given a run-time check
     /// for its `__CUDA_ARCH__` test ([`Rewriter::cuda_arch_test`]).
     arch_checked: Vec<usize>,
@@ -585,8 +594,14 @@ impl<'a> Rewriter<'a> {
             }
             if token.kind == TokenKind::Ident {
                 self.math_call(i, &scopes);
-                if matches!(self.text(i), "volatile" | "__shared__") {
-                    self.lock_step = true;
+                match self.text(i) {
+                    "volatile" | "__shared__" => self.lock_step = true,
+                    "__syncthreads"
+                    | "__syncthreads_count"
+                    | "__syncthreads_and"
+                    | "__syncthreads_or"
+                    | "__syncwarp" => self.synchronizes = true,
+                    _ => {}
                 }
                 if self.text(i) == "__shared__" && token.directive.is_none() {
                     self.shared_alignas(i);
@@ -2612,6 +2627,37 @@ mod tests {
             "__device__ void f() { asm volatile(\"\" ::: \"memory\"); }"
         ));
         assert!(!uses("int x; // volatile\n"));
+    }
+
+    #[test]
+    fn notes_barriers_apart_from_shared_memory() {
+        let notes = |source: &str| {
+            let rewritten = rewrite(Path::new(PATH), source).unwrap();
+            (rewritten.lock_step, rewritten.synchronizes)
+        };
+        for barrier in [
+            "__syncthreads()",
+            "__syncthreads_count(1)",
+            "__syncthreads_and(1)",
+            "__syncthreads_or(1)",
+            "__syncwarp()",
+        ] {
+            assert_eq!(
+                notes(&format!(
+                    "__global__ void k(int* p) {{ p[0] = 1; {barrier}; }}"
+                )),
+                (false, true),
+                "{barrier}"
+            );
+        }
+        assert_eq!(
+            notes("__global__ void k(int* p) { p[0] = 1; } // __syncthreads()\n"),
+            (false, false)
+        );
+        assert_eq!(
+            notes("__global__ void k() { __shared__ int s; s = 1; __syncthreads(); }"),
+            (true, true)
+        );
     }
 
     #[test]

@@ -28,6 +28,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <link.h>
@@ -798,7 +799,7 @@ struct ShadowWord;
 struct Lockstep {
   unsigned epoch = 0;  // block starts and completed barriers so far
   bool meet = true;    // whether this block's lanes meet at plain accesses
-  bool warp_comm = false;  // lanes of a warp talked through shared memory in this block
+  bool warp_comm = false;  // lanes of a warp talked through memory in this block
   size_t tls_bytes = 0;
   // A cell for each 4-byte word (allocated when needed), and four for each word that
   // accesses of less than a word split (cuda_emu_lockstep.h).
@@ -809,6 +810,17 @@ struct Lockstep {
   };
   Area tls;  // the program's thread-local block (static __shared__)
   Area dyn;  // the launch's extern __shared__
+  // Words outside shared memory that the lanes of a block that meets accessed, by
+  // address / 4 (cuda_emu_lockstep.h, "Lanes talking through other memory").
+  struct OtherWord {
+    unsigned w_epoch = 0, w_sync = 0;  // the last write: when, and by which lane
+    unsigned short w_warp = 0, w_lane = 0;
+    unsigned r_epoch = 0, r_sync = 0;  // the reads since, all by lanes of one warp
+    unsigned short r_warp = 0;
+    unsigned r_lanes = 0;
+    unsigned char w_bytes = 0, r_bytes = 0;  // the bytes of the word they touched
+  };
+  std::unordered_map<uintptr_t, OtherWord> other;
 };
 
 struct Block {
@@ -918,6 +930,7 @@ void (*g_body)(void*) = nullptr;
 // clustered launch runs; a returning thread counts as arrived at the cluster barrier.
 bool g_cluster_threads = false;
 void cluster_thread_exited(int tid);
+void release_barrier();
 void* g_body_ctx = nullptr;
 const LaunchConfig* g_launch = nullptr;
 
@@ -1168,8 +1181,15 @@ void tile_deadlock() {
     fprintf(stderr,
             "divergent __syncthreads at %s:%d: %d of %d threads of block (%u,%u,%u) reached it\n",
             f->file, f->line, wait_bar, B.n, blockIdx.x, blockIdx.y, blockIdx.z);
-    fprintf(stderr, "  %d other thread%s returned without reaching it (undefined behaviour on a "
-            "GPU)\n", B.n - wait_bar, B.n - wait_bar == 1 ? "" : "s");
+    const int elsewhere = B.n - B.exited - wait_bar;
+    fprintf(stderr,
+            "  %d other thread%s wait%s elsewhere and never reach%s it (undefined behaviour "
+            "on a GPU)\n",
+            elsewhere, elsewhere == 1 ? "" : "s", elsewhere == 1 ? "s" : "",
+            elsewhere == 1 ? "es" : "");
+    if (B.exited > 0)
+      fprintf(stderr, "  %d thread%s returned (a thread that returned holds no barrier up)\n",
+              B.exited, B.exited == 1 ? "" : "s");
     where(stderr);
     die();
   }
@@ -1256,8 +1276,9 @@ std::pair<const void*, std::string> kernel_key(const LaunchConfig& c) {
 //
 // Cost: a meeting is a fiber switch per lane and access. So only the first block of a
 // launch meets at plain accesses; if its warps' lanes never talked through shared
-// memory (cuda_emu_lockstep.h keeps a shadow word for each word of shared memory), the
-// later blocks run their lanes one after another, still watched: lanes of a warp found
+// memory (cuda_emu_lockstep.h keeps a shadow word for each word of shared memory) or
+// other memory (a table of the words a block that meets accesses), the later blocks
+// run their lanes one after another, still watched (shared memory only): lanes of a warp found
 // talking there after all are reported, and the blocks after that meet again. Volatile
 // accesses are no different (the first block's meetings show whether the warp talks
 // through them: a pre-Volta reduction does, a scan with a barrier between its steps
@@ -1371,6 +1392,8 @@ void fiber_loop(Fiber* self) {
     ++B.exited;
     B.warps[t >> 5].exited |= 1u << (t & 31);
     if (g_cluster_threads) cluster_thread_exited(t);
+    // The others wait at a __syncthreads for this thread alone: it lets them go.
+    if (B.bar_count > 0 && B.bar_count == B.n - B.exited) release_barrier();
     if (!rq_empty() || B.next >= B.n) return;
     // The plain loop: the next thread on the same fiber.
     assign(self, nth_thread(B.next++));
@@ -1432,6 +1455,7 @@ void run_block() {
   B.lockstep.tls_bytes = tls_block_bytes();
   B.lockstep.meet = g_coop ? g_coop_meets : g_launch_meets.load(std::memory_order_relaxed);
   B.lockstep.warp_comm = false;
+  B.lockstep.other.clear();
   for (int w = 0; w < B.nwarps; ++w) {
     Warp& W = B.warps[w];
     W.pending = W.am_pending = W.exited = W.vol_pending = W.bar_wait = W.poll_wait = 0;
@@ -1953,6 +1977,30 @@ void fence() {
   f->fence_step = B.warps[t >> 5].step[t & 31];
 }
 
+// Every thread of the block that has not returned waits at a __syncthreads: release
+// them all, in arrival order. A thread that returned does not hold a barrier up (PTX's
+// `exit`: "if the exiting threads are holding up the barrier, the barrier is released";
+// tests/cuda/divergent_barrier.cu, where the H200 runs on).
+namespace {
+inline __attribute__((always_inline)) void release_barrier() {
+  for (int w = 0; w < B.nwarps; ++w) {
+    B.warps[w].bar_wait = 0;
+    ++B.warps[w].sync_count;
+    memset(B.warps[w].step, 0, sizeof B.warps[w].step);
+  }
+  ++B.lockstep.epoch;
+  san::on_barrier();
+  B.bar_last = B.bar_pred;
+  B.bar_pred = 0;
+  int n = B.bar_count;
+  B.bar_count = 0;
+  for (int i = 0; i < n; ++i) {
+    B.bar[i]->wait = 0;
+    rq_push(B.bar[i]);
+  }
+}
+}  // namespace
+
 int syncthreads(const char* file, int line, int kind, int predicate) {
   if (!g_in_kernel) return predicate;
   Fiber* cur = g_cur;
@@ -1962,23 +2010,8 @@ int syncthreads(const char* file, int line, int kind, int predicate) {
   B.bar[B.bar_count++] = cur;
   B.bar_pred += predicate;
   B.warps[cur->tid >> 5].bar_wait |= 1u << (cur->tid & 31);
-  if (B.bar_count == B.n) {
-    for (int w = 0; w < B.nwarps; ++w) {
-      B.warps[w].bar_wait = 0;
-      ++B.warps[w].sync_count;
-      memset(B.warps[w].step, 0, sizeof B.warps[w].step);
-    }
-    ++B.lockstep.epoch;
-    // Everyone is here: release them all, in arrival order.
-    san::on_barrier();
-    B.bar_last = B.bar_pred;
-    B.bar_pred = 0;
-    int n = B.bar_count;
-    B.bar_count = 0;
-    for (int i = 0; i < n; ++i) {
-      B.bar[i]->wait = 0;
-      rq_push(B.bar[i]);
-    }
+  if (B.bar_count == B.n - B.exited) {
+    release_barrier();
     Fiber* next = rq_pop();
     if (next != cur) switch_to(cur, next);
   } else {
@@ -2857,6 +2890,8 @@ inline __attribute__((always_inline)) void access_in_kernel(const void* site,
   if (shadow_of(addr, &area, &word))
     shared_access(site, addr, size, kind, B.warps[cur->tid >> 5].group[cur->tid & 31], *area,
                   word);
+  else if (kind != 2 && kind != 5 && !B.lockstep.warp_comm)
+    note_other(addr, size, kind == 1 || kind == 4);
 }
 
 inline __attribute__((always_inline)) void access_inline(const void* site, const void* addr,

@@ -1,5 +1,5 @@
 // cuda_emu_lockstep.h: part of cuda_emu.cpp, included there (inside its anonymous
-// namespace, after the block state) and nowhere else. Two things the warp lock step
+// namespace, after the block state) and nowhere else. Three things the warp lock step
 // needs besides the meeting itself (cuda_emu.cpp, "Warp lock step"):
 //
 // 1. Source lines of access sites. A site is the return address of an instrumented
@@ -19,6 +19,10 @@
 //    only shared memory (static `__shared__` and `extern __shared__`) is watched, at
 //    the cost of a range test and a word of shadow per access. With CUDA_EMU_SANITIZE
 //    set, the first hazard is an error (status 1).
+//
+// 3. Lanes talking through other memory (global, managed, host): seen in a block whose
+//    lanes meet, by a table of the words they access, so that the launch's later
+//    blocks meet too (no warnings: in a block that meets, the order is the GPU's).
 //
 // Included in: cuda_emu.cpp. Needs: Block, Warp, Fiber, g_cur, B, g_launch,
 // g_dynamic_shared_ptr, kernel_name, die, flush_device_printf.
@@ -687,6 +691,55 @@ __attribute__((noinline)) void note_shared_parts(Warp& W, int w, int lane, unsig
                        reinterpret_cast<const void*>(a), size, step, write, plain, atomic);
   }
 }
+
+// ---- Lanes talking through other memory ---------------------------------------------
+// Only shared memory has a shadow, so a warp whose lanes talk through global memory
+// (lane 1 reads the word lane 2 writes in the same step, a program that synchronizes
+// with __syncthreads and has no shared memory at all) would not keep a launch's later
+// blocks meeting, and there its lanes, run one after another, would see each other's
+// writes where the GPU's converged warp does not. So in a block that meets, every
+// plain or volatile access outside shared memory and the thread's own stack is noted
+// in a table of the block's, per 4-byte word: two lanes of one warp at one word since
+// the warp's last synchronization, one of them writing, is talk, as for shared memory.
+// Atomics are left out (the lanes' order decides them either way). Blocks that do not
+// meet do not look: talk that only a later block makes is not seen.
+void note_other(const void* addr, unsigned size, bool write) {
+  Lockstep& L = B.lockstep;
+  const int t = g_cur->tid, w = t >> 5;
+  const unsigned lane = t & 31, sync = B.warps[w].sync_count, e = L.epoch;
+  const uintptr_t a = reinterpret_cast<uintptr_t>(addr);
+  for (uintptr_t at = a & ~uintptr_t{3}; at < a + size; at += 4) {
+    const uintptr_t lo = at < a ? a : at, hi = at + 4 < a + size ? at + 4 : a + size;
+    const unsigned char bytes = static_cast<unsigned char>(((1u << (hi - lo)) - 1) << (lo - at));
+    Lockstep::OtherWord& o = L.other[at >> 2];
+    const bool other_wrote = o.w_epoch == e && o.w_sync == sync && o.w_warp == w &&
+                             o.w_lane != lane && (o.w_bytes & bytes);
+    const bool other_read = o.r_epoch == e && o.r_sync == sync && o.r_warp == w &&
+                            (o.r_lanes & ~(1u << lane)) && (o.r_bytes & bytes);
+    if (other_wrote || (write && other_read)) {
+      L.warp_comm = true;
+      g_launch_warp_comm.store(true, std::memory_order_relaxed);
+      return;
+    }
+    if (write) {
+      o.w_epoch = e;
+      o.w_sync = sync;
+      o.w_warp = static_cast<unsigned short>(w);
+      o.w_lane = static_cast<unsigned short>(lane);
+      o.w_bytes = bytes;
+    } else if (o.r_epoch == e && o.r_sync == sync && o.r_warp == w) {
+      o.r_lanes |= 1u << lane;
+      o.r_bytes |= bytes;
+    } else {
+      o.r_epoch = e;
+      o.r_sync = sync;
+      o.r_warp = static_cast<unsigned short>(w);
+      o.r_lanes = 1u << lane;
+      o.r_bytes = bytes;
+    }
+  }
+}
+
 
 inline __attribute__((always_inline)) void note_shared(Warp& W, int w, int lane,
                                                        unsigned group, const void* site,
