@@ -1,5 +1,7 @@
 //! What the compiler says when the shim refuses a feature, put at the
-//! program's line.
+//! program's line; and a header of a CUDA library the emulator does not
+//! provide (CUB, Thrust, cuBLAS, ...), named as such where g++ only says
+//! "No such file or directory".
 //!
 //! The shim refuses what it cannot reproduce inside its own headers: a
 //! `static_assert` in a template the program instantiates (`curand_normal`,
@@ -62,6 +64,20 @@ pub(super) fn at_the_programs_line(messages: &str, shim_dir: &Path) -> String {
             }
             continue;
         }
+        if let Some((location, message)) = line.split_once(": fatal error: ")
+            && !in_shim(file_of(location))
+            && let Some(header) = message.strip_suffix(": No such file or directory")
+            && let Some(library) = cuda_library(header)
+        {
+            let refusal = format!(
+                "{location}: error: <{header}> is part of {library}, which the CPU emulator \
+                 does not provide; run this program on a GPU (--backend gpu)"
+            );
+            if !refusals.contains(&refusal) {
+                refusals.push(refusal);
+            }
+            continue;
+        }
         let Some((location, message)) = line.split_once(": error: ") else {
             continue;
         };
@@ -86,9 +102,64 @@ pub(super) fn at_the_programs_line(messages: &str, shim_dir: &Path) -> String {
         return messages.to_string();
     }
     let mut out = refusals.join("\n");
-    out.push_str("\n(the emulator's shim refused it; the compiler's messages follow)\n");
+    out.push_str("\n(refused by the CPU emulator; the compiler's messages follow)\n");
     out.push_str(messages);
     out
+}
+
+/// The CUDA toolkit's libraries beyond the runtime, by the names of their
+/// headers: what a program that includes one needs (checked in order; a
+/// header the shim has, `curand_kernel.h` or `cuda/atomic`, is found and
+/// never asked about).
+const CUDA_LIBRARIES: &[(&str, &str)] = &[
+    (
+        "cub/",
+        "CUB (CUDA's block-, warp- and device-wide primitives)",
+    ),
+    ("thrust/", "Thrust (CUDA's C++ parallel algorithms)"),
+    ("cublas", "cuBLAS"),
+    ("cufft", "cuFFT"),
+    ("cusparse", "cuSPARSE"),
+    ("cusolver", "cuSOLVER"),
+    (
+        "curand.h",
+        "cuRAND's host API (its device API, curand_kernel.h, is emulated)",
+    ),
+    ("cudnn", "cuDNN"),
+    ("nccl", "NCCL"),
+    ("npp", "NPP"),
+    ("nvjpeg", "nvJPEG"),
+    ("nvrtc", "NVRTC (run-time compilation)"),
+    ("nvToolsExt", "NVTX"),
+    ("nvtx3/", "NVTX"),
+    ("cuComplex.h", "cuComplex (CUDA's complex numbers)"),
+    ("cuda_fp8.h", "CUDA's 8-bit floating-point types"),
+    ("cuda_fp6.h", "CUDA's 6-bit floating-point types"),
+    ("cuda_fp4.h", "CUDA's 4-bit floating-point types"),
+    (
+        "cuda_pipeline",
+        "CUDA's pipeline primitives (<cuda/pipeline> is emulated)",
+    ),
+    (
+        "cuda_awbarrier",
+        "CUDA's arrive-wait barrier primitives (<cuda/barrier> is emulated)",
+    ),
+    (
+        "cuda/",
+        "libcu++ (of its headers the emulator has <cuda/atomic>, <cuda/barrier>, <cuda/pipeline>, <cuda/latch>, <cuda/semaphore> and some of <cuda/std/...>)",
+    ),
+    (
+        "cooperative_groups/",
+        "cooperative groups (of its headers the emulator has memcpy_async.h, reduce.h and scan.h)",
+    ),
+];
+
+/// The library that `header`, a name g++ could not find, belongs to.
+fn cuda_library(header: &str) -> Option<&'static str> {
+    CUDA_LIBRARIES
+        .iter()
+        .find(|(prefix, _)| header.starts_with(prefix))
+        .map(|&(_, library)| library)
 }
 
 /// The file of a `FILE:LINE[:COL]` location.
@@ -183,6 +254,49 @@ mod tests {
                 "lesson/k.cu:12:3: error: `cudaX` is not provided by the CPU emulator",
             ]
         );
+    }
+
+    #[test]
+    fn a_missing_header_of_a_cuda_library_is_named_as_such() {
+        let messages = "lesson/scan.cu:6:10: fatal error: cub/cub.cuh: No such file or directory\n\
+                        \x20   6 | #include <cub/cub.cuh>\n\
+                        \x20     |          ^~~~~~~~~~~~~\n\
+                        compilation terminated.\n";
+        let out = at_the_programs_line(messages, Path::new(SHIM));
+        assert_eq!(
+            out.lines().next().unwrap(),
+            "lesson/scan.cu:6:10: error: <cub/cub.cuh> is part of CUB (CUDA's block-, warp- and \
+             device-wide primitives), which the CPU emulator does not provide; run this program \
+             on a GPU (--backend gpu)"
+        );
+        assert!(out.ends_with(messages), "{out}");
+        for (header, library) in [
+            ("thrust/sort.h", "Thrust"),
+            ("cublas_v2.h", "cuBLAS"),
+            ("cublasLt.h", "cuBLAS"),
+            ("curand.h", "cuRAND's host API"),
+            ("cuComplex.h", "cuComplex"),
+            ("cuda_fp8.h", "CUDA's 8-bit floating-point"),
+            ("cuda/ptx", "libcu++"),
+        ] {
+            let out = at_the_programs_line(
+                &format!("k.cu:1:10: fatal error: {header}: No such file or directory\n"),
+                Path::new(SHIM),
+            );
+            assert!(
+                out.starts_with(&format!(
+                    "k.cu:1:10: error: <{header}> is part of {library}"
+                )),
+                "{out}"
+            );
+        }
+        // A header of the program's own, or of another library, is left to g++.
+        for own in [
+            "k.cu:1:10: fatal error: utils.h: No such file or directory\n",
+            "k.cu:1:10: fatal error: gsl/gsl_rng.h: No such file or directory\n",
+        ] {
+            assert_eq!(at_the_programs_line(own, Path::new(SHIM)), own);
+        }
     }
 
     #[test]
