@@ -508,6 +508,75 @@ fn lanes_that_talk_through_global_memory_keep_the_later_blocks_in_lock_step() {
 }
 
 #[test]
+fn conversions_with_a_rounding_direction_round_that_way() {
+    // __int2float_rd and its kin (the math API's type casts): the exact
+    // result's neighbours, by IEEE 754's definition of each direction.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let done = run_source(
+        &backend,
+        "#include <cstdio>\n\
+         #include <cstring>\n\
+         __device__ unsigned bits(float f) { unsigned u; memcpy(&u, &f, 4); return u; }\n\
+         __device__ unsigned long long bits(double d) {\n\
+           unsigned long long u; memcpy(&u, &d, 8); return u;\n\
+         }\n\
+         __global__ void k() {\n\
+           const int big = 16777217, nbig = -16777217;\n\
+           printf(\"int %08x %08x %08x %08x\\n\", bits(__int2float_rd(big)),\n\
+                  bits(__int2float_ru(big)), bits(__int2float_rz(nbig)), bits(__int2float_rd(nbig)));\n\
+           printf(\"uint %08x ull %08x %08x\\n\", bits(__uint2float_ru(4294967295u)),\n\
+                  bits(__ull2float_rz(18446744073709551615ull)),\n\
+                  bits(__ull2float_ru(18446744073709551615ull)));\n\
+           printf(\"ll2double %016llx %016llx same %d\\n\", bits(__ll2double_rd(9007199254740993ll)),\n\
+                  bits(__ll2double_ru(9007199254740993ll)), __ll2float_rd(-3) == -3.0f);\n\
+           printf(\"double %08x %08x %08x %08x %08x\\n\", bits(__double2float_rd(1.0 + 0x1p-30)),\n\
+                  bits(__double2float_ru(1.0 + 0x1p-30)), bits(__double2float_rz(-1e300)),\n\
+                  bits(__double2float_ru(1e300)), bits(__double2float_rd(-0x1p-160)));\n\
+         }\n\
+         int main() { k<<<1, 1>>>(); cudaDeviceSynchronize(); }\n",
+    )
+    .unwrap();
+    assert_eq!(String::from_utf8_lossy(&done.stderr), "");
+    assert_eq!(
+        String::from_utf8_lossy(&done.stdout),
+        // 2^24 + 1 lies between 2^24 (4b800000) and 2^24 + 2 (4b800001).
+        "int 4b800000 4b800001 cb800000 cb800001\n\
+         uint 4f800000 ull 5f7fffff 5f800000\n\
+         ll2double 4340000000000000 4340000000000001 same 1\n\
+         double 3f800000 3f800001 ff7fffff 7f800000 80000001\n"
+    );
+}
+
+#[test]
+fn classification_functions_are_found_without_std() {
+    // nvcc's headers declare isnan, signbit and their kin in the global
+    // namespace; a program that includes only <cstdio> calls them bare.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let done = run_source(
+        &backend,
+        "#include <cstdio>\n\
+         __global__ void k(float x, int* out) {\n\
+           *out = isnan(x) + 2 * isinf(x) + 4 * isfinite(x) + 8 * signbit(x) + 16 * isnormal(x);\n\
+         }\n\
+         int main() {\n\
+           int* d;\n\
+           cudaMalloc(&d, sizeof(int));\n\
+           k<<<1, 1>>>(-1.5f, d);\n\
+           int h;\n\
+           cudaMemcpy(&h, d, sizeof h, cudaMemcpyDeviceToHost);\n\
+           printf(\"%d %d\\n\", h, (int)isnan(0.0 / 0.0 * h));\n\
+         }\n",
+    )
+    .unwrap();
+    assert_eq!(String::from_utf8_lossy(&done.stderr), "");
+    assert_eq!(String::from_utf8_lossy(&done.stdout), "28 1\n");
+}
+
+#[test]
 fn a_barrier_some_threads_wait_at_while_others_wait_elsewhere_is_reported() {
     // Threads 0-2 wait at __syncthreads while 3-31 wait in a grid-wide
     // sync: neither can go on, and neither returned.

@@ -124,6 +124,16 @@
 #include <type_traits>
 #include <utility>
 
+// nvcc's math headers declare C99's classification functions in the global namespace,
+// so a .cu file calls isnan(x) or signbit(x) with no std:: and no <math.h>; <cmath>
+// alone leaves them in std (libstdc++'s <math.h> makes the same using-declarations).
+using std::fpclassify;
+using std::isfinite;
+using std::isinf;
+using std::isnan;
+using std::isnormal;
+using std::signbit;
+
 #define CUDA_EMU 1
 // What nvcc 13.0 defines while it compiles the host side of a .cu file, and
 // the include guards of the headers this one stands in for: helper headers
@@ -2635,11 +2645,60 @@ CUDA_EMU_CVT(rz, 1)
 CUDA_EMU_CVT(rd, 2)
 CUDA_EMU_CVT(ru, 3)
 #undef CUDA_EMU_CVT
+// Integer to float and double to float with a rounding direction: the host's
+// conversion rounds to nearest; where that went past the exact value in the wrong
+// direction, the neighbour on the other side is the directed result (a value within
+// one ulp of the nearest, so one step suffices, also across a power of two). The
+// comparisons are exact: an integer and a float converted to __int128, a float
+// widened to double.
+namespace cuda_emu {
+// Mode as in f2i: 1 toward zero, 2 down, 3 up.
+template <class F>
+inline F directed(F nearest, int above_exact, bool negative, int mode) {
+  const bool down = mode == 2 || (mode == 1 && !negative);
+  if (down ? above_exact > 0 : above_exact < 0)
+    return std::nextafter(nearest, down ? -std::numeric_limits<F>::infinity()
+                                        : std::numeric_limits<F>::infinity());
+  return nearest;
+}
+template <class F, class I>
+inline F int_to(I x, int mode) {
+  const F nearest = static_cast<F>(x);
+  const __int128 got = static_cast<__int128>(nearest), exact = x;
+  return directed(nearest, got > exact ? 1 : got < exact ? -1 : 0, exact < 0, mode);
+}
+inline float double_to_float(double x, int mode) {
+  const float nearest = static_cast<float>(x);
+  if (x != x) return nearest;
+  const double got = nearest;
+  return directed(nearest, got > x ? 1 : got < x ? -1 : 0, x < 0, mode);
+}
+}  // namespace cuda_emu
 inline float __int2float_rn(int x) { return static_cast<float>(x); }
 inline float __uint2float_rn(unsigned x) { return static_cast<float>(x); }
 inline double __int2double_rn(int x) { return static_cast<double>(x); }
+inline double __uint2double_rn(unsigned x) { return static_cast<double>(x); }
 inline float __ll2float_rn(long long x) { return static_cast<float>(x); }
+inline float __ull2float_rn(unsigned long long x) { return static_cast<float>(x); }
+inline double __ll2double_rn(long long x) { return static_cast<double>(x); }
+inline double __ull2double_rn(unsigned long long x) { return static_cast<double>(x); }
 inline float __double2float_rn(double x) { return static_cast<float>(x); }
+#define CUDA_EMU_TO_FLOAT(SUFFIX, MODE)                                                           \
+  inline float __int2float_##SUFFIX(int x) { return ::cuda_emu::int_to<float>(x, MODE); }        \
+  inline float __uint2float_##SUFFIX(unsigned x) { return ::cuda_emu::int_to<float>(x, MODE); }  \
+  inline float __ll2float_##SUFFIX(long long x) { return ::cuda_emu::int_to<float>(x, MODE); }   \
+  inline float __ull2float_##SUFFIX(unsigned long long x) {                                       \
+    return ::cuda_emu::int_to<float>(x, MODE);                                                    \
+  }                                                                                               \
+  inline double __ll2double_##SUFFIX(long long x) { return ::cuda_emu::int_to<double>(x, MODE); } \
+  inline double __ull2double_##SUFFIX(unsigned long long x) {                                     \
+    return ::cuda_emu::int_to<double>(x, MODE);                                                   \
+  }                                                                                               \
+  inline float __double2float_##SUFFIX(double x) { return ::cuda_emu::double_to_float(x, MODE); }
+CUDA_EMU_TO_FLOAT(rz, 1)
+CUDA_EMU_TO_FLOAT(rd, 2)
+CUDA_EMU_TO_FLOAT(ru, 3)
+#undef CUDA_EMU_TO_FLOAT
 inline int __float_as_int(float x) { return ::cuda_emu::from_bits<int>(::cuda_emu::to_bits(x)); }
 inline unsigned __float_as_uint(float x) { return ::cuda_emu::from_bits<unsigned>(::cuda_emu::to_bits(x)); }
 inline float __int_as_float(int x) { return ::cuda_emu::from_bits<float>(::cuda_emu::to_bits(x)); }
