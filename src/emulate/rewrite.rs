@@ -661,6 +661,14 @@ impl<'a> Rewriter<'a> {
                         head_start = i + 1;
                     }
                     ";" => head_start = i + 1,
+                    // An access label (`private:`) ends the head before it.
+                    ":" if matches!(
+                        self.text_at(i.checked_sub(1)),
+                        "public" | "private" | "protected"
+                    ) && !self.is_punct(i + 1, ":") =>
+                    {
+                        head_start = i + 1
+                    }
                     _ => {}
                 }
             }
@@ -1656,14 +1664,19 @@ impl<'a> Rewriter<'a> {
         let span_end = self.tokens[open + 2].end;
         let newlines = self.source[span_start..span_end].matches('\n').count();
         let line_break = if in_directive { "\\\n" } else { "\n" };
+        let call = match self.null_constant_arguments(close + 3) {
+            Some(arguments) => self.call_keeping_null_constants(&kernel_text, &arguments),
+            None => format!(
+                "[&](auto&&... {ARGS}) {{ {kernel_text}({ARGS}...); }}",
+                ARGS = LAUNCH_ARGUMENTS
+            ),
+        };
         self.edits.push(Edit {
             start: span_start,
             end: span_end,
             replacement: format!(
-                "{LAUNCH_CALLEE}(__FILE__, __LINE__, {name}, \
-                 [&](auto&&... {ARGS}) {{ {kernel_text}({ARGS}...); }}, {breaks}",
+                "{LAUNCH_CALLEE}(__FILE__, __LINE__, {name}, {call}, {breaks}",
                 name = c_string_literal(&kernel_text),
-                ARGS = LAUNCH_ARGUMENTS,
                 breaks = line_break.repeat(newlines),
             ),
         });
@@ -1674,6 +1687,103 @@ impl<'a> Rewriter<'a> {
         });
         self.launches += 1;
         Ok(close + 3)
+    }
+
+    /// The arguments of the launch whose `(` is at `paren`, as token ranges,
+    /// when one of them is a null pointer constant written `0` or `NULL`:
+    /// stored as an `int` or a `long` with the others, it would no longer
+    /// convert to the kernel's pointer parameter, as it does under nvcc
+    /// (`k<<<g, b>>>(n, 0)` for an optional output). `None` when there is
+    /// none, or when the list has a `<` (a template argument list's commas
+    /// cannot be told from the arguments' here).
+    fn null_constant_arguments(&self, paren: usize) -> Option<Vec<(usize, usize)>> {
+        if !self.is_punct(paren, "(") {
+            return None;
+        }
+        let directive = self.tokens[paren].directive;
+        let mut arguments = Vec::new();
+        let mut depth = 0usize;
+        let mut start = paren + 1;
+        let mut k = paren + 1;
+        loop {
+            let token = self.tokens.get(k)?;
+            if token.directive != directive {
+                return None;
+            }
+            if token.kind == TokenKind::Punct {
+                match self.text(k) {
+                    "(" | "[" | "{" => depth += 1,
+                    "<" => return None,
+                    ")" | "]" | "}" if depth > 0 => depth -= 1,
+                    ")" => {
+                        if k > start {
+                            arguments.push((start, k));
+                        }
+                        break;
+                    }
+                    "," if depth == 0 => {
+                        arguments.push((start, k));
+                        start = k + 1;
+                    }
+                    _ => {}
+                }
+            }
+            k += 1;
+        }
+        arguments
+            .iter()
+            .any(|&(from, to)| self.is_null_constant(from, to))
+            .then_some(arguments)
+    }
+
+    fn is_null_constant(&self, from: usize, to: usize) -> bool {
+        to == from + 1 && matches!(self.text(from), "0" | "NULL")
+    }
+
+    /// The kernel's call for a launch with null pointer constants among its
+    /// `arguments`: those are written into the call itself and dropped from
+    /// the argument list (its commas with them, its newlines kept), so the
+    /// kernel receives them as nvcc's call would; the others are passed on.
+    fn call_keeping_null_constants(
+        &mut self,
+        kernel_text: &str,
+        arguments: &[(usize, usize)],
+    ) -> String {
+        let mut parameters = Vec::new();
+        let mut passed = Vec::new();
+        for (n, &(from, to)) in arguments.iter().enumerate() {
+            if self.is_null_constant(from, to) {
+                passed.push(self.text(from).to_string());
+                // The argument with the comma before it (after it, for the first).
+                let (start, end) = if n > 0 {
+                    (self.tokens[from - 1].start, self.tokens[from].end)
+                } else if arguments.len() > 1 {
+                    (self.tokens[from].start, self.tokens[to].end)
+                } else {
+                    (self.tokens[from].start, self.tokens[from].end)
+                };
+                let removed = &self.source[start..end];
+                let line_break = if self.tokens[from].directive.is_some() {
+                    "\\\n"
+                } else {
+                    "\n"
+                };
+                self.edits.push(Edit {
+                    start,
+                    end,
+                    replacement: line_break.repeat(removed.matches('\n').count()),
+                });
+            } else {
+                let name = format!("{LAUNCH_ARGUMENTS}{n}");
+                parameters.push(format!("auto&& {name}"));
+                passed.push(name);
+            }
+        }
+        format!(
+            "[&]({}) {{ {kernel_text}({}); }}",
+            parameters.join(", "),
+            passed.join(", ")
+        )
     }
 
     /// The first token of the kernel expression before the `<<<` at `open`:
@@ -2074,6 +2184,34 @@ mod tests {
         assert_eq!(
             body("k<<<g, b>>>(x, n);\n"),
             format!("{}\n", launch("k", "g, b)(x, n);"))
+        );
+    }
+
+    #[test]
+    fn keeps_null_pointer_constants_in_the_kernels_call() {
+        assert_eq!(
+            body("k<int><<<g, b>>>(3, 0, x, NULL);"),
+            "::cuda_emu::launch(__FILE__, __LINE__, \"k<int>\", \
+             [&](auto&& cuda_emu_args_0, auto&& cuda_emu_args_2) \
+             { k<int>(cuda_emu_args_0, 0, cuda_emu_args_2, NULL); }, g, b)(3, x);"
+        );
+        assert_eq!(
+            body("k<<<g, b>>>(0,\n  n);"),
+            "::cuda_emu::launch(__FILE__, __LINE__, \"k\", \
+             [&](auto&& cuda_emu_args_1) { k(0, cuda_emu_args_1); }, g, b)(\n  n);"
+        );
+        assert_eq!(
+            body("k<<<g, b>>>(NULL);"),
+            "::cuda_emu::launch(__FILE__, __LINE__, \"k\", [&]() { k(NULL); }, g, b)();"
+        );
+        // 0 inside an expression, and a list with a `<`, are left as they were.
+        assert_eq!(
+            body("k<<<g, b>>>(x, 0 + 1);"),
+            launch("k", "g, b)(x, 0 + 1);")
+        );
+        assert_eq!(
+            body("k<<<g, b>>>(f<int>(x), 0);"),
+            launch("k", "g, b)(f<int>(x), 0);")
         );
     }
 

@@ -577,6 +577,54 @@ fn classification_functions_are_found_without_std() {
 }
 
 #[test]
+fn programs_nvcc_compiles_compile_here_too() {
+    // Each of these failed to compile under emulation (found in programs of a
+    // public benchmark collection): a `__host__ __device__` member after an
+    // access label (the label went into the function's device copy); a
+    // `__syncthreads()` in a conditional expression with `__syncwarp()` (it
+    // returned int); `= {}` to a half2 (ambiguous with the raw assignment); a
+    // launch passing `0` and `NULL` to pointer parameters (stored as an int
+    // and a long, they no longer converted), and `0` to a template
+    // parameter, which it deduces as int.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let done = run_source(
+        &backend,
+        "#include <cstdio>\n\
+         #include <cuda_fp16.h>\n\
+         struct Hasher {\n\
+           __host__ __device__ static unsigned hash(unsigned x) { return mix(x) + 1; }\n\
+          private:\n\
+           __host__ __device__ static constexpr unsigned mix(unsigned x) { return x * 3u; }\n\
+         };\n\
+         template <class T>\n\
+         __global__ void k(int a, T* out, int* extra) {\n\
+           half2 h;\n\
+           h = {};\n\
+           (a > 64) ? __syncthreads() : __syncwarp();\n\
+           if (out) *out = Hasher::hash(a) + (int)__low2float(h);\n\
+           if (extra) *extra = 1;\n\
+         }\n\
+         template <class T>\n\
+         __global__ void deduced(T x, int* out) { *out = sizeof(T) * 10 + (int)x; }\n\
+         int main() {\n\
+           int* d;\n\
+           cudaMalloc(&d, 2 * sizeof(int));\n\
+           k<int><<<1, 32>>>(3, d, NULL);\n\
+           k<int><<<1, 32>>>(5, 0, 0);\n\
+           deduced<<<1, 1>>>(0, d + 1);\n\
+           int h[2];\n\
+           cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);\n\
+           printf(\"%d %d\\n\", h[0], h[1]);\n\
+         }\n",
+    )
+    .unwrap();
+    assert_eq!(String::from_utf8_lossy(&done.stderr), "");
+    assert_eq!(String::from_utf8_lossy(&done.stdout), "10 40\n");
+}
+
+#[test]
 fn a_barrier_some_threads_wait_at_while_others_wait_elsewhere_is_reported() {
     // Threads 0-2 wait at __syncthreads while 3-31 wait in a grid-wide
     // sync: neither can go on, and neither returned.

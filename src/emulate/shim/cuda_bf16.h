@@ -38,7 +38,9 @@ struct __attribute__((aligned(2))) __nv_bfloat16 {
       : __x(::cuda_emu::fp::from_unsigned<::cuda_emu::fp::BF16>(v, ::cuda_emu::fp::kRN)) {}
   __nv_bfloat16(unsigned long long v)
       : __x(::cuda_emu::fp::from_unsigned<::cuda_emu::fp::BF16>(v, ::cuda_emu::fp::kRN)) {}
-  __nv_bfloat16& operator=(const __nv_bfloat16_raw& r) {
+  // A template, as __half's (cuda_fp16.h).
+  template <class Raw, class = typename std::enable_if<std::is_same<Raw, __nv_bfloat16_raw>::value>::type>
+  __nv_bfloat16& operator=(const Raw& r) {
     __x = r.x;
     return *this;
   }
@@ -62,7 +64,9 @@ struct __attribute__((aligned(4))) __nv_bfloat162 {
   __nv_bfloat162() = default;
   constexpr __nv_bfloat162(const __nv_bfloat16& a, const __nv_bfloat16& b) : x(a), y(b) {}
   constexpr __nv_bfloat162(const __nv_bfloat162_raw& r) : x(__nv_bfloat16_raw{r.x}), y(__nv_bfloat16_raw{r.y}) {}
-  __nv_bfloat162& operator=(const __nv_bfloat162_raw& r) {
+  // A template, as __half's (cuda_fp16.h).
+  template <class Raw, class = typename std::enable_if<std::is_same<Raw, __nv_bfloat162_raw>::value>::type>
+  __nv_bfloat162& operator=(const Raw& r) {
     x = __nv_bfloat16_raw{r.x};
     y = __nv_bfloat16_raw{r.y};
     return *this;

@@ -41,7 +41,10 @@ struct __attribute__((aligned(2))) __half {
       : __x(::cuda_emu::fp::from_unsigned<::cuda_emu::fp::Half>(v, ::cuda_emu::fp::kRN)) {}
   __half(unsigned long long v)
       : __x(::cuda_emu::fp::from_unsigned<::cuda_emu::fp::Half>(v, ::cuda_emu::fp::kRN)) {}
-  __half& operator=(const __half_raw& r) {
+  // A template, so that `v = {}` takes the copy assignment (a zero value), as
+  // nvcc does, rather than being ambiguous with this one.
+  template <class Raw, class = typename std::enable_if<std::is_same<Raw, __half_raw>::value>::type>
+  __half& operator=(const Raw& r) {
     __x = r.x;
     return *this;
   }
@@ -65,7 +68,9 @@ struct __attribute__((aligned(4))) __half2 {
   __half2() = default;
   constexpr __half2(const __half& a, const __half& b) : x(a), y(b) {}
   constexpr __half2(const __half2_raw& r) : x(__half_raw{r.x}), y(__half_raw{r.y}) {}
-  __half2& operator=(const __half2_raw& r) {
+  // A template, as __half's.
+  template <class Raw, class = typename std::enable_if<std::is_same<Raw, __half2_raw>::value>::type>
+  __half2& operator=(const Raw& r) {
     x = __half_raw{r.x};
     y = __half_raw{r.y};
     return *this;

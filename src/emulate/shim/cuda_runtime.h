@@ -1736,7 +1736,7 @@ inline T shfl(const char* f, int l, int op, unsigned mask, T var, int operand, i
 }
 }  // namespace cuda_emu
 
-#define __syncthreads() ::cuda_emu::syncthreads(__FILE__, __LINE__, ::cuda_emu::kSync, 1)
+#define __syncthreads() ((void)::cuda_emu::syncthreads(__FILE__, __LINE__, ::cuda_emu::kSync, 1))
 #define __syncthreads_count(p) \
   ::cuda_emu::syncthreads(__FILE__, __LINE__, ::cuda_emu::kSyncCount, (p) ? 1 : 0)
 #define __syncthreads_and(p) \
