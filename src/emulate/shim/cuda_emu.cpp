@@ -931,6 +931,7 @@ void (*g_body)(void*) = nullptr;
 bool g_cluster_threads = false;
 void cluster_thread_exited(int tid);
 void release_barrier();
+void warp_lane_exited(int tid);
 void* g_body_ctx = nullptr;
 const LaunchConfig* g_launch = nullptr;
 
@@ -1394,6 +1395,7 @@ void fiber_loop(Fiber* self) {
     if (g_cluster_threads) cluster_thread_exited(t);
     // The others wait at a __syncthreads for this thread alone: it lets them go.
     if (B.bar_count > 0 && B.bar_count == B.n - B.exited) release_barrier();
+    if (B.warps[t >> 5].pending) warp_lane_exited(t);
     if (!rq_empty() || B.next >= B.n) return;
     // The plain loop: the next thread on the same fiber.
     assign(self, nth_thread(B.next++));
@@ -2252,6 +2254,10 @@ bool full_warp_shuffle(Warp& W, int op, int self_lane) {
   return true;
 }
 
+void read_exited_lane(Warp& W, int op, int l, int j);
+// The warnings' kind for read_exited_lane (cuda_emu_lockstep.h's report_once).
+const int kExitedLaneRead = 5;
+
 // Out of line: the lanes that wait (all but one) run only warp_op's short path.
 __attribute__((noinline)) void complete_group(Warp& W, unsigned mask, int self_lane) {
   int op = W.op[self_lane];
@@ -2314,9 +2320,11 @@ __attribute__((noinline)) void complete_group(Warp& W, unsigned mask, int self_l
           case kShflXor: j = l ^ b; ok = j <= max_lane; break;
           default: j = min_lane | (b & ~segmask); ok = j <= max_lane; break;
         }
-        if (ok && j >= 0 && j <= 31 && !((W.exists >> j) & 1)) {
-          // A source lane past the end of the block (a partial last warp):
-          // the H200 returned 0 (tests/cuda/warp_vote.cu, 48 threads).
+        if (ok && j >= 0 && j <= 31 && !(((W.exists & ~W.exited) >> j) & 1)) {
+          // A source lane past the end of the block (a partial last warp), or one that
+          // returned: the H200 returned 0 (tests/cuda/warp_vote.cu, 48 threads;
+          // tests/cuda/warp_exited_lanes.cu). CUDA leaves the latter undefined: said.
+          if ((W.exited >> j) & 1) read_exited_lane(W, op, l, j);
           res = 0;
           break;
         }
@@ -2372,20 +2380,46 @@ __attribute__((noinline)) void complete_group(Warp& W, unsigned mask, int self_l
 }  // namespace
 
 namespace {
-// A lane calls a warp operation with a mask that leaves it out, or that names lanes
-// that returned.
-[[noreturn]] __attribute__((noinline, cold)) void warp_op_misuse(Fiber* cur, Warp& W, int op,
+// A lane calls a warp operation with a mask that leaves it out.
+[[noreturn]] __attribute__((noinline, cold)) void warp_op_misuse(Fiber* cur, int op,
                                                                 unsigned mask, int lane) {
   char what[200];
-  if (!(mask & (1u << lane))) {
-    snprintf(what, sizeof what, "lane %d calls %s with mask 0x%08x, which leaves it out", lane,
-             kOpNames[op], mask);
-  } else {
-    snprintf(what, sizeof what,
-             "divergent warp operation: %s with mask 0x%08x, but lanes 0x%08x of warp %d have "
-             "returned", kOpNames[op], mask, mask & W.exited, cur->tid >> 5);
-  }
+  snprintf(what, sizeof what, "lane %d calls %s with mask 0x%08x, which leaves it out", lane,
+           kOpNames[op], mask);
   warp_misuse(cur, what);
+}
+
+// Lane t returned. The lanes of its warp that wait at a warp operation whose mask names
+// it no longer wait for it: CUDA's rule is that the non-exited lanes named in the mask
+// meet (a reduction over the lanes of a half-full last row after the others returned,
+// as NVIDIA's own Jacobi example does).
+void warp_lane_exited(int t) {
+  Warp& W = B.warps[t >> 5];
+  const unsigned bit = 1u << (t & 31);
+  for (unsigned r = W.pending; r; r &= r - 1) W.mask[__builtin_ctz(r)] &= ~bit;
+  unsigned waiting = W.pending;
+  while (waiting) {
+    const int l = __builtin_ctz(waiting);
+    const unsigned group = W.mask[l];
+    waiting &= ~group & ~(1u << l);
+    if ((W.pending & group) == group) {
+      complete_group(W, group, l);
+      rq_push_front(W, 1u << l);  // complete_group lets the others go, not lane l
+    }
+  }
+}
+
+// Lane l's shuffle read lane j, which returned: said once for the line.
+void read_exited_lane(Warp& W, int op, int l, int j) {
+  const Fiber* f = W.fiber[l];
+  char site[512], text[1024];
+  snprintf(site, sizeof site, "%s:%d", f->file, f->line);
+  snprintf(text, sizeof text,
+           "%s: warning: %s: lane %d of warp %d reads lane %d, which has returned; CUDA "
+           "leaves the value undefined, and the emulator gives 0, as the H200 did "
+           "(tests/cuda/warp_exited_lanes.cu)\n",
+           site, kOpNames[op], l, f->tid >> 5, j);
+  report_once(kExitedLaneRead, site, text);
 }
 }  // namespace
 
@@ -2408,10 +2442,11 @@ unsigned long long warp_op(const char* file, int line, int op, unsigned mask,
       san::sync_error(file, line, t >> 5, W.exists);  // the whole warp, as on the GPU
       abort_kernel(cudaErrorLaunchFailure);
     }
-    warp_op_misuse(cur, W, op, mask, lane);
+    warp_op_misuse(cur, op, mask, lane);
   }
-  mask &= W.exists;  // lanes past the end of the block do not exist
-  if (__builtin_expect((mask & W.exited) != 0, 0)) warp_op_misuse(cur, W, op, mask, lane);
+  // Lanes past the end of the block do not exist, and lanes that returned take no part
+  // (the non-exited lanes named in the mask meet).
+  mask &= W.exists & ~W.exited;
   W.mask[lane] = mask;
   W.val[lane] = value;
   W.operand[lane] = operand;

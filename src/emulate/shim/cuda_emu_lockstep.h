@@ -458,6 +458,25 @@ void report_hazard(int kind, const void* first, bool first_write, int first_warp
   if (settings_sanitize()) die();
 }
 
+// A warning that is not a hazard (a warp operation that read a lane that returned),
+// once for each kind and site ("FILE:LINE"), held for the block's turn like the hazards.
+void report_once(int kind, const std::string& site, const std::string& text) {
+  std::pair<int, std::string> key(kind, site);
+  pthread_mutex_lock(&g_report_mutex);
+  bool seen = std::find(g_reported.begin(), g_reported.end(), key) != g_reported.end();
+  if (!seen && t_hazards == nullptr) g_reported.push_back(key);
+  pthread_mutex_unlock(&g_report_mutex);
+  if (seen) return;
+  if (t_hazards != nullptr) {
+    for (const PendingHazard& h : *t_hazards)
+      if (h.kind == kind && h.site == site) return;
+    t_hazards->push_back(PendingHazard{kind, site, text});
+    return;
+  }
+  fflush(stdout);
+  fputs(text.c_str(), stderr);
+}
+
 // Makes `area` hold `words` cells (its old cells and byte cells dropped: a new launch).
 __attribute__((noinline)) void size_area(Lockstep::Area& area, size_t words) {
   delete[] area.words;
