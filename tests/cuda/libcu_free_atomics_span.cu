@@ -18,6 +18,7 @@
 struct Totals {
   cuda::std::atomic<int> sum;
   cuda::std::atomic<unsigned long long> bits;
+  cuda::std::atomic<unsigned long long> flips;
   cuda::std::atomic<int> max_seen;
   cuda::std::atomic<long> swaps;
   cuda::std::atomic_flag lock;
@@ -39,8 +40,10 @@ __global__ void work(const int* data, int n, Totals* t) {
   int local = 0;
   for (int v : mine) local += v;
   cuda::std::atomic_fetch_add(&t->sum, local);
+  // Each bit set once by each (their order between blocks is the GPU's timing, so the
+  // OR and the XOR go to different words).
   cuda::std::atomic_fetch_or_explicit(&t->bits, 1ull << (tid % 64), cuda::std::memory_order_relaxed);
-  atomic_fetch_xor(&t->bits, 1ull << ((tid * 7) % 64));  // found by argument-dependent lookup
+  atomic_fetch_xor(&t->flips, 1ull << ((tid * 7) % 64));  // found by argument-dependent lookup
   int seen = cuda::std::atomic_load_explicit(&t->max_seen, cuda::std::memory_order_acquire);
   int want = largest(mine);
   while (seen < want &&
@@ -102,8 +105,8 @@ int main() {
   cudaMemcpy(static_cast<void*>(&r), t, sizeof r, cudaMemcpyDeviceToHost);
   int expected = 0;
   for (int i = 0; i < n; ++i) expected += h[i];
-  printf("sum %d (expected %d) bits %016llx max %d swaps %ld\n", r.sum.load(), expected,
-         r.bits.load(), r.max_seen.load(), r.swaps.load());
+  printf("sum %d (expected %d) bits %016llx flips %016llx max %d swaps %ld\n", r.sum.load(),
+         expected, r.bits.load(), r.flips.load(), r.max_seen.load(), r.swaps.load());
   bool each_once = true;
   unsigned long long seen = 0;
   for (int i = 0; i < blocks * threads; ++i) seen |= 1ull << r.slots[i];

@@ -4,13 +4,13 @@
 // mode with 1 and 2 threads and compares stdout, stderr and the status). A block
 // that hits its error early on another core waits until every block before it has
 // finished; if one of them stops the kernel first, it is never reported. Not run
-// on the GPU (the faults and the divergent __syncwarp are undefined behaviour there).
+// on the GPU (the faults are undefined behaviour there, the divergent __syncwarp hangs).
 //   1: asserts in block 5 (after a spin) and block 9 (at once): block 5's is reported
 //   2: a null write in block 9 (at once), an assert in block 5 (after a spin): the
 //      assert; then after cudaDeviceReset a launch whose block 9 faults: the fault
-//   3: a whole-warp __syncwarp skipped by a thread of block 7 (after a spin), __trap in
-//      block 20
-//   4: __trap in block 3 (after a spin), a divergent __syncwarp in block 8 (at once)
+//   3: a whole-warp __syncwarp that thread 0 of block 7 never reaches (it waits at a
+//      __syncthreads after a spin), __trap in block 20
+//   4: __trap in block 3 (after a spin), the same divergent __syncwarp in block 8 (at once)
 #include <cuda_runtime.h>
 
 #include <cassert>
@@ -42,7 +42,7 @@ __global__ void blocks(int mode) {
   } else if (mode == 3) {
     if (blockIdx.x == 7) {
       if (late) spin(30);
-      if (threadIdx.x != 0) __syncwarp();
+      if (threadIdx.x != 0) __syncwarp(); else __syncthreads();
     }
     if (blockIdx.x == 20) __trap();
   } else if (mode == 4) {
@@ -50,7 +50,9 @@ __global__ void blocks(int mode) {
       if (late) spin(30);
       if (threadIdx.x == 1) __trap();
     }
-    if (blockIdx.x == 8 && threadIdx.x != 0) __syncwarp();
+    if (blockIdx.x == 8) {
+      if (threadIdx.x != 0) __syncwarp(); else __syncthreads();
+    }
   } else if (mode == 5) {
     if (blockIdx.x == 9 && threadIdx.x == 2) *static_cast<volatile int*>(nullptr) = 1;
   }

@@ -663,7 +663,7 @@ fn program_cases() -> Vec<Case> {
             .program("#include <cstdio>\n__global__ void k(int* p) { p[1 << 30] = 1; }\nint main() { int* p; cudaMalloc(&p, 4); k<<<1, 1>>>(p); cudaDeviceSynchronize(); }\n")
             .code(1).says("prog.cu:3"),
         case("divergent warp barrier")
-            .program("__global__ void k() { if (threadIdx.x < 3) __syncwarp(); }\nint main() { k<<<1, 32>>>(); cudaDeviceSynchronize(); }\n")
+            .program("__global__ void k() { if (threadIdx.x < 3) __syncwarp(); else __syncthreads(); }\nint main() { k<<<1, 32>>>(); cudaDeviceSynchronize(); }\n")
             .code(1).says("divergent warp operation __syncwarp at prog.cu:1"),
         case("includes /dev/zero").program("#include \"/dev/zero\"\nint main() {}\n")
             .says("/dev/zero is a character device"),
