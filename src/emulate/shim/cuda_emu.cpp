@@ -1984,14 +1984,21 @@ void fence() {
 // `exit`: "if the exiting threads are holding up the barrier, the barrier is released";
 // tests/cuda/divergent_barrier.cu, where the H200 runs on).
 namespace {
-inline __attribute__((always_inline)) void release_barrier() {
+// A barrier of the whole block completed (a __syncthreads, grid.sync, a phase of a
+// <cuda/barrier>): every warp's lanes start a new interval, for the lock step's hazard
+// warnings and for racecheck.
+inline __attribute__((always_inline)) void new_interval() {
   for (int w = 0; w < B.nwarps; ++w) {
-    B.warps[w].bar_wait = 0;
     ++B.warps[w].sync_count;
     memset(B.warps[w].step, 0, sizeof B.warps[w].step);
   }
   ++B.lockstep.epoch;
   san::on_barrier();
+}
+
+inline __attribute__((always_inline)) void release_barrier() {
+  for (int w = 0; w < B.nwarps; ++w) B.warps[w].bar_wait = 0;
+  new_interval();
   B.bar_last = B.bar_pred;
   B.bar_pred = 0;
   int n = B.bar_count;
@@ -2058,12 +2065,7 @@ void wait_until(const char* file, int line, const char* what, bool (*ready)(cons
 // threads it does not order (those are races, which the emulator does not reproduce).
 void barrier_phase_done() {
   if (!g_in_kernel) return;
-  for (int w = 0; w < B.nwarps; ++w) {
-    ++B.warps[w].sync_count;
-    memset(B.warps[w].step, 0, sizeof B.warps[w].step);
-  }
-  ++B.lockstep.epoch;
-  san::on_barrier();
+  new_interval();
 }
 
 // A misuse of <cuda/barrier> or <cuda/pipeline> that is undefined on a GPU (more
@@ -2753,13 +2755,8 @@ Worker* worker_run(Worker* me) {
     }
     B.grid_count = 0;
     // grid.sync is a barrier of the block too, for the hazard warnings and racecheck.
-    for (int w = 0; w < B.nwarps; ++w) {
-      B.warps[w].bar_wait = 0;
-      ++B.warps[w].sync_count;
-      memset(B.warps[w].step, 0, sizeof B.warps[w].step);
-    }
-    ++B.lockstep.epoch;
-    san::on_barrier();
+    for (int w = 0; w < B.nwarps; ++w) B.warps[w].bar_wait = 0;
+    new_interval();
     switch_to(g_home, rq_pop());
   }
   if (!g_abort && !me->yielded) {

@@ -376,6 +376,23 @@ void write_hazards(std::vector<PendingHazard>& hazards) {
   hazards.clear();
 }
 
+// Whether a report of `kind` at `site` is the first: not written before, nor held by
+// this block. Held reports are written in their block's turn (see t_hazards); outside
+// an ordinary launch one is written at once, and noted here.
+bool first_report(int kind, const std::string& site) {
+  std::pair<int, std::string> key(kind, site);
+  pthread_mutex_lock(&g_report_mutex);
+  bool seen = std::find(g_reported.begin(), g_reported.end(), key) != g_reported.end();
+  if (!seen && t_hazards == nullptr) g_reported.push_back(key);
+  pthread_mutex_unlock(&g_report_mutex);
+  if (seen) return false;
+  if (t_hazards != nullptr) {
+    for (const PendingHazard& h : *t_hazards)
+      if (h.kind == kind && h.site == site) return false;
+  }
+  return true;
+}
+
 // kind: 0 different warps, 1 a divergent warp's two paths, 2 a converged warp's
 // lanes through plain memory where a compiler may keep the value in a register.
 void report_hazard(int kind, const void* first, bool first_write, int first_warp,
@@ -384,16 +401,7 @@ void report_hazard(int kind, const void* first, bool first_write, int first_warp
   if (kind == 1 && !alternative_paths(first, second)) return;
   std::string a = site_text(first), b = site_text(second);
   std::pair<int, std::string> key(kind, b);
-  pthread_mutex_lock(&g_report_mutex);
-  bool seen = std::find(g_reported.begin(), g_reported.end(), key) != g_reported.end();
-  // Held for its block's turn (see t_hazards), or written now outside an ordinary launch.
-  if (!seen && t_hazards == nullptr) g_reported.push_back(key);
-  pthread_mutex_unlock(&g_report_mutex);
-  if (seen) return;
-  if (t_hazards != nullptr) {
-    for (const PendingHazard& h : *t_hazards)
-      if (h.kind == kind && h.site == b) return;
-  }
+  if (!first_report(kind, b)) return;
   const char* level = settings_sanitize() ? "error" : "warning";
   std::string text;
   auto say = [&text](const char* format, auto... args) {
@@ -461,15 +469,8 @@ void report_hazard(int kind, const void* first, bool first_write, int first_warp
 // A warning that is not a hazard (a warp operation that read a lane that returned),
 // once for each kind and site ("FILE:LINE"), held for the block's turn like the hazards.
 void report_once(int kind, const std::string& site, const std::string& text) {
-  std::pair<int, std::string> key(kind, site);
-  pthread_mutex_lock(&g_report_mutex);
-  bool seen = std::find(g_reported.begin(), g_reported.end(), key) != g_reported.end();
-  if (!seen && t_hazards == nullptr) g_reported.push_back(key);
-  pthread_mutex_unlock(&g_report_mutex);
-  if (seen) return;
+  if (!first_report(kind, site)) return;
   if (t_hazards != nullptr) {
-    for (const PendingHazard& h : *t_hazards)
-      if (h.kind == kind && h.site == site) return;
     t_hazards->push_back(PendingHazard{kind, site, text});
     return;
   }
