@@ -1979,10 +1979,6 @@ void fence() {
   f->fence_step = B.warps[t >> 5].step[t & 31];
 }
 
-// Every thread of the block that has not returned waits at a __syncthreads: release
-// them all, in arrival order. A thread that returned does not hold a barrier up (PTX's
-// `exit`: "if the exiting threads are holding up the barrier, the barrier is released";
-// tests/cuda/divergent_barrier.cu, where the H200 runs on).
 namespace {
 // A barrier of the whole block completed (a __syncthreads, grid.sync, a phase of a
 // <cuda/barrier>): every warp's lanes start a new interval, for the lock step's hazard
@@ -1996,6 +1992,10 @@ inline __attribute__((always_inline)) void new_interval() {
   san::on_barrier();
 }
 
+// Every thread of the block that has not returned waits at a __syncthreads: release
+// them all, in arrival order. A thread that returned does not hold a barrier up (PTX's
+// `exit`: "if the exiting threads are holding up the barrier, the barrier is released";
+// tests/cuda/divergent_barrier.cu, where the H200 runs on).
 inline __attribute__((always_inline)) void release_barrier() {
   for (int w = 0; w < B.nwarps; ++w) B.warps[w].bar_wait = 0;
   new_interval();
@@ -2393,8 +2393,8 @@ namespace {
 
 // Lane t returned. The lanes of its warp that wait at a warp operation whose mask names
 // it no longer wait for it: CUDA's rule is that the non-exited lanes named in the mask
-// meet (a reduction over the lanes of a half-full last row after the others returned,
-// as NVIDIA's own Jacobi example does).
+// meet (a Jacobi solver of a public benchmark collection reduces over the first row of
+// a 16x16 block after the second row returned).
 void warp_lane_exited(int t) {
   Warp& W = B.warps[t >> 5];
   const unsigned bit = 1u << (t & 31);
