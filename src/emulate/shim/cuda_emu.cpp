@@ -28,7 +28,6 @@
 #include <mutex>
 #include <set>
 #include <string>
-#include <unordered_map>
 #include <vector>
 
 #include <link.h>
@@ -810,17 +809,19 @@ struct Lockstep {
   };
   Area tls;  // the program's thread-local block (static __shared__)
   Area dyn;  // the launch's extern __shared__
-  // Words outside shared memory that the lanes of a block that meets accessed, by
-  // address / 4 (cuda_emu_lockstep.h, "Lanes talking through other memory").
+  // Words outside shared memory that the lanes of a block that meets accessed, a
+  // direct-mapped table by address / 4 (cuda_emu_lockstep.h, "Lanes talking through
+  // other memory"); entries of earlier epochs count as empty.
   struct OtherWord {
+    uintptr_t word = 0;                // address / 4
     unsigned w_epoch = 0, w_sync = 0;  // the last write: when, and by which lane
     unsigned short w_warp = 0, w_lane = 0;
     unsigned r_epoch = 0, r_sync = 0;  // the reads since, all by lanes of one warp
     unsigned short r_warp = 0;
-    unsigned r_lanes = 0;
     unsigned char w_bytes = 0, r_bytes = 0;  // the bytes of the word they touched
+    unsigned r_lanes = 0;
   };
-  std::unordered_map<uintptr_t, OtherWord> other;
+  std::vector<OtherWord> other;
 };
 
 struct Block {
@@ -1457,7 +1458,6 @@ void run_block() {
   B.lockstep.tls_bytes = tls_block_bytes();
   B.lockstep.meet = g_coop ? g_coop_meets : g_launch_meets.load(std::memory_order_relaxed);
   B.lockstep.warp_comm = false;
-  B.lockstep.other.clear();
   for (int w = 0; w < B.nwarps; ++w) {
     Warp& W = B.warps[w];
     W.pending = W.am_pending = W.exited = W.vol_pending = W.bar_wait = W.poll_wait = 0;
