@@ -1665,7 +1665,9 @@ impl<'a> Rewriter<'a> {
         let newlines = self.source[span_start..span_end].matches('\n').count();
         let line_break = if in_directive { "\\\n" } else { "\n" };
         let call = match self.null_constant_arguments(close + 3) {
-            Some(arguments) => self.call_keeping_null_constants(&kernel_text, &arguments),
+            Some(arguments) => {
+                self.call_keeping_null_constants(&kernel_text, &arguments, line_break)
+            }
             None => format!(
                 "[&](auto&&... {ARGS}) {{ {kernel_text}({ARGS}...); }}",
                 ARGS = LAUNCH_ARGUMENTS
@@ -1742,12 +1744,14 @@ impl<'a> Rewriter<'a> {
 
     /// The kernel's call for a launch with null pointer constants among its
     /// `arguments`: those are written into the call itself and dropped from
-    /// the argument list (its commas with them, its newlines kept), so the
-    /// kernel receives them as nvcc's call would; the others are passed on.
+    /// the argument list (its commas with them, its newlines kept as
+    /// `line_break`s), so the kernel receives them as nvcc's call would; the
+    /// others are passed on.
     fn call_keeping_null_constants(
         &mut self,
         kernel_text: &str,
         arguments: &[(usize, usize)],
+        line_break: &str,
     ) -> String {
         let mut parameters = Vec::new();
         let mut passed = Vec::new();
@@ -1763,11 +1767,6 @@ impl<'a> Rewriter<'a> {
                     (self.tokens[from].start, self.tokens[from].end)
                 };
                 let removed = &self.source[start..end];
-                let line_break = if self.tokens[from].directive.is_some() {
-                    "\\\n"
-                } else {
-                    "\n"
-                };
                 self.edits.push(Edit {
                     start,
                     end,

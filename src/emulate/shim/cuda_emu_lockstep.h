@@ -665,6 +665,15 @@ inline __attribute__((always_inline)) void note_shared_word(Warp& W, int w, int 
   }
 }
 
+// The bytes (a 4-bit mask) of the k-th 4-byte word an access of `size` bytes covers,
+// when it starts at byte `first_byte` of its first word.
+inline unsigned word_bytes(unsigned first_byte, unsigned size, size_t k) {
+  unsigned from = k == 0 ? first_byte : 0;
+  unsigned long long end = first_byte + static_cast<unsigned long long>(size) - 4 * k;
+  unsigned to = end >= 4 ? 4 : static_cast<unsigned>(end);
+  return ((1u << to) - 1) & ~((1u << from) - 1);
+}
+
 // An access of `size` bytes at addr, whose shadow is `word` of `area` on: each word it
 // touches. A word is one cell while whole words are accessed; an access to part of one
 // (a byte, a half) splits it into four byte cells, so that threads owning different
@@ -682,11 +691,7 @@ __attribute__((noinline)) void note_shared_parts(Warp& W, int w, int lane, unsig
   if (word + words > area.n) words = area.n - word;
   for (size_t k = 0; k < words; ++k) {
     ShadowWord& cell = area.words[word + k];
-    // The bytes of this word the access covers.
-    unsigned from = k == 0 ? first_byte : 0;
-    unsigned long long end = first_byte + static_cast<unsigned long long>(size) - 4 * k;
-    unsigned to = end >= 4 ? 4 : static_cast<unsigned>(end);
-    unsigned mask = ((1u << to) - 1) & ~((1u << from) - 1);
+    unsigned mask = word_bytes(first_byte, size, k);
     if (mask == 0xf && cell.split) {
       unsigned e = B.lockstep.epoch;
       ShadowWord* b = &area.bytes[4 * (word + k)];
@@ -733,10 +738,11 @@ void note_other(const void* addr, unsigned size, bool write) {
   const int t = g_cur->tid, w = t >> 5;
   const unsigned lane = t & 31, sync = B.warps[w].sync_count, e = L.epoch;
   const uintptr_t a = reinterpret_cast<uintptr_t>(addr);
-  for (uintptr_t at = a & ~uintptr_t{3}; at < a + size; at += 4) {
-    const uintptr_t lo = at < a ? a : at, hi = at + 4 < a + size ? at + 4 : a + size;
-    const unsigned char bytes = static_cast<unsigned char>(((1u << (hi - lo)) - 1) << (lo - at));
-    const uintptr_t word = at >> 2;
+  const unsigned first_byte = static_cast<unsigned>(a & 3);
+  const size_t words = (first_byte + size + 3) >> 2;
+  for (size_t k = 0; k < words; ++k) {
+    const unsigned char bytes = static_cast<unsigned char>(word_bytes(first_byte, size, k));
+    const uintptr_t word = (a >> 2) + k;
     Lockstep::OtherWord& o = L.other[(word * 0x9E3779B97F4A7C15ull) >> 48];
     if (o.word != word) {
       o = Lockstep::OtherWord{};
@@ -769,7 +775,6 @@ void note_other(const void* addr, unsigned size, bool write) {
     }
   }
 }
-
 
 inline __attribute__((always_inline)) void note_shared(Warp& W, int w, int lane,
                                                        unsigned group, const void* site,

@@ -2646,32 +2646,20 @@ CUDA_EMU_CVT(rd, 2)
 CUDA_EMU_CVT(ru, 3)
 #undef CUDA_EMU_CVT
 // Integer to float and double to float with a rounding direction: the host's
-// conversion rounds to nearest; where that went past the exact value in the wrong
-// direction, the neighbour on the other side is the directed result (a value within
-// one ulp of the nearest, so one step suffices, also across a power of two). The
-// comparisons are exact: an integer and a float converted to __int128, a float
-// widened to double.
+// conversion rounds to nearest, and rounding::step moves it one unit where the exact
+// value lies on the other side (cuda_emu_rounding_core.h). The comparisons are exact:
+// an integer and a float converted to __int128, a float widened to double.
 namespace cuda_emu {
-// Mode as in f2i: 1 toward zero, 2 down, 3 up.
-template <class F>
-inline F directed(F nearest, int above_exact, bool negative, int mode) {
-  const bool down = mode == 2 || (mode == 1 && !negative);
-  if (down ? above_exact > 0 : above_exact < 0)
-    return std::nextafter(nearest, down ? -std::numeric_limits<F>::infinity()
-                                        : std::numeric_limits<F>::infinity());
-  return nearest;
-}
 template <class F, class I>
-inline F int_to(I x, int mode) {
+inline F int_to(I x, rounding::Mode mode) {
   const F nearest = static_cast<F>(x);
   const __int128 got = static_cast<__int128>(nearest), exact = x;
-  return directed(nearest, got > exact ? 1 : got < exact ? -1 : 0, exact < 0, mode);
+  return rounding::step(nearest, exact > got ? 1 : exact < got ? -1 : 0, mode);
 }
-inline float double_to_float(double x, int mode) {
+inline float double_to_float(double x, rounding::Mode mode) {
   const float nearest = static_cast<float>(x);
-  if (x != x) return nearest;
   const double got = nearest;
-  return directed(nearest, got > x ? 1 : got < x ? -1 : 0, x < 0, mode);
+  return rounding::step(nearest, x > got ? 1 : x < got ? -1 : 0, mode);
 }
 }  // namespace cuda_emu
 inline float __int2float_rn(int x) { return static_cast<float>(x); }
@@ -2695,9 +2683,9 @@ inline float __double2float_rn(double x) { return static_cast<float>(x); }
     return ::cuda_emu::int_to<double>(x, MODE);                                                   \
   }                                                                                               \
   inline float __double2float_##SUFFIX(double x) { return ::cuda_emu::double_to_float(x, MODE); }
-CUDA_EMU_TO_FLOAT(rz, 1)
-CUDA_EMU_TO_FLOAT(rd, 2)
-CUDA_EMU_TO_FLOAT(ru, 3)
+CUDA_EMU_TO_FLOAT(rz, ::cuda_emu::rounding::kRZ)
+CUDA_EMU_TO_FLOAT(rd, ::cuda_emu::rounding::kRD)
+CUDA_EMU_TO_FLOAT(ru, ::cuda_emu::rounding::kRU)
 #undef CUDA_EMU_TO_FLOAT
 inline int __float_as_int(float x) { return ::cuda_emu::from_bits<int>(::cuda_emu::to_bits(x)); }
 inline unsigned __float_as_uint(float x) { return ::cuda_emu::from_bits<unsigned>(::cuda_emu::to_bits(x)); }
