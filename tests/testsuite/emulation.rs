@@ -475,7 +475,7 @@ fn lanes_that_talk_through_global_memory_keep_the_later_blocks_in_lock_step() {
     // lane then adds to: in lock step (every lane reads before any writes,
     // as on the GPU) each word ends at 2. The first block meets and shows
     // the talk, so the later ones meet too; before, only the first did, and
-    // the rest gave 65 for the GPU's 64 each, without a word.
+    // the rest gave 65 where lock step gives 64, without a word.
     let Some(backend) = emulator(false) else {
         return;
     };
