@@ -59,6 +59,10 @@ const SHIM_FILES: &[ShimFile] = &[
         text: include_str!("shim/cuda_emu_rounding_core.h"),
     },
     ShimFile {
+        name: "cuda_emu_simd.h",
+        text: include_str!("shim/cuda_emu_simd.h"),
+    },
+    ShimFile {
         name: "cuda_fp16.h",
         text: include_str!("shim/cuda_fp16.h"),
     },

@@ -223,6 +223,8 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "san_race_shared",
     "san_uninit_global",
     "shared_flag_waits",
+    "simd_dpx",
+    "simd_video",
     "spin_wait_cooperative",
     "spin_wait_two_words",
     "spin_waits",

@@ -2597,6 +2597,7 @@ inline unsigned int __uhadd(unsigned x, unsigned y) {
 inline unsigned int __urhadd(unsigned x, unsigned y) {
   return static_cast<unsigned>((static_cast<unsigned long long>(x) + y + 1) >> 1);
 }
+#include "cuda_emu_simd.h"
 
 // Conversions with the GPU's rounding and saturation (NaN gives 0).
 namespace cuda_emu {
