@@ -1894,3 +1894,44 @@ fn float_conversions_to_unsigned_types_the_h200_clamps_are_warned_about_at_their
         "the unsigned columns differ (else drop the warning)"
     );
 }
+
+#[test]
+fn waits_through_several_words_barriers_and_lanes_of_one_warp_end() {
+    // Each of these ran for ever before: lanes of a warp polling through two
+    // accesses a turn while the lane they wait for waits at a later line (the
+    // earliest line always went first); a block whose every thread waits for
+    // a later block, passing a __syncthreads each turn (each thread's wait let
+    // the others run, so the block never counted as waiting); a thread
+    // polling eight words in turn (three or more were not a wait). The probes
+    // check their own results; on one OS thread and on two.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let expected = [
+        (
+            "warp_spin_sites",
+            "handoff: 32 of 32 lanes as expected (lane 0 304, lane 1 303)\n\
+             chain: 32 of 32 cells as expected (cell 0 496, cell 31 31)\n",
+        ),
+        (
+            "spin_wait_barrier_loop",
+            "4096 of 4096 cells placed where they belong; cells per block 1024 1024 1024 1024\n",
+        ),
+        (
+            "spin_wait_many_words",
+            "16 of 16 blocks as expected; block 0 5674, block 7 2841\n",
+        ),
+    ];
+    for (name, tail) in expected {
+        for threads in [1, 2] {
+            let done = run_on_threads(&backend, name, threads, &[], Duration::from_secs(60));
+            let stdout = String::from_utf8_lossy(&done.stdout);
+            assert_eq!(done.termination, Termination::Exited(0), "{name}: {stdout}");
+            assert!(
+                stdout.ends_with(tail),
+                "{name} on {threads} threads: {stdout}"
+            );
+            assert_eq!(String::from_utf8_lossy(&done.stderr), "", "{name}");
+        }
+    }
+}

@@ -563,19 +563,32 @@ struct Fiber {
                  // <cuda/barrier> or <cuda/pipeline> (see wait_until), 7 a meeting of a
                  // tile of more than a warp (tile_meet)
   const void* vsite = nullptr;  // where that volatile access is (a return address)
+  unsigned vol_since = 0;       // its warp's vol_releases when it began to wait there
   bool (*ready)(const void*) = nullptr;  // wait 6: what it waits for, and its name
   const void* ready_ctx = nullptr;
   const char* what = nullptr;
   const char* file = nullptr;
   int line = 0;
   int sync_kind = 0;
-  // Its polls (see polled): the word it last polled and the bits it read there, the
-  // other word it polled before (a loop may poll two in turn), and how many polls in a
-  // row read what those words held.
+  // Its polls (see "Spin waits"): the word it polled last and the bits it read there,
+  // the words its polls read unchanged since it last saw anything new (a loop may poll
+  // several in turn: a flag and an abort word, the eight children of a tree's cell),
+  // and how many polls that is.
+  struct PolledWord {
+    const void* addr;
+    unsigned long long value;
+  };
+  static constexpr int kPollWords = 16;
   const void* poll_addr = nullptr;
   unsigned long long poll_value = 0;
-  const void* poll_addr2 = nullptr;
-  unsigned long long poll_value2 = 0;
+  PolledWord poll_words[kPollWords];
+  int poll_word_count = 0;
+  // What its polls read at addr lately (the word is among poll_words), else nullptr.
+  const unsigned long long* polled_value(const void* addr) const {
+    for (int i = 0; i < poll_word_count; ++i)
+      if (poll_words[i].addr == addr) return &poll_words[i].value;
+    return nullptr;
+  }
   unsigned poll_streak = 0;
   // Releases this thread saw since its block's last barrier (a volatile or atomic read
   // of what another thread's volatile or atomic write after a fence left in shared
@@ -789,8 +802,7 @@ struct Warp {
   unsigned group[32];    // the lanes each lane was last released with from a meeting
   unsigned sync_count;   // warp operations and barriers the warp completed
   unsigned step[32];     // each lane's shared-memory accesses since the warp's last sync
-  const void* vol_last;  // the access released last, and how many times in a row
-  int vol_streak;
+  unsigned vol_releases;  // meetings at accesses the warp has released
 };
 
 struct ShadowWord;
@@ -824,6 +836,9 @@ struct Lockstep {
   std::vector<OtherWord> other;
 };
 
+// Polls in a row that read nothing new, past which a thread waits (see "Spin waits").
+const unsigned kSpinPolls = 256;
+
 struct Block {
   int n = 0;     // threads per block
   int next = 0;  // next thread not yet started
@@ -842,6 +857,7 @@ struct Block {
   Fiber* grid[1024];
   int poll_count = 0;  // threads waiting in wait_until, in the order they came
   Fiber* poll[1024];
+  int spinning = 0;  // threads whose last kSpinPolls polls or more read nothing new
   Lockstep lockstep;
   struct TileState* tiles = nullptr;  // tiles of more than a warp (allocated when used)
 };
@@ -990,7 +1006,8 @@ inline void assign(Fiber* f, int t) {
   B.last_tidx = i;
   f->tidx = i;
   f->wait = 0;
-  f->poll_addr = f->poll_addr2 = nullptr;
+  f->poll_addr = nullptr;
+  f->poll_word_count = 0;
   f->poll_streak = 0;
   for (Fiber::Acquired& a : f->acquired) a.warp = -1;
   f->fences = f->fence_epoch = 0;
@@ -1272,9 +1289,10 @@ std::pair<const void*, std::string> kernel_key(const LaunchConfig& c) {
 // together, in lane order, each making that one access. Lanes at different accesses (a
 // divergent warp) go earliest source line first (cuda_emu_lockstep.h): the then-part of
 // an if before the code after it, where the GPU's lanes that skipped the branch wait
-// for the others. A group released 64 times in a row while another waits lets that one
-// go once (a lane spinning on a flag that another lane of its warp sets makes
-// progress, as Volta's scheduler guarantees). Atomics are one step each.
+// for the others. A lane that has waited while its warp's other lanes were released 64
+// times goes next: a lane spinning on a flag that another lane of its warp sets, through
+// any number of accesses a turn, lets that lane make progress, as Volta's scheduler
+// guarantees. Atomics are one step each.
 //
 // Cost: a meeting is a fiber switch per lane and access. So only the first block of a
 // launch meets at plain accesses; if its warps' lanes never talked through shared
@@ -1305,45 +1323,36 @@ bool volatile_ready(Warp& W, int w) {
   return (live & ~(W.vol_pending | W.pending | W.am_pending | W.bar_wait | W.poll_wait)) == 0;
 }
 
-// The lanes at the access to release next; they are no longer waiting.
+// The lanes at the access to release next; they are no longer waiting. The earliest
+// in the source, unless a lane has waited while its warp's other lanes were released
+// kMaxWait times: then that lane's access goes (see "Warp lock step").
+constexpr unsigned kMaxWait = 64;
 unsigned volatile_release(Warp& W) {
-  const void* lo = nullptr;
-  const void* lo2 = nullptr;
-  const void* first = W.fiber[__builtin_ctz(W.vol_pending)]->vsite;
+  const Fiber* oldest = W.fiber[__builtin_ctz(W.vol_pending)];
+  const void* pick = oldest->vsite;
   bool divergent = false;
-  for (unsigned r = W.vol_pending; r; r &= r - 1)
-    if (W.fiber[__builtin_ctz(r)]->vsite != first) divergent = true;
-  if (divergent) {
+  for (unsigned r = W.vol_pending; r; r &= r - 1) {
+    const Fiber* f = W.fiber[__builtin_ctz(r)];
+    if (f->vsite != pick) divergent = true;
+    if (f->vol_since - oldest->vol_since > 0x7fffffffu) oldest = f;  // wraps: earlier
+  }
+  if (divergent && W.vol_releases - oldest->vol_since >= kMaxWait) {
+    pick = oldest->vsite;
+  } else if (divergent) {
     // Lanes at different accesses: the earliest in the source first (see
-    // cuda_emu_lockstep.h), and the next earliest after it.
+    // cuda_emu_lockstep.h). Sites new to this OS thread are looked up together.
     const void* sites[32];
     int n = 0;
     for (unsigned r = W.vol_pending; r; r &= r - 1) {
       const void* site = W.fiber[__builtin_ctz(r)]->vsite;
       if (std::find(sites, sites + n, site) == sites + n) sites[n++] = site;
     }
-    pthread_mutex_lock(&g_site_mutex);
-    lookup_site_lines(sites, n);
-    pthread_mutex_unlock(&g_site_mutex);
-    for (int i = 0; i < n; ++i) {
-      if (lo == nullptr || site_before(sites[i], lo)) {
-        lo2 = lo;
-        lo = sites[i];
-      } else if (lo2 == nullptr || site_before(sites[i], lo2)) {
-        lo2 = sites[i];
-      }
-    }
-  } else {
-    lo = first;
+    look_up_sites(sites, n);
+    pick = sites[0];
+    for (int i = 1; i < n; ++i)
+      if (site_before(sites[i], pick)) pick = sites[i];
   }
-  const void* pick = lo;
-  if (lo2 != nullptr && lo == W.vol_last && W.vol_streak >= 64) pick = lo2;
-  if (lo2 == nullptr) {
-    W.vol_streak = 0;
-  } else {
-    W.vol_streak = pick == W.vol_last ? W.vol_streak + 1 : 1;
-  }
-  W.vol_last = pick;
+  ++W.vol_releases;
   unsigned m = 0;
   for (unsigned r = W.vol_pending; r; r &= r - 1) {
     int l = __builtin_ctz(r);
@@ -1392,6 +1401,8 @@ void fiber_loop(Fiber* self) {
     // The thread returned.
     int t = self->tid;
     ++B.exited;
+    if (self->poll_streak >= kSpinPolls) --B.spinning;
+    self->poll_streak = 0;
     B.warps[t >> 5].exited |= 1u << (t & 31);
     if (g_cluster_threads) cluster_thread_exited(t);
     // The others wait at a __syncthreads for this thread alone: it lets them go.
@@ -1453,6 +1464,7 @@ void run_block() {
   B.rq_head = B.rq_tail = 0;
   B.grid_count = 0;
   B.poll_count = 0;
+  B.spinning = 0;
   reset_tiles();
   ++B.lockstep.epoch;
   B.lockstep.tls_bytes = tls_block_bytes();
@@ -1463,8 +1475,7 @@ void run_block() {
     W.pending = W.am_pending = W.exited = W.vol_pending = W.bar_wait = W.poll_wait = 0;
     ++W.sync_count;
     memset(W.step, 0, sizeof W.step);
-    W.vol_last = nullptr;
-    W.vol_streak = 0;
+    W.vol_releases = 0;
   }
   Fiber* f = get_fiber();
   assign(f, nth_thread(0));
@@ -1900,7 +1911,7 @@ bool yield_in_block() {
   return true;
 }
 
-void block_stalled(const void* site);  // "Blocks that wait for other blocks", below
+void block_stalled(const void* site, bool busy);  // "Blocks that wait for other blocks", below
 inline void block_unstalled();
 }  // namespace
 
@@ -1920,19 +1931,54 @@ void nanosleep(unsigned) {
 // exchange for the value already there, a compare-and-swap that failed; an atomic the
 // program writes as a GNU __atomic builtin only in a program built for lock step).
 // After kSpinPolls polls of one thread in a row that read the same bits at the same
-// address (or, in turn, at two addresses: `while (flag == 0) { if (abort) ...; }`),
-// every kSpinPolls / 4th further one lets the other threads of its block run first
-// (yield_in_block); when none can, the block waits for another block (block_stalled).
-// A poll that reads anything else ends the wait. Loops that poll three words or more
-// in turn are not seen as waits.
-const unsigned kSpinPolls = 256;
-
+// address (or at a few addresses in turn, up to 16: `while (flag == 0) { if (abort)
+// ...; }`, a tree's cell waiting for its eight children), every kSpinPolls / 4th
+// further one lets the other threads of its block run first (yield_in_block); when none
+// can, or when every thread of the block waits so, the block waits for another block
+// (block_stalled). A poll that reads anything else ends the wait. Loops that poll more
+// than 16 words in turn are not seen as waits.
 namespace {
 // A poll that found its thread waiting: its block's other threads go first, and when
-// none can, the block waits for another.
+// none can, the block waits for another. So, busy, does a block whose every thread
+// polls so though they all still run (after they had their turn: the others' last
+// polls may be older than what this thread's turn changed): a loop with a
+// __syncthreads in it, whose threads poll words other blocks set (a Barnes-Hut tree
+// code's sort: each thread waits for its cell's start, set by whichever thread placed
+// the cell's parent).
 __attribute__((noinline)) void spin_wait(const void* site) {
   if (!in_device_code()) return;  // a host thread of the program's own
-  if (!yield_in_block()) block_stalled(site);
+  const bool all_wait = B.next >= B.n && B.spinning == B.n - B.exited;
+  if (!yield_in_block()) {
+    block_stalled(site, false);
+  } else if (all_wait) {
+    block_stalled(site, true);
+  }
+}
+
+// A poll of another word than the last (or of the same word, reading something else):
+// whether it read nothing new, a word polled since the thread last did (unchanged), or
+// one more word of a loop that polls several (up to Fiber::kPollWords; more than that
+// is work, not a wait). Anything else starts the count again.
+__attribute__((noinline)) bool poll_unchanged(Fiber* f, const void* addr,
+                                              unsigned long long value) {
+  f->poll_addr = addr;
+  f->poll_value = value;
+  for (int i = 0; i < f->poll_word_count; ++i) {
+    if (f->poll_words[i].addr != addr) continue;
+    if (f->poll_words[i].value == value) return true;
+    f->poll_word_count = 0;  // it changed
+    break;
+  }
+  if (f->poll_word_count > 0 && f->poll_word_count < Fiber::kPollWords) {
+    f->poll_words[f->poll_word_count++] = Fiber::PolledWord{addr, value};
+    return true;
+  }
+  f->poll_words[0] = Fiber::PolledWord{addr, value};
+  f->poll_word_count = 1;
+  if (f->poll_streak >= kSpinPolls) --B.spinning;
+  f->poll_streak = 0;
+  block_unstalled();
+  return false;
 }
 
 // Counts a poll (inlined into the volatile accesses' entry points); past kSpinPolls in
@@ -1941,21 +1987,10 @@ __attribute__((noinline)) void spin_wait(const void* site) {
 inline __attribute__((always_inline)) bool count_poll(const void* site, const void* addr,
                                                       unsigned long long value) {
   Fiber* f = g_cur;
-  if (f->poll_addr != addr || f->poll_value != value) {
-    const bool other_word_unchanged =
-        f->poll_addr != addr && f->poll_addr2 == addr && f->poll_value2 == value;
-    // The last word becomes the other one; this one the last.
-    f->poll_addr2 = f->poll_addr;
-    f->poll_value2 = f->poll_value;
-    f->poll_addr = addr;
-    f->poll_value = value;
-    if (!other_word_unchanged) {
-      f->poll_streak = 0;
-      block_unstalled();
-      return false;
-    }
-  }
-  if (++f->poll_streak >= kSpinPolls && f->poll_streak % (kSpinPolls / 4) == 0) {
+  if ((f->poll_addr != addr || f->poll_value != value) && !poll_unchanged(f, addr, value))
+    return false;
+  if (++f->poll_streak == kSpinPolls) ++B.spinning;
+  if (f->poll_streak >= kSpinPolls && f->poll_streak % (kSpinPolls / 4) == 0) {
     spin_wait(site);
     return true;
   }
@@ -2872,6 +2907,7 @@ void meet_warp(const void* site) {
   Warp& W = B.warps[w];
   cur->wait = 5;
   cur->vsite = site;
+  cur->vol_since = W.vol_releases;
   W.vol_pending |= bit;
   if (volatile_ready(W, w)) {
     unsigned m = volatile_release(W);
@@ -3325,11 +3361,11 @@ void warn_stalled(const void* site, const char* why) {
 // by grid.sync(), another that waits; it takes the turn again before grid.sync() can
 // let the others go. When no other block has had a turn for spin_hang_ms, nothing
 // can end its wait but the host: said once, as for an ordinary launch.
-void cooperative_block_stalled(const void* site) {
+void cooperative_block_stalled(const void* site, bool busy) {
   const double now = now_ms();
   if (!t_stall.on || t_stall.finished != g_coop_turns) {
     t_stall = Stall{true, false, now, g_coop_turns};
-  } else if (now - t_stall.since >= spin_hang_ms()) {
+  } else if (!busy && now - t_stall.since >= spin_hang_ms()) {
     warn_stalled(site, "no other block of the cooperative launch can run (each has ended, waits "
                        "in grid.sync() or waits likewise): if this one waits for another, a "
                        "GPU hangs here too");
@@ -3340,9 +3376,13 @@ void cooperative_block_stalled(const void* site) {
   switch_to(g_cur, g_home);
 }
 
-void block_stalled(const void* site) {
+// busy: every thread of the block polls, but they still take turns (see spin_wait).
+// The block asks for company as a stalled one does, but neither sleeps nor is warned
+// about: a block whose every thread checks an unchanged flag as it works looks the same
+// (benches/emulate/flag_loop.cu).
+void block_stalled(const void* site, bool busy) {
   if (g_coop && !g_cluster_run && t_coop_worker != nullptr) {
-    cooperative_block_stalled(site);
+    cooperative_block_stalled(site, busy);
     return;
   }
   GridRun* g = g_grid;
@@ -3362,7 +3402,7 @@ void block_stalled(const void* site) {
     t_stall.finished = finished;
   } else if (company && now - t_stall.since >= kStallMs && start_waiter(*g)) {
     t_stall.since = now;
-  } else if (now - t_stall.since >= spin_hang_ms()) {
+  } else if (!busy && now - t_stall.since >= spin_hang_ms()) {
     if (!company) {
       warn_stalled(site, g == nullptr || t_block == ~0ull
                              ? "the emulator runs a clustered launch's blocks in turns, each "
@@ -3390,6 +3430,7 @@ void block_stalled(const void* site) {
   // Waiters may be more OS threads than cores: a stalled thread sleeps, so that the
   // others get them. Without, it only gives way (a loop that checks an unchanged flag
   // as it works, alone in its block, looks the same as a wait).
+  if (busy) return;
   if (company && g->waiters > 0) {
     timespec ts = {0, 20000};
     ::nanosleep(&ts, nullptr);

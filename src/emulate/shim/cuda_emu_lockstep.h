@@ -135,16 +135,58 @@ const SiteLine& site_line(const void* site) {
   return g_site_lines[site];
 }
 
+// Where a site stands in the source, to order lanes at different accesses: its file
+// (a number for each file name) and line (0: not known). Each OS thread keeps the
+// sites it asked about in a small direct-mapped cache, so that a divergent warp's
+// meetings (a lane polling a flag another lane sets meets its warp at every poll)
+// neither take the lock nor look up a string.
+struct SiteOrder {
+  int file = -1;
+  int line = 0;
+};
+
+struct SiteOrderEntry {
+  const void* site;
+  SiteOrder order;
+};
+thread_local SiteOrderEntry g_site_orders[256];
+
+SiteOrderEntry& site_order_slot(const void* site) {
+  return g_site_orders[(reinterpret_cast<uintptr_t>(site) >> 1) & 255];
+}
+
+SiteOrder site_order(const void* site) {
+  SiteOrderEntry& e = site_order_slot(site);
+  if (e.site == site) return e.order;
+  static std::map<std::string, int> files;
+  pthread_mutex_lock(&g_site_mutex);
+  const SiteLine& l = site_line(site);
+  SiteOrder order;
+  order.file = files.emplace(l.file, static_cast<int>(files.size())).first->second;
+  order.line = l.line;
+  pthread_mutex_unlock(&g_site_mutex);
+  e = SiteOrderEntry{site, order};
+  return order;
+}
+
+// Looks up, with one addr2line, those of `sites` (at most 32) this OS thread has not
+// asked about yet.
+void look_up_sites(const void* const* sites, int n) {
+  const void* missing[32];
+  int m = 0;
+  for (int i = 0; i < n && m < 32; ++i)
+    if (site_order_slot(sites[i]).site != sites[i]) missing[m++] = sites[i];
+  if (m == 0) return;
+  pthread_mutex_lock(&g_site_mutex);
+  lookup_site_lines(missing, m);
+  pthread_mutex_unlock(&g_site_mutex);
+}
+
 // Whether the lanes at site a go before those at site b: the earlier source line of
 // the same file, else the lower address.
 bool site_before(const void* a, const void* b) {
-  pthread_mutex_lock(&g_site_mutex);
-  const SiteLine& la = site_line(a);
-  const SiteLine& lb = site_line(b);
-  bool r = (la.line && lb.line && la.line != lb.line && la.file == lb.file) ? la.line < lb.line
-                                                                            : a < b;
-  pthread_mutex_unlock(&g_site_mutex);
-  return r;
+  const SiteOrder x = site_order(a), y = site_order(b);
+  return (x.line && y.line && x.line != y.line && x.file == y.file) ? x.line < y.line : a < b;
 }
 
 // "FILE:LINE" of a site (FILE as the program was named, relative to the working
@@ -313,11 +355,11 @@ inline void note_release(ShadowWord* s) {
 // Whether the running thread's last read of `addr` (a volatile read, see polled) found
 // what is there now: its write to the word comes after the write it read.
 inline bool read_current(const void* addr, unsigned size) {
-  const Fiber* f = g_cur;
-  if (size > 8 || (f->poll_addr != addr && f->poll_addr2 != addr)) return false;
+  const unsigned long long* read = g_cur->polled_value(addr);
+  if (size > 8 || read == nullptr) return false;
   unsigned long long now = 0;
   memcpy(&now, const_cast<const void*>(static_cast<const volatile void*>(addr)), size);
-  return now == (f->poll_addr == addr ? f->poll_value : f->poll_value2);
+  return now == *read;
 }
 
 // Whether the source line of `site` is a `while` (the condition of a loop that waits),
@@ -345,8 +387,7 @@ bool loop_condition_site(const void* site) {
 // Whether the running thread's read of `addr` at `site` is a wait: it polled the word
 // before (see polled), or the line is a loop's condition.
 bool waiting_read(const void* site, const void* addr) {
-  const Fiber* f = g_cur;
-  return f->poll_addr == addr || f->poll_addr2 == addr || loop_condition_site(site);
+  return g_cur->polled_value(addr) != nullptr || loop_condition_site(site);
 }
 
 // The hazards already reported: once for each kind and source line where one is found.
