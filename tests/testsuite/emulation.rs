@@ -1935,3 +1935,27 @@ fn waits_through_several_words_barriers_and_lanes_of_one_warp_end() {
         }
     }
 }
+
+#[test]
+fn a_shared_memory_index_that_wraps_on_the_gpu_is_refused_with_its_line() {
+    // `right[~t]` on a pointer into shared memory, t unsigned: the GPU's
+    // 32-bit shared addresses wrap it back to right[-1 - t]; the emulator's
+    // 64-bit ones land 4 x 2^32 bytes past the array. It was reported as an
+    // invalid __global__ read, as if the program were wrong.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let done = run(&backend, "shared_index_wrap", Duration::from_secs(60));
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.termination, Termination::Exited(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            "shared_index_wrap.cu:17: a shared-memory index that wraps around: thread (0,0,0) \
+             of block (0,0,0) reads 0x"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains(", 4 x 2^32 bytes past 0x"), "{stderr}");
+    assert!(stderr.contains("index shared memory with a signed int, or run this program on a GPU\n  in kernel mirror launched at "), "{stderr}");
+    assert!(!stderr.contains("__global__"), "{stderr}");
+}

@@ -1619,6 +1619,28 @@ std::string with_commas(size_t v) {
   return out;
 }
 
+// The address in shared memory that a faulting access `a` lands on in 32-bit arithmetic,
+// or 0. A GPU computes shared-memory addresses in 32 bits: a pointer into shared memory
+// indexed by an unsigned int that went below zero (`p[~i]`, meant as p[-1 - i]: a
+// merge-path search) wraps back into the array there, but lands `size` x 2^32 bytes
+// past it in the emulator's 64-bit arithmetic (size: the element's, 1 to 16 bytes).
+// Static __shared__ arrays live in the program's thread-local block, extern
+// __shared__ at g_dynamic_shared_ptr.
+uintptr_t wrapped_shared(uintptr_t a, unsigned* times) {
+  const uintptr_t tp = reinterpret_cast<uintptr_t>(__builtin_thread_pointer());
+  const uintptr_t static_lo = tp - tls_block_bytes();
+  const uintptr_t dynamic_lo = reinterpret_cast<uintptr_t>(g_dynamic_shared_ptr);
+  const uintptr_t dynamic_hi = dynamic_lo + (g_launch != nullptr ? g_launch->shmem : 0);
+  for (unsigned size : {1u, 2u, 4u, 8u, 16u}) {
+    const uintptr_t b = a - (static_cast<uintptr_t>(size) << 32);
+    if ((b >= static_lo && b < tp) || (b >= dynamic_lo && b < dynamic_hi)) {
+      *times = size;
+      return b;
+    }
+  }
+  return 0;
+}
+
 void on_fault(int sig, siginfo_t* si, void* ucv) {
   if (sig == SIGFPE && si->si_code == FPE_FLTINV && fpe::t_unmasked) {
     fpe::on_invalid(static_cast<ucontext_t*>(ucv));  // cuda_emu_fpe.h
@@ -1701,6 +1723,25 @@ void on_fault(int sig, siginfo_t* si, void* ucv) {
 #else
   (void)ucv;
 #endif
+  // An index into shared memory that wrapped on the GPU (see wrapped_shared): refused.
+  unsigned times = 0;
+  if (const uintptr_t target = wrapped_shared(a, &times)) {
+    fflush(stdout);
+    fprintf(stderr,
+            "%s: a shared-memory index that wraps around: thread (%u,%u,%u) of block (%u,%u,%u) "
+            "%ss 0x%lx, %u x 2^32 bytes past 0x%lx in its block's shared memory. A GPU "
+            "computes shared-memory addresses in 32 bits, where such an index (p[~i] with an "
+            "unsigned i, for p[-1 - i]) lands back on that address; the CPU emulator "
+            "computes them in 64 bits and cannot follow it: index shared memory with a "
+            "signed int, or run this program on a GPU\n",
+            line[0] ? line : "(line not known)", f->tidx.x, f->tidx.y, f->tidx.z, blockIdx.x,
+            blockIdx.y, blockIdx.z, kind, static_cast<unsigned long>(a), times,
+            static_cast<unsigned long>(target));
+    if (g_launch)
+      fprintf(stderr, "  in kernel %s launched at %s:%d\n", name, g_launch->file,
+              g_launch->line);
+    die();
+  }
   // Within reach of the thread's own stack (see kStackGuard): its local memory.
   uintptr_t stack_lo = reinterpret_cast<uintptr_t>(f->map);
   bool local = a + kLocalReach >= stack_lo && a < stack_lo + kPage + kStackBytes + kLocalReach;
