@@ -67,47 +67,31 @@ inline int average_s(int a, int b) {
 }  // namespace cuda_emu
 
 // One function for halfwords (suffix 2) and one for bytes (suffix 4), from a
-// per-lane expression over a and b read with U (unsigned) or S (signed).
-#define CUDA_EMU_SIMD_1(NAME, EXPR)                                                    \
-  inline unsigned int NAME##2(unsigned int a) {                                        \
-    using namespace ::cuda_emu::simd;                                                  \
-    constexpr int B = 16;                                                              \
-    return per_lane<B>([=](int k) {                                                    \
-      const int sa = lane_s<B>(a, k);                                                  \
-      (void)sa;                                                                        \
-      return EXPR;                                                                     \
-    });                                                                                \
-  }                                                                                    \
-  inline unsigned int NAME##4(unsigned int a) {                                        \
-    using namespace ::cuda_emu::simd;                                                  \
-    constexpr int B = 8;                                                               \
-    return per_lane<B>([=](int k) {                                                    \
-      const int sa = lane_s<B>(a, k);                                                  \
-      (void)sa;                                                                        \
-      return EXPR;                                                                     \
-    });                                                                                \
+// per-lane expression over a (and b) read unsigned (ua, ub) or signed (sa, sb).
+#define CUDA_EMU_SIMD_1_OF(NAME, SUFFIX, BITS, EXPR)   \
+  inline unsigned int NAME##SUFFIX(unsigned int a) {   \
+    using namespace ::cuda_emu::simd;                  \
+    constexpr int B = BITS;                            \
+    return per_lane<B>([=](int k) {                    \
+      const int sa = lane_s<B>(a, k);                  \
+      return EXPR;                                     \
+    });                                                \
   }
-#define CUDA_EMU_SIMD_2(NAME, EXPR)                                                    \
-  inline unsigned int NAME##2(unsigned int a, unsigned int b) {                        \
-    using namespace ::cuda_emu::simd;                                                  \
-    constexpr int B = 16;                                                              \
-    return per_lane<B>([=](int k) {                                                    \
-      const int ua = lane_u<B>(a, k), ub = lane_u<B>(b, k);                            \
-      const int sa = lane_s<B>(a, k), sb = lane_s<B>(b, k);                            \
-      (void)ua, (void)ub, (void)sa, (void)sb;                                          \
-      return EXPR;                                                                     \
-    });                                                                                \
-  }                                                                                    \
-  inline unsigned int NAME##4(unsigned int a, unsigned int b) {                        \
-    using namespace ::cuda_emu::simd;                                                  \
-    constexpr int B = 8;                                                               \
-    return per_lane<B>([=](int k) {                                                    \
-      const int ua = lane_u<B>(a, k), ub = lane_u<B>(b, k);                            \
-      const int sa = lane_s<B>(a, k), sb = lane_s<B>(b, k);                            \
-      (void)ua, (void)ub, (void)sa, (void)sb;                                          \
-      return EXPR;                                                                     \
-    });                                                                                \
+#define CUDA_EMU_SIMD_2_OF(NAME, SUFFIX, BITS, EXPR)                 \
+  inline unsigned int NAME##SUFFIX(unsigned int a, unsigned int b) { \
+    using namespace ::cuda_emu::simd;                                \
+    constexpr int B = BITS;                                          \
+    return per_lane<B>([=](int k) {                                  \
+      const int ua = lane_u<B>(a, k), ub = lane_u<B>(b, k);          \
+      const int sa = lane_s<B>(a, k), sb = lane_s<B>(b, k);          \
+      (void)ua, (void)ub, (void)sa, (void)sb;                        \
+      return EXPR;                                                   \
+    });                                                              \
   }
+#define CUDA_EMU_SIMD_1(NAME, EXPR) \
+  CUDA_EMU_SIMD_1_OF(NAME, 2, 16, EXPR) CUDA_EMU_SIMD_1_OF(NAME, 4, 8, EXPR)
+#define CUDA_EMU_SIMD_2(NAME, EXPR) \
+  CUDA_EMU_SIMD_2_OF(NAME, 2, 16, EXPR) CUDA_EMU_SIMD_2_OF(NAME, 4, 8, EXPR)
 
 CUDA_EMU_SIMD_1(__vabs, sa < 0 ? -sa : sa)
 CUDA_EMU_SIMD_1(__vabsss, saturate_s<B>(sa < 0 ? -sa : sa))
@@ -150,6 +134,8 @@ CUDA_EMU_SIMD_2(__vsetlts, sa < sb)
 CUDA_EMU_SIMD_2(__vsetltu, ua < ub)
 #undef CUDA_EMU_SIMD_1
 #undef CUDA_EMU_SIMD_2
+#undef CUDA_EMU_SIMD_1_OF
+#undef CUDA_EMU_SIMD_2_OF
 
 // Sums of absolute differences: one number, not lanes.
 namespace cuda_emu {
