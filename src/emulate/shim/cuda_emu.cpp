@@ -1289,10 +1289,10 @@ std::pair<const void*, std::string> kernel_key(const LaunchConfig& c) {
 // together, in lane order, each making that one access. Lanes at different accesses (a
 // divergent warp) go earliest source line first (cuda_emu_lockstep.h): the then-part of
 // an if before the code after it, where the GPU's lanes that skipped the branch wait
-// for the others. A lane that has waited while its warp's other lanes were released 64
-// times goes next: a lane spinning on a flag that another lane of its warp sets, through
-// any number of accesses a turn, lets that lane make progress, as Volta's scheduler
-// guarantees. Atomics are one step each.
+// for the others. Lanes that spin there (a flag another lane of their warp sets, polled
+// through any number of accesses a turn: 64 polls or more that read nothing new) let a
+// lane that has waited while its warp's other lanes were released 64 times go next, as
+// Volta's scheduler guarantees progress. Atomics are one step each.
 //
 // Cost: a meeting is a fiber switch per lane and access. So only the first block of a
 // launch meets at plain accesses; if its warps' lanes never talked through shared
@@ -1324,8 +1324,10 @@ bool volatile_ready(Warp& W, int w) {
 }
 
 // The lanes at the access to release next; they are no longer waiting. The earliest
-// in the source, unless a lane has waited while its warp's other lanes were released
-// kMaxWait times: then that lane's access goes (see "Warp lock step").
+// in the source, unless lanes there spin (their last kMaxWait polls or more read
+// nothing new) while a lane has waited as its warp's other lanes were released kMaxWait
+// times: then that lane's access goes (see "Warp lock step"). Lanes that work through
+// a long branch keep the GPU's order: the other path waits until they are done.
 constexpr unsigned kMaxWait = 64;
 unsigned volatile_release(Warp& W) {
   const Fiber* oldest = W.fiber[__builtin_ctz(W.vol_pending)];
@@ -1336,9 +1338,7 @@ unsigned volatile_release(Warp& W) {
     if (f->vsite != pick) divergent = true;
     if (f->vol_since - oldest->vol_since > 0x7fffffffu) oldest = f;  // wraps: earlier
   }
-  if (divergent && W.vol_releases - oldest->vol_since >= kMaxWait) {
-    pick = oldest->vsite;
-  } else if (divergent) {
+  if (divergent) {
     // Lanes at different accesses: the earliest in the source first (see
     // cuda_emu_lockstep.h). Sites new to this OS thread are looked up together.
     const void* sites[32];
@@ -1351,6 +1351,12 @@ unsigned volatile_release(Warp& W) {
     pick = sites[0];
     for (int i = 1; i < n; ++i)
       if (site_before(sites[i], pick)) pick = sites[i];
+    bool spinning = false;
+    for (unsigned r = W.vol_pending; r; r &= r - 1) {
+      const Fiber* f = W.fiber[__builtin_ctz(r)];
+      if (f->vsite == pick && f->poll_streak >= kMaxWait) spinning = true;
+    }
+    if (spinning && W.vol_releases - oldest->vol_since >= kMaxWait) pick = oldest->vsite;
   }
   ++W.vol_releases;
   unsigned m = 0;
