@@ -581,8 +581,7 @@ struct Fiber {
   static constexpr int kPollWords = 16;
   const void* poll_addr = nullptr;
   unsigned long long poll_value = 0;
-  PolledWord poll_words[kPollWords];
-  int poll_word_count = 0;
+  int poll_word_count = 0;  // of poll_words (at the end: seldom read)
   // What its polls read at addr lately (the word is among poll_words), else nullptr.
   const unsigned long long* polled_value(const void* addr) const {
     for (int i = 0; i < poll_word_count; ++i)
@@ -608,6 +607,7 @@ struct Fiber {
   // epoch, warp sync count and step.
   unsigned fences = 0;
   unsigned fence_epoch = 0, fence_sync = 0, fence_step = 0;
+  PolledWord poll_words[kPollWords];
 };
 
 Fiber g_main;  // the host's own stack
