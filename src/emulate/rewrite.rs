@@ -503,6 +503,7 @@ const TEXTURE_FUNCTIONS: &[(&str, usize)] = &[
     ("tex2DLayered", 4),
     ("texCubemap", 4),
     ("texCubemapLayered", 5),
+    ("tex2Dgather", 3),
 ];
 const SURFACE_FUNCTIONS: &[&str] = &[
     "surf1Dread",
@@ -2881,7 +2882,6 @@ mod tests {
     #[test]
     fn refuses_texture_features_the_shim_lacks() {
         for (source, name) in [
-            ("float4 v = tex2Dgather<float4>(t, x, y, 0);", "tex2Dgather"),
             ("float v = tex2DLod<float>(t, x, y, 1.0f);", "tex2DLod"),
             (
                 "float v = texCubemapLod<float>(t, x, y, z, 0.f);",
@@ -2907,6 +2907,7 @@ mod tests {
                       tex2D(&b, t, x, y); tex1Dfetch(&a, t, i);\n\
                       float c = tex2DLayered<float>(t, x, y, l);\n\
                       c = texCubemap<float>(t, x, y, z); c = texCubemapLayered<float>(t, x, y, z, l);\n\
+                      float4 g = tex2Dgather<float4>(t, x, y, 1); tex2Dgather(&g, t, x, y);\n\
                       surf2Dwrite(v, s, x * 4, y); surf2Dread(&v, s, x, y, cudaBoundaryModeZero);\n\
                       v = surf3Dread<float>(s, x, y, z);\n";
         assert_eq!(body(source), source);

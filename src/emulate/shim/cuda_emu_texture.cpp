@@ -447,6 +447,7 @@ const char* shape_name(FetchShape s) {
     case kFetch2DLayered: return "tex2DLayered";
     case kFetchCubemap: return "texCubemap";
     case kFetchCubemapLayered: return "texCubemapLayered";
+    case kFetch2DGather: return "tex2Dgather";
   }
   return "texture fetch";
 }
@@ -688,6 +689,72 @@ void trilinear(const Object* o, const cudaTextureDesc& td, const __int128* X, fl
 
 }  // namespace
 
+// tex2Dgather: component `comp` of the four texels of the 2D linear-filtering footprint
+// at (x, y), whatever the filter mode, as x: (i, j + 1), y: (i + 1, j + 1), z: (i + 1, j),
+// w: (i, j), where (i, j) is the footprint's lower corner (tests/cuda/tex2d_gather.cu).
+// A texel past the edge is addressed as filtering addresses it; under border addressing
+// it is the border colour's component (0 for integer elements).
+void gather(const Object* o, const Format& fmt, TexelType type, int comp, float x, float y,
+            void* out, const char* file, int line) {
+  const cudaTextureDesc& td = o->td;
+  if (!(o->array->flags & cudaArrayTextureGather))
+    refuse(file, line, "tex2Dgather on a texture whose cudaArray was made without cudaArrayTextureGather");
+  const bool float_result = fmt.kind == cudaChannelFormatKindFloat || td.readMode == cudaReadModeNormalizedFloat;
+  const bool type_ok = type.count == 4 &&
+                       (float_result ? (type.kind == cudaChannelFormatKindFloat && type.bits == 32)
+                                     : (type.kind != cudaChannelFormatKindFloat && type.bits == fmt.bits));
+  if (!type_ok)
+    refuse(file, line, "tex2Dgather returning " + type_name(type) + " from a texture of " +
+                           std::to_string(fmt.bits) + "-bit " +
+                           (fmt.kind == cudaChannelFormatKindFloat ? "float" : "integer") + " texels" +
+                           (td.readMode == cudaReadModeNormalizedFloat ? " read as normalized floats" : "") +
+                           " (a gather returns a 4-vector of the texel type, or float4)");
+  if (comp < 0 || comp >= fmt.channels)
+    refuse(file, line, "tex2Dgather of component " + std::to_string(comp) + " of a texture of " +
+                           std::to_string(fmt.channels) + "-channel texels (not measured)");
+  const size_t size[2] = {o->nx, o->ny};
+  const double coord[2] = {x, y};
+  long long i0[2];
+  for (int d = 0; d < 2; ++d) {
+    __int128 X;
+    if (!texel_coordinate(coord[d], size[d], td, d, true, &X)) refuse(file, line, "tex2Dgather at a NaN coordinate");
+    i0[d] = floor_div(X - kOne / 2, kOne);
+  }
+  // Corner k (bit 0: i + 1, bit 1: j + 1) goes to result component kSlot[k].
+  static const int kSlot[4] = {3, 2, 0, 1};
+  float fres[4];
+  long long ires[4];
+  for (int k = 0; k < 4; ++k) {
+    long long i[2];
+    bool border = false;
+    for (int d = 0; d < 2; ++d) {
+      i[d] = address(i0[d] + ((k >> d) & 1), size[d], td, d);
+      if (i[d] < 0) border = true;
+    }
+    float f = 0;
+    long long v = 0;
+    if (border) {
+      f = td.borderColor[comp];
+    } else {
+      const Texel t = read_texel(fmt, o->array->at(i[0], i[1], 0));
+      v = t.i[comp];
+      f = fmt.kind == cudaChannelFormatKindFloat ? t.f[comp] : normalized(fmt, v);
+    }
+    fres[kSlot[k]] = f;
+    ires[kSlot[k]] = v;
+  }
+  unsigned char* p = static_cast<unsigned char*>(out);
+  for (int c = 0; c < 4; ++c) {
+    if (float_result) {
+      memcpy(p + 4 * c, &fres[c], 4);
+    } else {
+      const int b = type.bits / 8;
+      const uint64_t u = static_cast<uint64_t>(ires[c]);
+      memcpy(p + b * c, &u, static_cast<size_t>(b));  // little-endian: the low bytes
+    }
+  }
+}
+
 // ---- The fetch -----------------------------------------------------------------------------------
 void texture_fetch(cudaTextureObject_t h, FetchShape shape, TexelType type, void* out, int index,
                    float x, float y, float z, int layer, const char* file, int line) {
@@ -717,10 +784,18 @@ void texture_fetch(cudaTextureObject_t h, FetchShape shape, TexelType type, void
       break;
     case kFetchCubemap: shape_ok = o->array && o->array->cubemap && !o->array->layered; dims = 2; break;
     case kFetchCubemapLayered: shape_ok = o->array && o->array->cubemap && o->array->layered; dims = 2; break;
+    case kFetch2DGather:
+      shape_ok = o->array && o->array->dims == 2 && !o->array->layered;
+      dims = 2;
+      break;
   }
   if (o->array && o->array->cubemap && shape != kFetchCubemap && shape != kFetchCubemapLayered) shape_ok = false;
   if (!shape_ok) refuse(file, line, std::string(name) + " on a texture whose resource has another shape");
   if (o->array && !live(o->array)) refuse(file, line, std::string(name) + " on a texture whose cudaArray was freed");
+  if (shape == kFetch2DGather) {
+    gather(o, fmt, type, index, x, y, out, file, line);
+    return;
+  }
   // The result type must match the texture's format and read mode.
   const bool float_result = fmt.kind == cudaChannelFormatKindFloat || td.readMode == cudaReadModeNormalizedFloat;
   const bool type_ok = type.count == fmt.channels &&
@@ -1272,8 +1347,6 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t* tex, const cudaResource
     return texture_record(cudaErrorInvalidFilterSetting);
   if (desc->sRGB) refuse(file, line, "an sRGB texture");
   if (desc->maxAnisotropy > 1) refuse(file, line, "anisotropic filtering (maxAnisotropy > 1)");
-  if (o.array && (o.array->flags & cudaArrayTextureGather))
-    refuse(file, line, "a texture over a cudaArrayTextureGather array");
   if (!is_zero_border(*desc) && f.kind != cudaChannelFormatKindFloat)
     refuse(file, line, "a non-zero border colour on a texture of integer texels");
   for (int d = 0; d < 3; ++d)

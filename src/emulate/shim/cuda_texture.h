@@ -8,12 +8,12 @@
 // 3D, layered, cubemap; cudaMallocArray, cudaMalloc3DArray and the copies into and out
 // of arrays), texture objects over linear, pitched-2D and array resources
 // (tex1Dfetch, tex1D, tex2D, tex3D, tex1DLayered, tex2DLayered, texCubemap,
-// texCubemapLayered; point and
+// texCubemapLayered, tex2Dgather; point and
 // linear filtering; wrap, clamp, mirror and border addressing; normalized
 // coordinates; element-type and normalized-float reads) and surface objects
 // (surf1D/2D/3D and layered reads and writes, boundary modes zero, clamp,
 // trap). What it refuses: the removed texture-reference API (by the source
-// rewriter), mipmaps, cubemap surfaces, gathers and level-of-detail fetches (the
+// rewriter), mipmaps, cubemap surfaces and level-of-detail fetches (the
 // rewriter), and at run time, naming the line, anything the runtime half
 // cannot reproduce bit for bit (half-float and sRGB formats, anisotropy,
 // resource views, a fetch type that does not match the texture's format).
@@ -257,6 +257,7 @@ enum FetchShape {
   kFetch2DLayered = 5,
   kFetchCubemap = 6,         // x, y, z: a direction
   kFetchCubemapLayered = 7,  // and a layer (a cube of six slices each)
+  kFetch2DGather = 8,        // tex2Dgather: `index` is the component
 };
 // Runs the fetch and writes a T (described by `type`) to `out`; stops the
 // program, naming file:line, when the texture cannot serve it.
@@ -319,6 +320,13 @@ inline T texCubemapLayered(cudaTextureObject_t t, float x, float y, float z, int
   return ::cuda_emu::texture_result<T>(t, ::cuda_emu::kFetchCubemapLayered, 0, x, y, z, layer,
                                        cuda_emu_file, cuda_emu_line);
 }
+// One component (comp) of the four texels 2D linear filtering would read, as the
+// x, y, z, w of a 4-vector of the texel type (float4 for normalized-float reads).
+template <class T>
+inline T tex2Dgather(cudaTextureObject_t t, float x, float y, int comp = 0, CUDA_EMU_HERE) {
+  return ::cuda_emu::texture_result<T>(t, ::cuda_emu::kFetch2DGather, comp, x, y, 0, 0,
+                                       cuda_emu_file, cuda_emu_line);
+}
 // The forms that store through a pointer.
 template <class T>
 inline void tex1Dfetch(T* r, cudaTextureObject_t t, int x, CUDA_EMU_HERE) {
@@ -331,6 +339,11 @@ inline void tex1D(T* r, cudaTextureObject_t t, float x, CUDA_EMU_HERE) {
 template <class T>
 inline void tex2D(T* r, cudaTextureObject_t t, float x, float y, CUDA_EMU_HERE) {
   *r = tex2D<T>(t, x, y, cuda_emu_file, cuda_emu_line);
+}
+template <class T>
+inline void tex2Dgather(T* r, cudaTextureObject_t t, float x, float y, int comp = 0,
+                        CUDA_EMU_HERE) {
+  *r = tex2Dgather<T>(t, x, y, comp, cuda_emu_file, cuda_emu_line);
 }
 template <class T>
 inline void tex3D(T* r, cudaTextureObject_t t, float x, float y, float z, CUDA_EMU_HERE) {
