@@ -80,7 +80,7 @@ pub enum UnsupportedFeature {
     /// `cudaLaunchCooperativeKernelMultiDevice`.
     CooperativeLaunch,
     /// A texture or surface feature the shim does not have (mipmaps,
-    /// cubemap surfaces, gathers, level-of-detail fetches), by the name used.
+    /// cubemap surfaces, level-of-detail fetches), by the name used.
     TextureOrSurface(String),
     /// The texture and surface reference API (`texture<...>`,
     /// `cudaBindTexture`, a fetch through a reference), removed in CUDA 12.
@@ -119,7 +119,7 @@ impl fmt::Display for UnsupportedFeature {
             Self::TextureOrSurface(name) => write!(
                 f,
                 "the texture feature `{name}` (texture and surface objects are emulated \
-                 without mipmaps, gathers, level-of-detail fetches or cubemap surfaces)"
+                 without mipmaps, level-of-detail fetches or cubemap surfaces)"
             ),
             Self::TextureReference(name) => write!(
                 f,

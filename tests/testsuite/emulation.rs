@@ -234,6 +234,7 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "surface_rw",
     "surface_trap",
     "sync_count",
+    "tex2d_gather",
     "tex2d_linear_filter",
     "tex2d_point_modes",
     "tex3d_float_measured",

@@ -691,9 +691,14 @@ void trilinear(const Object* o, const cudaTextureDesc& td, const __int128* X, fl
 
 // tex2Dgather: component `comp` of the four texels of the 2D linear-filtering footprint
 // at (x, y), whatever the filter mode, as x: (i, j + 1), y: (i + 1, j + 1), z: (i + 1, j),
-// w: (i, j), where (i, j) is the footprint's lower corner (tests/cuda/tex2d_gather.cu).
-// A texel past the edge is addressed as filtering addresses it; under border addressing
-// it is the border colour's component (0 for integer elements).
+// w: (i, j), where (i, j) is the footprint's lower corner. The corner is floor(t - 1/2),
+// t the coordinate in texels: for normalized coordinates the float product of the
+// coordinate and the size, neither cut to 21 bits nor reflected first as filtering's is;
+// wrap and mirror then address the texel indices (mirror over the period 2n). A texel
+// past the edge is otherwise addressed as filtering addresses it; under border addressing
+// it is the border colour's component (0 for integer elements). All of it fitted to
+// tests/cuda/tex2d_gather.cu on an H100 (1274 lines; cutting and reflecting the
+// coordinate first, as 2D filtering does, missed 66 at the half-texel points).
 void gather(const Object* o, const Format& fmt, TexelType type, int comp, float x, float y,
             void* out, const char* file, int line) {
   const cudaTextureDesc& td = o->td;
@@ -713,12 +718,15 @@ void gather(const Object* o, const Format& fmt, TexelType type, int comp, float 
     refuse(file, line, "tex2Dgather of component " + std::to_string(comp) + " of a texture of " +
                            std::to_string(fmt.channels) + "-channel texels (not measured)");
   const size_t size[2] = {o->nx, o->ny};
-  const double coord[2] = {x, y};
+  const float coord[2] = {x, y};
   long long i0[2];
   for (int d = 0; d < 2; ++d) {
-    __int128 X;
-    if (!texel_coordinate(coord[d], size[d], td, d, true, &X)) refuse(file, line, "tex2Dgather at a NaN coordinate");
-    i0[d] = floor_div(X - kOne / 2, kOne);
+    // A normalized coordinate goes to texel space as the float product by the size,
+    // unquantized and unreflected (wrap and mirror apply to the texel indices below).
+    const float t = td.normalizedCoords ? coord[d] * static_cast<float>(size[d]) : coord[d];
+    if (std::isnan(t)) refuse(file, line, "tex2Dgather at a NaN coordinate");
+    const double c = std::fmax(-1e12, std::fmin(1e12, static_cast<double>(t) - 0.5));
+    i0[d] = static_cast<long long>(std::floor(c));
   }
   // Corner k (bit 0: i + 1, bit 1: j + 1) goes to result component kSlot[k].
   static const int kSlot[4] = {3, 2, 0, 1};
@@ -728,7 +736,10 @@ void gather(const Object* o, const Format& fmt, TexelType type, int comp, float 
     long long i[2];
     bool border = false;
     for (int d = 0; d < 2; ++d) {
-      i[d] = address(i0[d] + ((k >> d) & 1), size[d], td, d);
+      const long long j = i0[d] + ((k >> d) & 1);
+      i[d] = td.normalizedCoords && td.addressMode[d] == cudaAddressModeMirror
+                 ? mirror_index(j, static_cast<long long>(size[d]))
+                 : address(j, size[d], td, d);
       if (i[d] < 0) border = true;
     }
     float f = 0;
