@@ -63,6 +63,10 @@ const SHIM_FILES: &[ShimFile] = &[
         text: include_str!("shim/cuda_emu_simd.h"),
     },
     ShimFile {
+        name: "cuda_emu_ptx.h",
+        text: include_str!("shim/cuda_emu_ptx.h"),
+    },
+    ShimFile {
         name: "cuda_fp16.h",
         text: include_str!("shim/cuda_fp16.h"),
     },

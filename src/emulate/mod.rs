@@ -35,6 +35,7 @@ mod half_products;
 mod headers;
 mod math;
 mod profile;
+mod ptx;
 pub(crate) mod rewrite;
 mod tables;
 mod toolchain;
@@ -1282,7 +1283,7 @@ chmod +x "$out"
     #[test]
     fn refused_programs_never_reach_the_compiler() {
         let fixture = Fixture::new();
-        let source = fixture.write("k.cu", "__device__ void f() {\n  asm(\"trap;\");\n}\n");
+        let source = fixture.write("k.cu", "__device__ void f() {\n  asm(\"exit;\");\n}\n");
         let error = fixture.emulator().compile(&source).unwrap_err();
         assert!(
             matches!(

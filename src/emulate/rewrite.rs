@@ -69,7 +69,7 @@ const DYNAMIC_SHARED_CALL: &str = "::cuda_emu::dynamic_shared_memory()";
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum UnsupportedFeature {
     /// `asm(...)`, `asm volatile(...)`, `__asm__(...)` that is not the small
-    /// subset the rewriter translates (see `translate_ptx`).
+    /// subset the rewriter translates (see `super::ptx`).
     InlineAssembly,
     /// An inline PTX instruction, operand or constraint outside that subset.
     InlineAssemblyInstruction(String),
@@ -104,7 +104,7 @@ impl fmt::Display for UnsupportedFeature {
             Self::InlineAssemblyInstruction(what) => {
                 write!(
                     f,
-                    "inline PTX `{what}` (the emulator translates only mov, add, mul.lo and mad.lo of integers and the special registers %laneid, %warpid, %smid, %nsmid, %clock, %clock64, %globaltimer, %lanemask_*)"
+                    "inline PTX `{what}` (the emulator translates integer arithmetic and bit operations, float arithmetic with a rounding modifier and the .approx functions, global loads and stores, fences, trap and the special registers; see the README)"
                 )
             }
             Self::CooperativeGroups(name) => {
@@ -330,96 +330,6 @@ fn unescape(inner: &str) -> String {
         }
     }
     out
-}
-
-/// C++ for the PTX of an inline `asm`, `operands[n]` naming `%n`: `mov`, `add`,
-/// `mul.lo` and `mad.lo` of 32- and 64-bit integers, whose sources may be
-/// operands, immediates or special registers. Anything else is an `Err` naming
-/// the instruction.
-fn translate_ptx(template: &str, operands: &[String]) -> Result<String, String> {
-    let mut code = String::new();
-    for raw in template.split([';', '\n']) {
-        let instruction = raw.trim();
-        if instruction.is_empty() {
-            continue;
-        }
-        let (opcode, rest) = instruction
-            .split_once(char::is_whitespace)
-            .unwrap_or((instruction, ""));
-        let parts: Vec<&str> = opcode.split('.').collect();
-        let ty = match parts.last().copied() {
-            Some("u32" | "b32") => "unsigned",
-            Some("s32") => "int",
-            Some("u64" | "b64") => "unsigned long long",
-            Some("s64") => "long long",
-            _ => return Err(opcode.to_string()),
-        };
-        let (arity, op) = match &parts[..parts.len() - 1] {
-            ["mov"] => (2, "mov"),
-            ["add"] => (3, "add"),
-            ["mul", "lo"] => (3, "mul"),
-            ["mad", "lo"] => (4, "mad"),
-            _ => return Err(opcode.to_string()),
-        };
-        let args: Vec<&str> = rest.split(',').map(str::trim).collect();
-        if args.len() != arity {
-            return Err(instruction.to_string());
-        }
-        let operand = |text: &str| -> Result<String, String> {
-            if let Some(register) = text.strip_prefix("%%").or_else(|| {
-                text.strip_prefix('%')
-                    .filter(|r| r.starts_with(|c: char| c.is_ascii_alphabetic()))
-            }) {
-                return match register {
-                    "laneid" | "warpid" | "smid" | "nsmid" | "clock" | "clock64"
-                    | "globaltimer" | "lanemask_eq" | "lanemask_le" | "lanemask_lt"
-                    | "lanemask_ge" | "lanemask_gt" => Ok(format!("::cuda_emu::sreg_{register}()")),
-                    _ => Err(format!("%{register}")),
-                };
-            }
-            if let Some(n) = text.strip_prefix('%') {
-                return n
-                    .parse::<usize>()
-                    .ok()
-                    .and_then(|n| operands.get(n).cloned())
-                    .ok_or_else(|| text.to_string());
-            }
-            let digits = text.strip_prefix('-').unwrap_or(text);
-            let is_number = digits.strip_prefix("0x").map_or_else(
-                || !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()),
-                |hex| !hex.is_empty() && hex.chars().all(|c| c.is_ascii_hexdigit()),
-            );
-            if is_number {
-                Ok(format!("{text}ll"))
-            } else {
-                Err(text.to_string())
-            }
-        };
-        let dest = operand(args[0])?;
-        if dest.starts_with("::") {
-            return Err(instruction.to_string());
-        }
-        // Arithmetic in the unsigned type of the width (wraps as PTX does).
-        let unsigned = if ty.contains("long") {
-            "unsigned long long"
-        } else {
-            "unsigned"
-        };
-        let src: Vec<String> = args[1..]
-            .iter()
-            .map(|a| operand(a).map(|e| format!("static_cast<{unsigned}>(static_cast<{ty}>({e}))")))
-            .collect::<Result<_, _>>()?;
-        let value = match op {
-            "mov" => format!("static_cast<{ty}>({})", src[0]),
-            "add" => format!("static_cast<{ty}>({} + {})", src[0], src[1]),
-            "mul" => format!("static_cast<{ty}>({} * {})", src[0], src[1]),
-            _ => format!("static_cast<{ty}>({} * {} + {})", src[0], src[1], src[2]),
-        };
-        code.push_str(&format!(
-            "{dest} = static_cast<std::remove_reference_t<decltype({dest})>>({value}); "
-        ));
-    }
-    Ok(code)
 }
 
 /// `text` as a C string literal, for the `#line` directive.
@@ -997,7 +907,7 @@ impl<'a> Rewriter<'a> {
     }
 
     /// Translates `asm [volatile] ("ptx" : outputs : inputs [: clobbers])` into a C++
-    /// lambda call when every instruction is in the subset `translate_ptx` knows;
+    /// lambda call when every instruction is in the subset `super::ptx` knows;
     /// returns the index of the token after the closing `)`.
     fn inline_ptx(&mut self, at: usize) -> Result<usize, RewriteError> {
         let refuse = |this: &Self, what: String| {
@@ -1075,7 +985,7 @@ impl<'a> Rewriter<'a> {
         let mut body = String::new();
         for (n, (constraint, expr)) in outputs.iter().chain(inputs.iter()).enumerate() {
             let letter = constraint.trim_start_matches(['=', '+', '&']);
-            if !matches!(letter, "r" | "l" | "n") {
+            if !matches!(letter, "r" | "l" | "n" | "h" | "f" | "d") {
                 return Err(refuse(self, format!("constraint \"{constraint}\"")));
             }
             let name = format!("cuda_emu_op{n}");
@@ -1086,7 +996,8 @@ impl<'a> Rewriter<'a> {
             }
             operands.push(name);
         }
-        let code = translate_ptx(&template, &operands).map_err(|what| refuse(self, what))?;
+        let code = super::ptx::translate(&template, &operands, outputs.len())
+            .map_err(|what| refuse(self, what))?;
         body.push_str(&code);
         let span = &self.source[self.tokens[at].start..self.tokens[close].end];
         let newlines = span.matches('\n').count();
@@ -2673,14 +2584,22 @@ mod tests {
             )
         );
         assert_eq!(
-            refusal("asm(\"mov.u32 %0, %%tid.x;\" : \"=r\"(r));").2,
-            UnsupportedFeature::InlineAssemblyInstruction("%tid.x".into())
+            refusal("asm(\"mov.u32 %0, %%pm0;\" : \"=r\"(r));").2,
+            UnsupportedFeature::InlineAssemblyInstruction("%pm0".into())
         );
         assert_eq!(
-            refusal("asm(\"mov.f32 %0, %1;\" : \"=f\"(r) : \"f\"(x));").2,
-            UnsupportedFeature::InlineAssemblyInstruction("constraint \"=f\"".into())
+            refusal("asm(\"mov.b16 %0, %1;\" : \"=c\"(r) : \"c\"(x));").2,
+            UnsupportedFeature::InlineAssemblyInstruction("constraint \"=c\"".into())
         );
-        assert_eq!(refusal("  __asm__(\"trap;\");").1, 3);
+        assert_eq!(refusal("  __asm__(\"exit;\");").1, 3);
+        let trap = body("asm volatile(\"trap;\");");
+        assert!(
+            trap.contains("::cuda_emu::trap(__FILE__, __LINE__, "),
+            "{trap}"
+        );
+        let float =
+            body("asm(\"fma.rn.f32 %0, %1, %2, %3;\" : \"=f\"(d) : \"f\"(a), \"f\"(b), \"f\"(c));");
+        assert!(float.contains("__fmaf_rn("), "{float}");
     }
 
     #[test]
@@ -3001,8 +2920,8 @@ mod tests {
 
     #[test]
     fn refusal_columns_count_characters() {
-        assert_eq!(refusal("// é\n/* ü */ asm(\"trap;\");").0, 2);
-        assert_eq!(refusal("/* ü */ asm(\"trap;\");").1, 9);
+        assert_eq!(refusal("// é\n/* ü */ asm(\"exit;\");").0, 2);
+        assert_eq!(refusal("/* ü */ asm(\"exit;\");").1, 9);
     }
 
     #[test]
@@ -3016,13 +2935,14 @@ mod tests {
 
     #[test]
     fn error_messages_name_the_place_and_the_way_out() {
-        let error = rewrite(Path::new(PATH), "\n  asm(\"trap;\");").unwrap_err();
+        let error = rewrite(Path::new(PATH), "\n  asm(\"exit;\");").unwrap_err();
         assert_eq!(
             error.to_string(),
-            "lesson/k.cu:2:3: inline PTX `trap` (the emulator translates only mov, add, mul.lo \
-             and mad.lo of integers and the special registers %laneid, %warpid, %smid, %nsmid, \
-             %clock, %clock64, %globaltimer, %lanemask_*) is not supported by the CPU emulator; \
-             run this program on a GPU with `--backend gpu`"
+            "lesson/k.cu:2:3: inline PTX `exit` (the emulator translates integer arithmetic \
+             and bit operations, float arithmetic with a rounding modifier and the .approx \
+             functions, global loads and stores, fences, trap and the special registers; see \
+             the README) is not supported by the CPU emulator; run this program on a GPU with \
+             `--backend gpu`"
         );
     }
 

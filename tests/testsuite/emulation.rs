@@ -1963,3 +1963,62 @@ fn a_shared_memory_index_that_wraps_on_the_gpu_is_refused_with_its_line() {
     assert!(stderr.contains("index shared memory with a signed int, or run this program on a GPU\n  in kernel mirror launched at "), "{stderr}");
     assert!(!stderr.contains("__global__"), "{stderr}");
 }
+
+#[test]
+fn inline_ptx_gives_what_the_isa_defines_and_trap_stops_the_kernel() {
+    // Real programs write lop3, bfe, prmt, shf, vector loads through the
+    // non-coherent path, fences and `trap;` in inline PTX; each was refused.
+    // The probes check the integer results on the host against the PTX
+    // ISA's definitions, and the loads, stores and barriers against the
+    // host's own arithmetic.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let done = run(&backend, "ptx_inline", Duration::from_secs(120));
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    assert_eq!(done.termination, Termination::Exited(0), "{stdout}");
+    let checked: Vec<&str> = stdout.lines().filter(|l| l.starts_with("int ")).collect();
+    assert_eq!(checked.len(), 49, "{stdout}");
+    for line in &checked[..48] {
+        assert!(line.ends_with(", 0 differ from the ISA"), "{line}");
+    }
+    assert!(
+        stdout.contains("int 47 (tid + ctaid * ntid): right\n"),
+        "{stdout}"
+    );
+    assert_eq!(
+        stdout.lines().filter(|l| l.starts_with("float ")).count(),
+        28
+    );
+
+    let done = run(&backend, "ptx_memory_trap", Duration::from_secs(60));
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.termination, Termination::Exited(0), "{stderr}");
+    assert!(stdout.starts_with("memory: cudaSuccess\n"), "{stdout}");
+    assert!(stdout.contains(", as computed on the host\n"), "{stdout}");
+    assert!(!stdout.contains("differs from the host's"), "{stdout}");
+    for b in 0..4 {
+        let flag = 100 + b;
+        let line = format!(
+            ", flag {flag}, volatile {}, read back {}\n",
+            2 * flag,
+            2 * flag + 1
+        );
+        assert!(stdout.contains(&line), "{stdout}");
+    }
+    assert!(
+        stdout.ends_with(
+            "trap: cudaErrorLaunchFailure (unspecified launch failure)\n\
+             then cudaGetLastError: cudaErrorLaunchFailure\n\
+             then cudaMalloc: cudaErrorLaunchFailure\n"
+        ),
+        "{stdout}"
+    );
+    assert!(
+        stderr.contains(
+            "ptx_memory_trap.cu:49: asm(\"trap\") in thread (5,0,0) of block (1,0,0) stops the kernel"
+        ),
+        "{stderr}"
+    );
+}

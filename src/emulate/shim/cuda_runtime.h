@@ -2598,6 +2598,7 @@ inline unsigned int __urhadd(unsigned x, unsigned y) {
   return static_cast<unsigned>((static_cast<unsigned long long>(x) + y + 1) >> 1);
 }
 #include "cuda_emu_simd.h"
+#include "cuda_emu_ptx.h"
 
 // Conversions with the GPU's rounding and saturation (NaN gives 0).
 namespace cuda_emu {

@@ -1,0 +1,941 @@
+//! Inline PTX translated into C++ for the CPU emulation.
+//!
+//! The rewriter turns `asm("ptx" : outputs : inputs)` in device code into a
+//! lambda call; this module writes its body: one C++ statement per PTX
+//! instruction, on the shim's functions of the same meaning
+//! (`src/emulate/shim/cuda_emu_ptx.h`), so that the translated instruction
+//! gives the GPU's bits. What it knows, from the PTX ISA reference:
+//!
+//! - integers: `mov` (with `{lo, hi}` packing and unpacking), `add`, `sub`,
+//!   `mul.lo/hi/wide`, `mad.lo/hi/wide`, `min`, `max`, `neg`, `abs`, `and`,
+//!   `or`, `xor`, `not`, `shl`, `shr`, `popc`, `clz`, `brev`, `bfind`, `bfe`,
+//!   `bfi`, `prmt` (default mode), `lop3`, `shf.l/r.wrap/clamp`;
+//! - floats: `add`, `sub`, `mul`, `fma`, `div`, `rcp`, `sqrt` with a rounding
+//!   modifier (`.rn`, `.rz`, `.rm`, `.rp`: rounded once, as `__fadd_rz` and
+//!   the rest), and the hardware approximations `ex2`, `lg2`, `rsqrt`,
+//!   `sin`, `cos` (`.approx`, `.ftz` or not) and `rcp.approx.ftz` on the
+//!   tables measured on the GPU;
+//! - memory: `ld` and `st` of generic and global addresses, vectors too,
+//!   with any cache operator (`.volatile`, `.relaxed`, `.acquire` and
+//!   `.release` ones are volatile accesses, fenced);
+//! - control: `membar`, `fence`, `bar.sync 0`, `bar.warp.sync`, `trap`,
+//!   `brkpt`, `nanosleep`;
+//! - registers: the special registers (`%laneid`, `%tid.x`, the clocks,
+//!   ...), and `.reg` declarations inside `{ }`.
+//!
+//! Anything else is an `Err` naming the instruction or operand, which the
+//! rewriter reports with the `asm`'s file and line. Refused on purpose:
+//! float `add`/`sub`/`mul` without a rounding modifier (ptxas may fuse them
+//! into an fma, so the answer depends on the neighbouring code), `.ftz` and
+//! `.sat` arithmetic, predicates, shared-window addresses (`ld.shared`), and
+//! the instructions not listed.
+//!
+//! Written by hand: PTX is a line-oriented assembly language whose inline
+//! templates are a few instructions long, no crate parses it, and the
+//! translation is a table from opcode to shim function.
+
+use std::collections::HashMap;
+
+/// A PTX fundamental type, by its suffix.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ty {
+    B8,
+    U8,
+    S8,
+    B16,
+    U16,
+    S16,
+    B32,
+    U32,
+    S32,
+    B64,
+    U64,
+    S64,
+    F32,
+    F64,
+}
+
+impl Ty {
+    fn parse(suffix: &str) -> Option<Ty> {
+        Some(match suffix {
+            "b8" => Ty::B8,
+            "u8" => Ty::U8,
+            "s8" => Ty::S8,
+            "b16" => Ty::B16,
+            "u16" => Ty::U16,
+            "s16" => Ty::S16,
+            "b32" => Ty::B32,
+            "u32" => Ty::U32,
+            "s32" => Ty::S32,
+            "b64" => Ty::B64,
+            "u64" => Ty::U64,
+            "s64" => Ty::S64,
+            "f32" => Ty::F32,
+            "f64" => Ty::F64,
+            _ => return None,
+        })
+    }
+
+    /// The C++ type holding a value of this type.
+    fn cpp(self) -> &'static str {
+        match self {
+            Ty::B8 | Ty::U8 => "unsigned char",
+            Ty::S8 => "signed char",
+            Ty::B16 | Ty::U16 => "unsigned short",
+            Ty::S16 => "short",
+            Ty::B32 | Ty::U32 => "unsigned",
+            Ty::S32 => "int",
+            Ty::B64 | Ty::U64 => "unsigned long long",
+            Ty::S64 => "long long",
+            Ty::F32 => "float",
+            Ty::F64 => "double",
+        }
+    }
+
+    fn bits(self) -> u32 {
+        match self {
+            Ty::B8 | Ty::U8 | Ty::S8 => 8,
+            Ty::B16 | Ty::U16 | Ty::S16 => 16,
+            Ty::B32 | Ty::U32 | Ty::S32 | Ty::F32 => 32,
+            Ty::B64 | Ty::U64 | Ty::S64 | Ty::F64 => 64,
+        }
+    }
+
+    fn is_float(self) -> bool {
+        matches!(self, Ty::F32 | Ty::F64)
+    }
+
+    fn is_signed(self) -> bool {
+        matches!(self, Ty::S8 | Ty::S16 | Ty::S32 | Ty::S64)
+    }
+
+    /// The unsigned integer of the same width.
+    fn unsigned(self) -> Ty {
+        match self.bits() {
+            8 => Ty::U8,
+            16 => Ty::U16,
+            32 => Ty::U32,
+            _ => Ty::U64,
+        }
+    }
+
+    /// The integer type twice as wide, of the same signedness (`mul.wide`).
+    fn wide(self) -> Option<Ty> {
+        Some(match self {
+            Ty::U16 => Ty::U32,
+            Ty::S16 => Ty::S32,
+            Ty::U32 => Ty::U64,
+            Ty::S32 => Ty::S64,
+            _ => return None,
+        })
+    }
+}
+
+/// C++ for the PTX `template` of an inline `asm`, `operands[n]` naming `%n`,
+/// the first `outputs` of them written by it. Anything outside the subset
+/// in the module's doc is an `Err` naming the instruction or operand.
+pub(super) fn translate(
+    template: &str,
+    operands: &[String],
+    outputs: usize,
+) -> Result<String, String> {
+    let mut translator = Translator {
+        operands,
+        outputs,
+        registers: HashMap::new(),
+        code: String::new(),
+    };
+    for statement in template.split([';', '\n']) {
+        translator.statement(statement.trim())?;
+    }
+    Ok(translator.code)
+}
+
+struct Translator<'a> {
+    operands: &'a [String],
+    outputs: usize,
+    /// Registers declared with `.reg`, by PTX name: their C++ name and type.
+    registers: HashMap<String, (String, Ty)>,
+    code: String,
+}
+
+/// A parsed instruction: `name.mod.mod.type args`.
+struct Instruction<'t> {
+    text: &'t str,
+    name: &'t str,
+    modifiers: Vec<&'t str>,
+    args: Vec<&'t str>,
+}
+
+impl Instruction<'_> {
+    /// The instruction's type: its last modifier.
+    fn ty(&self) -> Result<Ty, String> {
+        self.modifiers
+            .last()
+            .and_then(|m| Ty::parse(m))
+            .ok_or_else(|| self.opcode())
+    }
+
+    /// The modifiers before the type.
+    fn qualifiers(&self) -> &[&str] {
+        match self.modifiers.split_last() {
+            Some((last, rest)) if Ty::parse(last).is_some() => rest,
+            _ => &self.modifiers,
+        }
+    }
+
+    fn opcode(&self) -> String {
+        self.text
+            .split_whitespace()
+            .next()
+            .unwrap_or(self.text)
+            .to_string()
+    }
+
+    fn arity(&self, n: usize) -> Result<(), String> {
+        if self.args.len() == n {
+            Ok(())
+        } else {
+            Err(self.text.to_string())
+        }
+    }
+}
+
+/// Splits at top-level commas (not inside `{}` or `[]`).
+fn split_args(rest: &str) -> Vec<&str> {
+    let mut args = Vec::new();
+    let (mut depth, mut start) = (0i32, 0);
+    for (i, c) in rest.char_indices() {
+        match c {
+            '{' | '[' => depth += 1,
+            '}' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                args.push(rest[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    let last = rest[start..].trim();
+    if !last.is_empty() || !args.is_empty() {
+        args.push(last);
+    }
+    args
+}
+
+/// The rounding modifier's letters in the shim's directed-rounding names
+/// (`__fadd_rz`, `__dmul_rd`).
+fn rounding(modifier: &str) -> Option<&'static str> {
+    Some(match modifier {
+        "rn" => "rn",
+        "rz" => "rz",
+        "rm" => "rd",
+        "rp" => "ru",
+        _ => return None,
+    })
+}
+
+/// The special registers, by PTX name, as C++ expressions.
+fn special_register(name: &str) -> Option<String> {
+    let dims = [
+        ("tid.", "threadIdx."),
+        ("ntid.", "blockDim."),
+        ("ctaid.", "blockIdx."),
+        ("nctaid.", "gridDim."),
+    ];
+    for (prefix, cpp) in dims {
+        if let Some(axis @ ("x" | "y" | "z")) = name.strip_prefix(prefix) {
+            return Some(format!("{cpp}{axis}"));
+        }
+    }
+    match name {
+        "laneid" | "warpid" | "smid" | "nsmid" | "clock" | "clock64" | "globaltimer"
+        | "lanemask_eq" | "lanemask_le" | "lanemask_lt" | "lanemask_ge" | "lanemask_gt" => {
+            Some(format!("::cuda_emu::sreg_{name}()"))
+        }
+        "warpsize" | "WARP_SZ" => Some("32u".to_string()),
+        _ => None,
+    }
+}
+
+impl Translator<'_> {
+    fn statement(&mut self, text: &str) -> Result<(), String> {
+        // Scope braces around a block of instructions (one lambda is scope
+        // enough): a statement cannot start with a vector operand, and a
+        // closing one stands after the last `;`.
+        let text = text.trim_start_matches(['{', ' ', '\t']).trim();
+        if text.is_empty() || text.chars().all(|c| c == '}' || c.is_whitespace()) {
+            return Ok(());
+        }
+        if text.starts_with('@') {
+            return Err(format!("{text} (a predicated instruction)"));
+        }
+        if let Some(declaration) = text.strip_prefix(".reg") {
+            return self.declare(text, declaration);
+        }
+        let (opcode, rest) = text.split_once(char::is_whitespace).unwrap_or((text, ""));
+        let mut parts = opcode.split('.');
+        let name = parts.next().unwrap_or_default();
+        let instruction = Instruction {
+            text,
+            name,
+            modifiers: parts.collect(),
+            args: split_args(rest),
+        };
+        self.instruction(&instruction)
+    }
+
+    /// `.reg .b32 a, b;` or `.reg .u32 r<4>;`
+    fn declare(&mut self, text: &str, declaration: &str) -> Result<(), String> {
+        let declaration = declaration.trim();
+        let (ty, names) = declaration
+            .split_once(char::is_whitespace)
+            .ok_or_else(|| text.to_string())?;
+        let ty = ty
+            .strip_prefix('.')
+            .and_then(Ty::parse)
+            .ok_or_else(|| format!("{text} (a register of another type)"))?;
+        for name in names.split(',').map(str::trim) {
+            let mut declared = Vec::new();
+            if let Some((stem, count)) = name.strip_suffix('>').and_then(|n| n.split_once('<')) {
+                let count: usize = count.parse().map_err(|_| text.to_string())?;
+                declared.extend((0..count).map(|i| format!("{stem}{i}")));
+            } else {
+                declared.push(name.to_string());
+            }
+            for register in declared {
+                let valid = !register.is_empty()
+                    && register
+                        .trim_start_matches('%')
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '$');
+                if !valid {
+                    return Err(text.to_string());
+                }
+                let cpp = format!(
+                    "cuda_emu_reg_{}",
+                    register.replace('%', "pct_").replace('$', "dollar_")
+                );
+                self.code.push_str(&format!("{} {cpp} = 0; ", ty.cpp()));
+                self.registers.insert(register, (cpp, ty));
+            }
+        }
+        Ok(())
+    }
+
+    /// A source operand as a C++ expression of type `ty`.
+    fn value(&self, text: &str, ty: Ty) -> Result<String, String> {
+        let cpp = ty.cpp();
+        if let Some(register) = self.register(text)? {
+            return Ok(format!("::cuda_emu::ptx::in<{cpp}>({register})"));
+        }
+        // Immediates: integers, and floats as 0f/0d bit patterns or decimals.
+        let digits = text.strip_prefix('-').unwrap_or(text);
+        if let Some(hex) = digits
+            .strip_prefix("0f")
+            .or_else(|| digits.strip_prefix("0F"))
+            .filter(|h| h.len() == 8 && h.chars().all(|c| c.is_ascii_hexdigit()))
+        {
+            let sign = if text.starts_with('-') { "-" } else { "" };
+            return Ok(format!(
+                "::cuda_emu::ptx::in<{cpp}>({sign}::cuda_emu::ptx::f32_bits(0x{hex}u))"
+            ));
+        }
+        if let Some(hex) = digits
+            .strip_prefix("0d")
+            .or_else(|| digits.strip_prefix("0D"))
+            .filter(|h| h.len() == 16 && h.chars().all(|c| c.is_ascii_hexdigit()))
+        {
+            let sign = if text.starts_with('-') { "-" } else { "" };
+            return Ok(format!(
+                "::cuda_emu::ptx::in<{cpp}>({sign}::cuda_emu::ptx::f64_bits(0x{hex}ull))"
+            ));
+        }
+        let hex = digits
+            .strip_prefix("0x")
+            .or_else(|| digits.strip_prefix("0X"));
+        let literal = match hex {
+            Some(h) if !h.is_empty() && h.chars().all(|c| c.is_ascii_hexdigit()) => {
+                format!("{text}ull")
+            }
+            Some(_) => return Err(text.to_string()),
+            None if !digits.is_empty() && digits.chars().all(|c| c.is_ascii_digit()) => {
+                format!("{text}ll")
+            }
+            None if digits.parse::<f64>().is_ok() && digits.contains(['.', 'e', 'E']) => {
+                format!("static_cast<double>({text})")
+            }
+            None => return Err(text.to_string()),
+        };
+        Ok(format!("::cuda_emu::ptx::in<{cpp}>({literal})"))
+    }
+
+    /// The C++ name of an operand or register, or None for an immediate.
+    fn register(&self, text: &str) -> Result<Option<String>, String> {
+        if let Some(index) = text.strip_prefix('%').and_then(|n| n.parse::<usize>().ok()) {
+            return self
+                .operands
+                .get(index)
+                .cloned()
+                .map(Some)
+                .ok_or_else(|| text.to_string());
+        }
+        if let Some((cpp, _)) = self.registers.get(text) {
+            return Ok(Some(cpp.clone()));
+        }
+        let name = text.strip_prefix("%%").or_else(|| text.strip_prefix('%'));
+        if let Some(name) = name {
+            if let Some((cpp, _)) = self.registers.get(&format!("%{name}")) {
+                return Ok(Some(cpp.clone()));
+            }
+            return special_register(name)
+                .map(Some)
+                .ok_or_else(|| format!("%{name}"));
+        }
+        if text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+            return Err(text.to_string());
+        }
+        Ok(None)
+    }
+
+    /// A destination operand: an output operand or a declared register.
+    fn destination(&self, text: &str) -> Result<String, String> {
+        if let Some(index) = text.strip_prefix('%').and_then(|n| n.parse::<usize>().ok()) {
+            if index < self.outputs {
+                return Ok(self.operands[index].clone());
+            }
+            return Err(format!("{text} (an input operand written)"));
+        }
+        match self.register(text) {
+            Ok(Some(cpp)) if cpp.starts_with("cuda_emu_reg_") => Ok(cpp),
+            _ => Err(text.to_string()),
+        }
+    }
+
+    fn assign(&mut self, dest: &str, value: String) -> Result<(), String> {
+        let dest = self.destination(dest)?;
+        self.code
+            .push_str(&format!("::cuda_emu::ptx::out({dest}, {value}); "));
+        Ok(())
+    }
+
+    /// The elements of a `{a, b}` vector operand.
+    fn vector<'t>(&self, text: &'t str, count: usize) -> Result<Vec<&'t str>, String> {
+        let inner = text
+            .strip_prefix('{')
+            .and_then(|t| t.strip_suffix('}'))
+            .ok_or_else(|| text.to_string())?;
+        let elements: Vec<&str> = inner.split(',').map(str::trim).collect();
+        if elements.len() == count {
+            Ok(elements)
+        } else {
+            Err(text.to_string())
+        }
+    }
+
+    /// The address of a `[base]`, `[base+offset]` or `[base-offset]` operand,
+    /// as a `T*`.
+    fn address(&self, text: &str, ty: &str) -> Result<String, String> {
+        let inner = text
+            .strip_prefix('[')
+            .and_then(|t| t.strip_suffix(']'))
+            .map(str::trim)
+            .ok_or_else(|| text.to_string())?;
+        let (base, offset) = match inner.find(['+', '-']).filter(|&i| i > 0) {
+            Some(i) => (inner[..i].trim(), inner[i..].replace(' ', "")),
+            None => (inner, String::new()),
+        };
+        let offset = offset.strip_prefix('+').unwrap_or(&offset).to_string();
+        let offset_ok = offset.is_empty()
+            || offset
+                .strip_prefix('-')
+                .unwrap_or(&offset)
+                .chars()
+                .all(|c| c.is_ascii_hexdigit() || c == 'x' || c == 'X');
+        if !offset_ok {
+            return Err(text.to_string());
+        }
+        let base = match self.register(base)? {
+            Some(register) => format!("::cuda_emu::ptx::address({register})"),
+            None => return Err(format!("{text} (an absolute address)")),
+        };
+        let offset = if offset.is_empty() {
+            String::new()
+        } else {
+            format!(" + static_cast<long long>({offset}ll)")
+        };
+        Ok(format!("reinterpret_cast<{ty}*>({base}{offset})"))
+    }
+
+    fn instruction(&mut self, i: &Instruction) -> Result<(), String> {
+        match i.name {
+            "mov" => self.mov(i),
+            "ld" | "st" => self.memory(i),
+            "membar" | "fence" => self.fence(i),
+            "trap" | "brkpt" if i.modifiers.is_empty() && i.args.is_empty() => {
+                self.code.push_str(&format!(
+                    "::cuda_emu::trap(__FILE__, __LINE__, \"asm(\\\"{}\\\")\"); ",
+                    i.name
+                ));
+                Ok(())
+            }
+            "nanosleep" => {
+                i.arity(1)?;
+                let ns = self.value(i.args[0], Ty::U32)?;
+                self.code.push_str(&format!("__nanosleep({ns}); "));
+                Ok(())
+            }
+            "bar" | "barrier" => self.barrier(i),
+            _ if i.ty()?.is_float() => self.float(i),
+            _ => self.integer(i),
+        }
+    }
+
+    fn mov(&mut self, i: &Instruction) -> Result<(), String> {
+        i.arity(2)?;
+        if !i.qualifiers().is_empty() {
+            return Err(i.opcode());
+        }
+        let ty = i.ty()?;
+        let (dest, src) = (i.args[0], i.args[1]);
+        // Packing {lo, hi} into a wider register, or unpacking it.
+        let pieces = |vector: &str| vector.matches(',').count() + 1;
+        if src.starts_with('{') {
+            let n = pieces(src);
+            let part = piece_type(ty, n).ok_or_else(|| i.text.to_string())?;
+            let elements = self.vector(src, n)?;
+            let mut packed = format!("static_cast<{}>(0)", ty.unsigned().cpp());
+            for (k, element) in elements.iter().enumerate() {
+                let v = self.value(element, part)?;
+                packed = format!(
+                    "{packed} | static_cast<{}>({v}) << {}",
+                    ty.unsigned().cpp(),
+                    k as u32 * part.bits()
+                );
+            }
+            return self.assign(dest, format!("::cuda_emu::ptx::in<{}>({packed})", ty.cpp()));
+        }
+        if dest.starts_with('{') {
+            let n = pieces(dest);
+            let part = piece_type(ty, n).ok_or_else(|| i.text.to_string())?;
+            let whole = self.value(src, ty.unsigned())?;
+            for (k, element) in self.vector(dest, n)?.into_iter().enumerate() {
+                if element == "_" {
+                    continue;
+                }
+                let piece = format!(
+                    "static_cast<{}>(({whole}) >> {})",
+                    part.cpp(),
+                    k as u32 * part.bits()
+                );
+                self.assign(element, piece)?;
+            }
+            return Ok(());
+        }
+        let v = self.value(src, ty)?;
+        self.assign(dest, v)
+    }
+
+    fn integer(&mut self, i: &Instruction) -> Result<(), String> {
+        let ty = i.ty()?;
+        let t = ty.cpp();
+        let u = ty.unsigned().cpp();
+        let q = i.qualifiers();
+        let call = |f: &str, args: &[String]| format!("::cuda_emu::ptx::{f}({})", args.join(", "));
+        let expr = match (i.name, q) {
+            ("add" | "sub" | "mul" | "mad" | "min" | "max", _) if ty.bits() < 16 => {
+                return Err(i.opcode());
+            }
+            ("add" | "sub", []) => {
+                i.arity(3)?;
+                let (a, b) = (self.value(i.args[1], ty)?, self.value(i.args[2], ty)?);
+                let op = if i.name == "add" { "+" } else { "-" };
+                format!("static_cast<{t}>(static_cast<{u}>({a}) {op} static_cast<{u}>({b}))")
+            }
+            ("mul", ["lo"]) | ("mad", ["lo"]) => {
+                let n = if i.name == "mul" { 3 } else { 4 };
+                i.arity(n)?;
+                let (a, b) = (self.value(i.args[1], ty)?, self.value(i.args[2], ty)?);
+                let mut e = format!("static_cast<{u}>({a}) * static_cast<{u}>({b})");
+                if n == 4 {
+                    e = format!("{e} + static_cast<{u}>({})", self.value(i.args[3], ty)?);
+                }
+                format!("static_cast<{t}>({e})")
+            }
+            ("mul", ["hi"]) | ("mad", ["hi"]) => {
+                let n = if i.name == "mul" { 3 } else { 4 };
+                i.arity(n)?;
+                let (a, b) = (self.value(i.args[1], ty)?, self.value(i.args[2], ty)?);
+                let mut e = call("mul_hi", &[a, b]);
+                if n == 4 {
+                    let c = self.value(i.args[3], ty)?;
+                    e = format!("static_cast<{t}>(static_cast<{u}>({e}) + static_cast<{u}>({c}))");
+                }
+                e
+            }
+            ("mul", ["wide"]) | ("mad", ["wide"]) => {
+                let wide = ty.wide().ok_or_else(|| i.opcode())?;
+                let (w, wu) = (wide.cpp(), wide.unsigned().cpp());
+                let n = if i.name == "mul" { 3 } else { 4 };
+                i.arity(n)?;
+                let (a, b) = (self.value(i.args[1], ty)?, self.value(i.args[2], ty)?);
+                let mut e = format!("static_cast<{w}>({a}) * static_cast<{w}>({b})");
+                if n == 4 {
+                    let c = self.value(i.args[3], wide)?;
+                    e = format!("static_cast<{wu}>({e}) + static_cast<{wu}>({c})");
+                }
+                format!("static_cast<{w}>({e})")
+            }
+            ("min" | "max", []) => {
+                i.arity(3)?;
+                let (a, b) = (self.value(i.args[1], ty)?, self.value(i.args[2], ty)?);
+                let op = if i.name == "min" { "<" } else { ">" };
+                format!("(({a}) {op} ({b}) ? ({a}) : ({b}))")
+            }
+            ("neg", []) => {
+                i.arity(2)?;
+                let a = self.value(i.args[1], ty)?;
+                format!("static_cast<{t}>(-static_cast<{u}>({a}))")
+            }
+            ("abs", []) if ty.is_signed() => {
+                i.arity(2)?;
+                let a = self.value(i.args[1], ty)?;
+                format!(
+                    "static_cast<{t}>(({a}) < 0 ? -static_cast<{u}>({a}) : static_cast<{u}>({a}))"
+                )
+            }
+            ("and" | "or" | "xor", []) => {
+                i.arity(3)?;
+                let (a, b) = (self.value(i.args[1], ty)?, self.value(i.args[2], ty)?);
+                let op = match i.name {
+                    "and" => "&",
+                    "or" => "|",
+                    _ => "^",
+                };
+                format!("static_cast<{t}>(({a}) {op} ({b}))")
+            }
+            ("not", []) => {
+                i.arity(2)?;
+                format!("static_cast<{t}>(~({}))", self.value(i.args[1], ty)?)
+            }
+            ("shl" | "shr", []) => {
+                i.arity(3)?;
+                let (a, b) = (self.value(i.args[1], ty)?, self.value(i.args[2], Ty::U32)?);
+                call(i.name, &[a, b])
+            }
+            ("popc" | "clz" | "brev", []) => {
+                i.arity(2)?;
+                call(i.name, &[self.value(i.args[1], ty)?])
+            }
+            ("bfind", []) | ("bfind", ["shiftamt"]) => {
+                i.arity(2)?;
+                let shiftamt = if q.is_empty() { "false" } else { "true" };
+                call("bfind", &[self.value(i.args[1], ty)?, shiftamt.to_string()])
+            }
+            ("bfe", []) => {
+                i.arity(4)?;
+                call(
+                    "bfe",
+                    &[
+                        self.value(i.args[1], ty)?,
+                        self.value(i.args[2], Ty::U32)?,
+                        self.value(i.args[3], Ty::U32)?,
+                    ],
+                )
+            }
+            ("bfi", []) => {
+                i.arity(5)?;
+                call(
+                    "bfi",
+                    &[
+                        self.value(i.args[1], ty)?,
+                        self.value(i.args[2], ty)?,
+                        self.value(i.args[3], Ty::U32)?,
+                        self.value(i.args[4], Ty::U32)?,
+                    ],
+                )
+            }
+            ("prmt", []) if ty == Ty::B32 => {
+                i.arity(4)?;
+                let args: Vec<String> = i.args[1..]
+                    .iter()
+                    .map(|a| self.value(a, ty))
+                    .collect::<Result<_, _>>()?;
+                call("prmt", &args)
+            }
+            ("lop3", []) if ty == Ty::B32 => {
+                i.arity(5)?;
+                let args: Vec<String> = i.args[1..]
+                    .iter()
+                    .map(|a| self.value(a, ty))
+                    .collect::<Result<_, _>>()?;
+                call("lop3", &args)
+            }
+            ("shf", [side @ ("l" | "r"), mode @ ("wrap" | "clamp")]) if ty == Ty::B32 => {
+                i.arity(4)?;
+                let args: Vec<String> = i.args[1..]
+                    .iter()
+                    .map(|a| self.value(a, ty))
+                    .collect::<Result<_, _>>()?;
+                call(&format!("shf_{side}_{mode}"), &args)
+            }
+            _ => return Err(i.opcode()),
+        };
+        self.assign(i.args[0], expr)
+    }
+
+    fn float(&mut self, i: &Instruction) -> Result<(), String> {
+        let ty = i.ty()?;
+        let single = ty == Ty::F32;
+        let q = i.qualifiers();
+        let args: Vec<String> = i
+            .args
+            .iter()
+            .skip(1)
+            .map(|a| self.value(a, ty))
+            .collect::<Result<_, _>>()?;
+        let one = |f: &str| -> Result<String, String> {
+            i.arity(2)?;
+            Ok(format!("{f}({})", args[0]))
+        };
+        let expr = match (i.name, q) {
+            ("add" | "sub" | "mul" | "div", [r]) if rounding(r).is_some() => {
+                i.arity(3)?;
+                let prefix = if single { "__f" } else { "__d" };
+                format!(
+                    "{prefix}{}_{}({}, {})",
+                    i.name,
+                    rounding(r).unwrap_or("rn"),
+                    args[0],
+                    args[1]
+                )
+            }
+            ("fma", [r]) if rounding(r).is_some() => {
+                i.arity(4)?;
+                let f = if single { "__fmaf" } else { "__fma" };
+                format!(
+                    "{f}_{}({}, {}, {})",
+                    rounding(r).unwrap_or("rn"),
+                    args[0],
+                    args[1],
+                    args[2]
+                )
+            }
+            ("rcp" | "sqrt", [r]) if rounding(r).is_some() => {
+                let prefix = if single { "__f" } else { "__d" };
+                one(&format!(
+                    "{prefix}{}_{}",
+                    i.name,
+                    rounding(r).unwrap_or("rn")
+                ))?
+            }
+            ("rcp", ["approx", "ftz"]) if single => one("::cuda_emu::math::hardware_rcp")?,
+            ("rsqrt", ["approx", "ftz"]) if single => one("::cuda_emu::math::hardware_rsqrt")?,
+            ("rsqrt", ["approx"]) if single => one("::cuda_emu::math::cuda_rsqrtf")?,
+            ("ex2", ["approx", "ftz"]) if single => one("::cuda_emu::math::hardware_ex2")?,
+            ("ex2", ["approx"]) if single => one("::cuda_emu::math::cuda_exp2f")?,
+            ("lg2", ["approx", "ftz"]) if single => one("::cuda_emu::math::hardware_lg2")?,
+            ("lg2", ["approx"]) if single => one("::cuda_emu::math::cuda_fast_log2f")?,
+            ("sin" | "cos", ["approx", "ftz"]) if single => {
+                one(&format!("::cuda_emu::ptx::{}_approx_ftz", i.name))?
+            }
+            ("sin" | "cos", ["approx"]) if single => one(&format!("__{}f", i.name))?,
+            ("add" | "sub" | "mul", []) => {
+                return Err(format!(
+                    "{} (without a rounding modifier ptxas may fuse it into an fma; write .rn)",
+                    i.opcode()
+                ));
+            }
+            _ => return Err(i.opcode()),
+        };
+        self.assign(i.args[0], expr)
+    }
+
+    fn memory(&mut self, i: &Instruction) -> Result<(), String> {
+        let ty = i.ty()?;
+        let mut vector = 1;
+        let mut ordered = false;
+        let (mut acquire, mut release) = (false, false);
+        for &m in i.qualifiers() {
+            match m {
+                "global" | "weak" | "ca" | "cg" | "cs" | "lu" | "cv" | "wb" | "wt" => {}
+                "nc" if i.name == "ld" => {}
+                "volatile" | "relaxed" => ordered = true,
+                "acquire" if i.name == "ld" => (ordered, acquire) = (true, true),
+                "release" if i.name == "st" => (ordered, release) = (true, true),
+                "cta" | "gpu" | "sys" | "cluster" if ordered => {}
+                "v2" => vector = 2,
+                "v4" => vector = 4,
+                m if m.starts_with("L1::") || (m.starts_with("L2::") && m != "L2::cache_hint") => {}
+                _ => return Err(format!("{} (`.{m}`)", i.opcode())),
+            }
+        }
+        i.arity(2)?;
+        let access = if ordered {
+            format!("volatile {}", ty.cpp())
+        } else {
+            ty.cpp().to_string()
+        };
+        let (data, place) = if i.name == "ld" {
+            (i.args[0], i.args[1])
+        } else {
+            (i.args[1], i.args[0])
+        };
+        let pointer = self.address(place, &access)?;
+        let elements = if vector == 1 {
+            vec![data]
+        } else {
+            self.vector(data, vector)?
+        };
+        if release {
+            self.code.push_str("__threadfence(); ");
+        }
+        for (k, element) in elements.into_iter().enumerate() {
+            if i.name == "ld" {
+                if element == "_" {
+                    continue;
+                }
+                self.assign(element, format!("({pointer})[{k}]"))?;
+            } else {
+                let v = self.value(element, ty)?;
+                self.code.push_str(&format!("({pointer})[{k}] = {v}; "));
+            }
+        }
+        if acquire {
+            self.code.push_str("__threadfence(); ");
+        }
+        Ok(())
+    }
+
+    fn fence(&mut self, i: &Instruction) -> Result<(), String> {
+        if !i.args.is_empty() {
+            return Err(i.text.to_string());
+        }
+        let scope = match (i.name, i.modifiers.as_slice()) {
+            ("membar", ["cta"]) => "block",
+            ("membar", ["gl"]) => "gpu",
+            ("membar", ["sys"]) => "system",
+            ("fence", [order, scope]) if matches!(*order, "sc" | "acq_rel") => match *scope {
+                "cta" => "block",
+                "gpu" | "cluster" => "gpu",
+                "sys" => "system",
+                _ => return Err(i.opcode()),
+            },
+            _ => return Err(i.opcode()),
+        };
+        self.code.push_str(match scope {
+            "block" => "__threadfence_block(); ",
+            "gpu" => "__threadfence(); ",
+            _ => "__threadfence_system(); ",
+        });
+        Ok(())
+    }
+
+    fn barrier(&mut self, i: &Instruction) -> Result<(), String> {
+        match (i.modifiers.as_slice(), i.args.as_slice()) {
+            (["sync"], ["0"]) | (["sync", "aligned"], ["0"]) => {
+                self.code.push_str("__syncthreads(); ");
+                Ok(())
+            }
+            (["warp", "sync"], [mask]) => {
+                let mask = self.value(mask, Ty::U32)?;
+                self.code.push_str(&format!("__syncwarp({mask}); "));
+                Ok(())
+            }
+            _ => Err(i.text.to_string()),
+        }
+    }
+}
+
+/// The type of each of `n` pieces of a `ty` register (`mov.b64 {lo, hi}`).
+fn piece_type(ty: Ty, n: usize) -> Option<Ty> {
+    match (ty.bits(), n) {
+        (32, 2) => Some(Ty::U16),
+        (32, 4) => Some(Ty::U8),
+        (64, 2) => Some(Ty::U32),
+        (64, 4) => Some(Ty::U16),
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ops(n: usize) -> Vec<String> {
+        (0..n).map(|k| format!("op{k}")).collect()
+    }
+
+    #[test]
+    fn integer_instructions_call_the_shims_functions() {
+        let code = translate("lop3.b32 %0, %1, %2, %3, 0x96;", &ops(4), 1).unwrap();
+        assert!(code.contains("::cuda_emu::ptx::lop3("), "{code}");
+        assert!(code.starts_with("::cuda_emu::ptx::out(op0, "), "{code}");
+        let code = translate("bfe.s32 %0, %1, 8, 4;", &ops(2), 1).unwrap();
+        assert!(code.contains("::cuda_emu::ptx::bfe(::cuda_emu::ptx::in<int>(op1), ::cuda_emu::ptx::in<unsigned>(8ll)"), "{code}");
+        let code = translate("mul.wide.u32 %0, %1, %2;", &ops(3), 1).unwrap();
+        assert!(code.contains("static_cast<unsigned long long>("), "{code}");
+        let code = translate("mov.u32 %0, %tid.x;", &ops(1), 1).unwrap();
+        assert!(code.contains("threadIdx.x"), "{code}");
+    }
+
+    #[test]
+    fn registers_vectors_and_memory_operands() {
+        let code = translate(
+            "{ .reg .b32 lo, hi;\n mov.b64 {lo, hi}, %1;\n add.u32 %0, lo, hi; }",
+            &ops(2),
+            1,
+        )
+        .unwrap();
+        assert!(
+            code.starts_with("unsigned cuda_emu_reg_lo = 0; unsigned cuda_emu_reg_hi = 0; "),
+            "{code}"
+        );
+        assert!(code.contains("::cuda_emu::ptx::out(cuda_emu_reg_hi, static_cast<unsigned>((::cuda_emu::ptx::in<unsigned long long>(op1)) >> 32))"), "{code}");
+        let code = translate("ld.global.nc.v4.f32 {%0, %1, %2, %3}, [%4+16];", &ops(5), 4).unwrap();
+        assert!(code.contains("(reinterpret_cast<float*>(::cuda_emu::ptx::address(op4) + static_cast<long long>(16ll)))[3]"), "{code}");
+        let code = translate("st.release.gpu.global.u32 [%0], %1;", &ops(2), 0).unwrap();
+        assert!(
+            code.starts_with("__threadfence(); (reinterpret_cast<volatile unsigned*>("),
+            "{code}"
+        );
+        let code = translate("trap;", &[], 0).unwrap();
+        assert!(
+            code.contains("::cuda_emu::trap(__FILE__, __LINE__, \"asm(\\\"trap\\\")\")"),
+            "{code}"
+        );
+    }
+
+    #[test]
+    fn floats_need_a_rounding_modifier_or_the_measured_approximation() {
+        let code = translate("fma.rz.f32 %0, %1, %2, %3;", &ops(4), 1).unwrap();
+        assert!(code.contains("__fmaf_rz("), "{code}");
+        let code = translate("add.rm.f64 %0, %1, 0d3FF0000000000000;", &ops(2), 1).unwrap();
+        assert!(
+            code.contains("__dadd_rd(") && code.contains("f64_bits(0x3FF0000000000000ull)"),
+            "{code}"
+        );
+        let code = translate("ex2.approx.ftz.f32 %0, %1;", &ops(2), 1).unwrap();
+        assert!(code.contains("hardware_ex2("), "{code}");
+        let err = translate("add.f32 %0, %1, %2;", &ops(3), 1).unwrap_err();
+        assert!(err.contains("fuse"), "{err}");
+    }
+
+    #[test]
+    fn the_rest_is_refused_by_name() {
+        let refused = |ptx: &str, n: usize| translate(ptx, &ops(n), 1).unwrap_err();
+        assert_eq!(
+            refused("shfl.sync.bfly.b32 %0, %0, 1, 31, -1;", 1),
+            "shfl.sync.bfly.b32"
+        );
+        assert!(refused("@p add.u32 %0, %0, 1;", 1).contains("predicated"));
+        assert!(refused("ld.shared.u32 %0, [%1];", 2).contains(".shared"));
+        assert_eq!(
+            refused("add.u32 %1, %0, 1;", 2),
+            "%1 (an input operand written)"
+        );
+        assert_eq!(refused("mov.u32 %0, %%pm0;", 1), "%pm0");
+        assert_eq!(refused("add.sat.s32 %0, %1, %2;", 3), "add.sat.s32");
+        assert_eq!(refused("div.u32 %0, %1, %2;", 3), "div.u32");
+    }
+}

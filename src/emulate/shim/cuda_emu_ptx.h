@@ -1,0 +1,219 @@
+// cuda_emu_ptx.h: part of the CPU emulation shim: what inline PTX is
+// translated into (src/emulate/ptx.rs writes the calls; included by
+// cuda_runtime.h).
+//
+// A PTX register is bits of a width; an asm operand is a C++ object of any
+// arithmetic type. in<T>(x) reads an operand as the instruction's type T (a
+// value conversion between integers or between floats, the bits between an
+// integer and a float), out(d, v) writes the result back the same way.
+// The integer instructions follow the PTX ISA's definitions word for word
+// (bfe's sign bit, bfind's -1, shift amounts past the width, prmt's sign
+// replication); tests/cuda/ptx_inline.cu checks them against the GPU.
+#ifndef CUDA_EMU_PTX_H
+#define CUDA_EMU_PTX_H
+
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+namespace cuda_emu {
+namespace ptx {
+
+template <class T, class S>
+inline T in(const S& s) {
+  if constexpr (std::is_pointer<S>::value) {
+    return static_cast<T>(reinterpret_cast<uintptr_t>(s));
+  } else if constexpr (std::is_arithmetic<S>::value && std::is_arithmetic<T>::value &&
+                       std::is_floating_point<S>::value == std::is_floating_point<T>::value) {
+    return static_cast<T>(s);
+  } else if constexpr (sizeof(T) == sizeof(S)) {
+    T t;
+    memcpy(&t, &s, sizeof t);
+    return t;
+  } else if constexpr (std::is_floating_point<T>::value) {
+    // An integer of another width: its low bits (an immediate's value).
+    typedef typename std::conditional<sizeof(T) == 4, uint32_t, uint64_t>::type U;
+    const U u = static_cast<U>(s);
+    T t;
+    memcpy(&t, &u, sizeof t);
+    return t;
+  } else {
+    // A float (or a 16-bit type) read as an integer of another width.
+    typedef typename std::conditional<
+        sizeof(S) == 2, uint16_t, typename std::conditional<sizeof(S) == 4, uint32_t, uint64_t>::type>::type U;
+    U u;
+    memcpy(&u, &s, sizeof u);
+    return static_cast<T>(u);
+  }
+}
+
+template <class D, class T>
+inline void out(D& d, const T& v) {
+  d = in<typename std::remove_cv<D>::type>(v);
+}
+
+inline float f32_bits(uint32_t u) {
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+inline double f64_bits(uint64_t u) {
+  double f;
+  memcpy(&f, &u, 8);
+  return f;
+}
+
+// A memory operand's base: a pointer or an integer address.
+template <class A>
+inline uintptr_t address(const A& a) {
+  if constexpr (std::is_pointer<A>::value)
+    return reinterpret_cast<uintptr_t>(a);
+  else
+    return static_cast<uintptr_t>(a);
+}
+
+template <class T>
+using Unsigned = typename std::make_unsigned<T>::type;
+
+template <class T>
+constexpr unsigned kBits = 8 * sizeof(T);
+
+// shl/shr: shift amounts of the width or more shift everything out (shr of
+// a signed type fills with the sign).
+template <class T>
+inline T shl(T a, unsigned n) {
+  return n >= kBits<T> ? T(0) : static_cast<T>(static_cast<Unsigned<T>>(a) << n);
+}
+template <class T>
+inline T shr(T a, unsigned n) {
+  if (std::is_signed<T>::value) return n >= kBits<T> ? T(a < 0 ? -1 : 0) : static_cast<T>(a >> n);
+  return n >= kBits<T> ? T(0) : static_cast<T>(a >> n);
+}
+
+// mul.hi: the high half of the double-width product.
+template <class T>
+inline T mul_hi(T a, T b) {
+  if constexpr (sizeof(T) == 8) {
+    typedef typename std::conditional<std::is_signed<T>::value, __int128, unsigned __int128>::type W;
+    return static_cast<T>((static_cast<W>(a) * static_cast<W>(b)) >> 64);
+  } else {
+    typedef typename std::conditional<std::is_signed<T>::value, long long, unsigned long long>::type W;
+    return static_cast<T>((static_cast<W>(a) * static_cast<W>(b)) >> kBits<T>);
+  }
+}
+
+template <class T>
+inline unsigned popc(T a) {
+  return static_cast<unsigned>(__builtin_popcountll(static_cast<unsigned long long>(static_cast<Unsigned<T>>(a))));
+}
+template <class T>
+inline unsigned clz(T a) {
+  const unsigned long long u = static_cast<Unsigned<T>>(a);
+  return u == 0 ? kBits<T> : static_cast<unsigned>(__builtin_clzll(u)) - (64 - kBits<T>);
+}
+template <class T>
+inline T brev(T a) {
+  Unsigned<T> u = static_cast<Unsigned<T>>(a), r = 0;
+  for (unsigned i = 0; i < kBits<T>; ++i, u >>= 1) r = static_cast<Unsigned<T>>((r << 1) | (u & 1u));
+  return static_cast<T>(r);
+}
+
+// bfind: the bit position of the most significant non-sign bit (for a
+// negative signed value, of the most significant 0), 0xffffffff when there is
+// none; .shiftamt gives the left shift that would bring it to the top.
+template <class T>
+inline unsigned bfind(T a, bool shiftamt) {
+  Unsigned<T> u = static_cast<Unsigned<T>>(a);
+  if (std::is_signed<T>::value && a < 0) u = static_cast<Unsigned<T>>(~u);
+  if (u == 0) return 0xffffffffu;
+  const unsigned pos = kBits<T> - 1 - clz(u);
+  return shiftamt ? kBits<T> - 1 - pos : pos;
+}
+
+// bfe: len bits of a from bit pos (each the low 8 bits of its operand),
+// extended with the field's top bit for signed types; a field running past
+// the top takes the top bits; len 0 gives 0.
+template <class T>
+inline T bfe(T a, unsigned b, unsigned c) {
+  const unsigned msb = kBits<T> - 1, pos = b & 0xffu, len = c & 0xffu;
+  const Unsigned<T> u = static_cast<Unsigned<T>>(a);
+  bool sbit = false;
+  if (std::is_signed<T>::value && len != 0) {
+    const unsigned top = pos + len - 1 < msb ? pos + len - 1 : msb;
+    sbit = (u >> top) & 1u;
+  }
+  Unsigned<T> d = 0;
+  for (unsigned i = 0; i <= msb; ++i) {
+    const bool bit = (i < len && pos + i <= msb) ? ((u >> (pos + i)) & 1u) : sbit;
+    d = static_cast<Unsigned<T>>(d | (static_cast<Unsigned<T>>(bit) << i));
+  }
+  return static_cast<T>(d);
+}
+
+// bfi: b with len bits from a's bottom put in at bit pos (bits past the top
+// are dropped).
+template <class T>
+inline T bfi(T a, T b, unsigned c, unsigned d) {
+  const unsigned msb = kBits<T> - 1, pos = c & 0xffu, len = d & 0xffu;
+  Unsigned<T> r = static_cast<Unsigned<T>>(b);
+  const Unsigned<T> f = static_cast<Unsigned<T>>(a);
+  for (unsigned i = 0; i < len && pos + i <= msb; ++i) {
+    const Unsigned<T> bit = static_cast<Unsigned<T>>(1) << (pos + i);
+    r = static_cast<Unsigned<T>>(((f >> i) & 1u) ? (r | bit) : (r & ~bit));
+  }
+  return static_cast<T>(r);
+}
+
+// prmt.b32 (default mode): byte n of the result is byte c[4n+2:4n] of the
+// eight bytes {b, a} (a the low four), or that byte's sign replicated when
+// c[4n+3] is set.
+inline unsigned prmt(unsigned a, unsigned b, unsigned c) {
+  const unsigned long long v = (static_cast<unsigned long long>(b) << 32) | a;
+  unsigned r = 0;
+  for (int n = 0; n < 4; ++n) {
+    const unsigned sel = (c >> (4 * n)) & 0xfu;
+    unsigned byte = static_cast<unsigned>(v >> (8 * (sel & 7u))) & 0xffu;
+    if (sel & 8u) byte = (byte & 0x80u) ? 0xffu : 0u;
+    r |= byte << (8 * n);
+  }
+  return r;
+}
+
+// lop3.b32: bit k of immLut is the result for inputs a = k[2], b = k[1], c = k[0].
+inline unsigned lop3(unsigned a, unsigned b, unsigned c, unsigned lut) {
+  unsigned r = 0;
+  for (unsigned k = 0; k < 8; ++k) {
+    if (!((lut >> k) & 1u)) continue;
+    r |= ((k & 4u) ? a : ~a) & ((k & 2u) ? b : ~b) & ((k & 1u) ? c : ~c);
+  }
+  return r;
+}
+
+// shf: the 64-bit {b, a} (a the low word) shifted by c (wrap: mod 32;
+// clamp: at most 32), the high word for .l, the low for .r.
+inline unsigned shf_l_wrap(unsigned a, unsigned b, unsigned c) {
+  return static_cast<unsigned>((((static_cast<unsigned long long>(b) << 32) | a) << (c & 31u)) >> 32);
+}
+inline unsigned shf_l_clamp(unsigned a, unsigned b, unsigned c) {
+  const unsigned n = c < 32u ? c : 32u;
+  return static_cast<unsigned>((((static_cast<unsigned long long>(b) << 32) | a) << n) >> 32);
+}
+inline unsigned shf_r_wrap(unsigned a, unsigned b, unsigned c) {
+  return static_cast<unsigned>(((static_cast<unsigned long long>(b) << 32) | a) >> (c & 31u));
+}
+inline unsigned shf_r_clamp(unsigned a, unsigned b, unsigned c) {
+  const unsigned n = c < 32u ? c : 32u;
+  return static_cast<unsigned>(((static_cast<unsigned long long>(b) << 32) | a) >> n);
+}
+
+// sin.approx.ftz and cos.approx.ftz: a subnormal input is a zero of its sign.
+inline float flush_subnormal(float x) {
+  return (x != 0.0f && x > -1.17549435e-38f && x < 1.17549435e-38f) ? (x < 0 ? -0.0f : 0.0f) : x;
+}
+inline float sin_approx_ftz(float x) { return __sinf(flush_subnormal(x)); }
+inline float cos_approx_ftz(float x) { return __cosf(flush_subnormal(x)); }
+
+}  // namespace ptx
+}  // namespace cuda_emu
+
+#endif  // CUDA_EMU_PTX_H
