@@ -131,6 +131,18 @@ impl Ty {
     }
 }
 
+/// An inline `asm` in C++, and what the rewriter must know of it.
+#[derive(Debug, Default)]
+pub(super) struct Translation {
+    /// The statements.
+    pub code: String,
+    /// Whether it makes volatile (or acquire, release) accesses, as source
+    /// code that writes `volatile` does: the program is built for lock step.
+    pub volatile: bool,
+    /// Whether it synchronizes threads (`bar.sync`, `bar.warp.sync`).
+    pub synchronizes: bool,
+}
+
 /// C++ for the PTX `template` of an inline `asm`, `operands[n]` naming `%n`,
 /// the first `outputs` of them written by it. Anything outside the subset
 /// in the module's doc is an `Err` naming the instruction or operand.
@@ -138,17 +150,17 @@ pub(super) fn translate(
     template: &str,
     operands: &[String],
     outputs: usize,
-) -> Result<String, String> {
+) -> Result<Translation, String> {
     let mut translator = Translator {
         operands,
         outputs,
         registers: HashMap::new(),
-        code: String::new(),
+        out: Translation::default(),
     };
     for statement in template.split([';', '\n']) {
         translator.statement(statement.trim())?;
     }
-    Ok(translator.code)
+    Ok(translator.out)
 }
 
 struct Translator<'a> {
@@ -156,7 +168,7 @@ struct Translator<'a> {
     outputs: usize,
     /// Registers declared with `.reg`, by PTX name: their C++ name and type.
     registers: HashMap<String, (String, Ty)>,
-    code: String,
+    out: Translation,
 }
 
 /// A parsed instruction: `name.mod.mod.type args`.
@@ -316,7 +328,7 @@ impl Translator<'_> {
                     "cuda_emu_reg_{}",
                     register.replace('%', "pct_").replace('$', "dollar_")
                 );
-                self.code.push_str(&format!("{} {cpp} = 0; ", ty.cpp()));
+                self.out.code.push_str(&format!("{} {cpp} = 0; ", ty.cpp()));
                 self.registers.insert(register, (cpp, ty));
             }
         }
@@ -414,7 +426,8 @@ impl Translator<'_> {
 
     fn assign(&mut self, dest: &str, value: String) -> Result<(), String> {
         let dest = self.destination(dest)?;
-        self.code
+        self.out
+            .code
             .push_str(&format!("::cuda_emu::ptx::out({dest}, {value}); "));
         Ok(())
     }
@@ -473,7 +486,7 @@ impl Translator<'_> {
             "ld" | "st" => self.memory(i),
             "membar" | "fence" => self.fence(i),
             "trap" | "brkpt" if i.modifiers.is_empty() && i.args.is_empty() => {
-                self.code.push_str(&format!(
+                self.out.code.push_str(&format!(
                     "::cuda_emu::trap(__FILE__, __LINE__, \"asm(\\\"{}\\\")\"); ",
                     i.name
                 ));
@@ -482,7 +495,7 @@ impl Translator<'_> {
             "nanosleep" => {
                 i.arity(1)?;
                 let ns = self.value(i.args[0], Ty::U32)?;
-                self.code.push_str(&format!("__nanosleep({ns}); "));
+                self.out.code.push_str(&format!("__nanosleep({ns}); "));
                 Ok(())
             }
             "bar" | "barrier" => self.barrier(i),
@@ -771,6 +784,7 @@ impl Translator<'_> {
             }
         }
         i.arity(2)?;
+        self.out.volatile |= ordered;
         let access = if ordered {
             format!("volatile {}", ty.cpp())
         } else {
@@ -788,7 +802,7 @@ impl Translator<'_> {
             self.vector(data, vector)?
         };
         if release {
-            self.code.push_str("__threadfence(); ");
+            self.out.code.push_str("__threadfence(); ");
         }
         for (k, element) in elements.into_iter().enumerate() {
             if i.name == "ld" {
@@ -798,11 +812,11 @@ impl Translator<'_> {
                 self.assign(element, format!("({pointer})[{k}]"))?;
             } else {
                 let v = self.value(element, ty)?;
-                self.code.push_str(&format!("({pointer})[{k}] = {v}; "));
+                self.out.code.push_str(&format!("({pointer})[{k}] = {v}; "));
             }
         }
         if acquire {
-            self.code.push_str("__threadfence(); ");
+            self.out.code.push_str("__threadfence(); ");
         }
         Ok(())
     }
@@ -823,7 +837,7 @@ impl Translator<'_> {
             },
             _ => return Err(i.opcode()),
         };
-        self.code.push_str(match scope {
+        self.out.code.push_str(match scope {
             "block" => "__threadfence_block(); ",
             "gpu" => "__threadfence(); ",
             _ => "__threadfence_system(); ",
@@ -834,12 +848,14 @@ impl Translator<'_> {
     fn barrier(&mut self, i: &Instruction) -> Result<(), String> {
         match (i.modifiers.as_slice(), i.args.as_slice()) {
             (["sync"], ["0"]) | (["sync", "aligned"], ["0"]) => {
-                self.code.push_str("__syncthreads(); ");
+                self.out.synchronizes = true;
+                self.out.code.push_str("__syncthreads(); ");
                 Ok(())
             }
             (["warp", "sync"], [mask]) => {
+                self.out.synchronizes = true;
                 let mask = self.value(mask, Ty::U32)?;
-                self.code.push_str(&format!("__syncwarp({mask}); "));
+                self.out.code.push_str(&format!("__syncwarp({mask}); "));
                 Ok(())
             }
             _ => Err(i.text.to_string()),
@@ -868,14 +884,18 @@ mod tests {
 
     #[test]
     fn integer_instructions_call_the_shims_functions() {
-        let code = translate("lop3.b32 %0, %1, %2, %3, 0x96;", &ops(4), 1).unwrap();
+        let code = translate("lop3.b32 %0, %1, %2, %3, 0x96;", &ops(4), 1)
+            .unwrap()
+            .code;
         assert!(code.contains("::cuda_emu::ptx::lop3("), "{code}");
         assert!(code.starts_with("::cuda_emu::ptx::out(op0, "), "{code}");
-        let code = translate("bfe.s32 %0, %1, 8, 4;", &ops(2), 1).unwrap();
+        let code = translate("bfe.s32 %0, %1, 8, 4;", &ops(2), 1).unwrap().code;
         assert!(code.contains("::cuda_emu::ptx::bfe(::cuda_emu::ptx::in<int>(op1), ::cuda_emu::ptx::in<unsigned>(8ll)"), "{code}");
-        let code = translate("mul.wide.u32 %0, %1, %2;", &ops(3), 1).unwrap();
+        let code = translate("mul.wide.u32 %0, %1, %2;", &ops(3), 1)
+            .unwrap()
+            .code;
         assert!(code.contains("static_cast<unsigned long long>("), "{code}");
-        let code = translate("mov.u32 %0, %tid.x;", &ops(1), 1).unwrap();
+        let code = translate("mov.u32 %0, %tid.x;", &ops(1), 1).unwrap().code;
         assert!(code.contains("threadIdx.x"), "{code}");
     }
 
@@ -886,20 +906,32 @@ mod tests {
             &ops(2),
             1,
         )
-        .unwrap();
+        .unwrap()
+        .code;
         assert!(
             code.starts_with("unsigned cuda_emu_reg_lo = 0; unsigned cuda_emu_reg_hi = 0; "),
             "{code}"
         );
         assert!(code.contains("::cuda_emu::ptx::out(cuda_emu_reg_hi, static_cast<unsigned>((::cuda_emu::ptx::in<unsigned long long>(op1)) >> 32))"), "{code}");
-        let code = translate("ld.global.nc.v4.f32 {%0, %1, %2, %3}, [%4+16];", &ops(5), 4).unwrap();
+        let code = translate("ld.global.nc.v4.f32 {%0, %1, %2, %3}, [%4+16];", &ops(5), 4)
+            .unwrap()
+            .code;
         assert!(code.contains("(reinterpret_cast<float*>(::cuda_emu::ptx::address(op4) + static_cast<long long>(16ll)))[3]"), "{code}");
-        let code = translate("st.release.gpu.global.u32 [%0], %1;", &ops(2), 0).unwrap();
+        let release = translate("st.release.gpu.global.u32 [%0], %1;", &ops(2), 0).unwrap();
+        assert!(release.volatile && !release.synchronizes);
+        let code = release.code;
         assert!(
             code.starts_with("__threadfence(); (reinterpret_cast<volatile unsigned*>("),
             "{code}"
         );
-        let code = translate("trap;", &[], 0).unwrap();
+        let barrier = translate("bar.sync 0;", &[], 0).unwrap();
+        assert!(barrier.synchronizes && !barrier.volatile);
+        assert!(
+            !translate("ld.global.nc.u32 %0, [%1];", &ops(2), 1)
+                .unwrap()
+                .volatile
+        );
+        let code = translate("trap;", &[], 0).unwrap().code;
         assert!(
             code.contains("::cuda_emu::trap(__FILE__, __LINE__, \"asm(\\\"trap\\\")\")"),
             "{code}"
@@ -908,14 +940,20 @@ mod tests {
 
     #[test]
     fn floats_need_a_rounding_modifier_or_the_measured_approximation() {
-        let code = translate("fma.rz.f32 %0, %1, %2, %3;", &ops(4), 1).unwrap();
+        let code = translate("fma.rz.f32 %0, %1, %2, %3;", &ops(4), 1)
+            .unwrap()
+            .code;
         assert!(code.contains("__fmaf_rz("), "{code}");
-        let code = translate("add.rm.f64 %0, %1, 0d3FF0000000000000;", &ops(2), 1).unwrap();
+        let code = translate("add.rm.f64 %0, %1, 0d3FF0000000000000;", &ops(2), 1)
+            .unwrap()
+            .code;
         assert!(
             code.contains("__dadd_rd(") && code.contains("f64_bits(0x3FF0000000000000ull)"),
             "{code}"
         );
-        let code = translate("ex2.approx.ftz.f32 %0, %1;", &ops(2), 1).unwrap();
+        let code = translate("ex2.approx.ftz.f32 %0, %1;", &ops(2), 1)
+            .unwrap()
+            .code;
         assert!(code.contains("hardware_ex2("), "{code}");
         let err = translate("add.f32 %0, %1, %2;", &ops(3), 1).unwrap_err();
         assert!(err.contains("fuse"), "{err}");

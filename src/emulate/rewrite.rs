@@ -996,9 +996,11 @@ impl<'a> Rewriter<'a> {
             }
             operands.push(name);
         }
-        let code = super::ptx::translate(&template, &operands, outputs.len())
+        let translation = super::ptx::translate(&template, &operands, outputs.len())
             .map_err(|what| refuse(self, what))?;
-        body.push_str(&code);
+        self.lock_step |= translation.volatile;
+        self.synchronizes |= translation.synchronizes;
+        body.push_str(&translation.code);
         let span = &self.source[self.tokens[at].start..self.tokens[close].end];
         let newlines = span.matches('\n').count();
         self.edits.push(Edit {

@@ -1633,13 +1633,9 @@ std::string with_commas(size_t v) {
 // Static __shared__ arrays live in the program's thread-local block, extern
 // __shared__ at g_dynamic_shared_ptr.
 uintptr_t wrapped_shared(uintptr_t a, unsigned* times) {
-  const uintptr_t tp = reinterpret_cast<uintptr_t>(__builtin_thread_pointer());
-  const uintptr_t static_lo = tp - tls_block_bytes();
-  const uintptr_t dynamic_lo = reinterpret_cast<uintptr_t>(g_dynamic_shared_ptr);
-  const uintptr_t dynamic_hi = dynamic_lo + (g_launch != nullptr ? g_launch->shmem : 0);
   for (unsigned size : {1u, 2u, 4u, 8u, 16u}) {
     const uintptr_t b = a - (static_cast<uintptr_t>(size) << 32);
-    if ((b >= static_lo && b < tp) || (b >= dynamic_lo && b < dynamic_hi)) {
+    if (shared_block(b, B.lockstep.tls_bytes) != kNotShared) {
       *times = size;
       return b;
     }

@@ -528,28 +528,40 @@ __attribute__((noinline)) void size_area(Lockstep::Area& area, size_t words) {
   area.words = new ShadowWord[words];
 }
 
-// Where addr's shadow is: its area and word, or false when addr is not shared memory
-// (two range tests: the program's thread-local block, where static __shared__ live, and
-// the launch's `extern __shared__` buffer). The thread-local block also holds the
-// runtime's threadIdx and blockIdx, which kernels read all the time and only the
-// runtime writes: they are not shared memory.
+// Which block of shared memory address a is in: the program's thread-local block,
+// `tls_bytes` long below the thread pointer, where static __shared__ live, or the
+// launch's `extern __shared__` buffer. Two range tests; the one place that knows
+// where shared memory is (the lock-step shadow and the wrapped-index check ask it).
+enum SharedBlock { kNotShared, kStaticShared, kDynamicShared };
+inline __attribute__((always_inline)) SharedBlock shared_block(uintptr_t a, size_t tls_bytes) {
+  const uintptr_t tp = reinterpret_cast<uintptr_t>(__builtin_thread_pointer());
+  if (a < tp && a >= tp - tls_bytes) return kStaticShared;
+  const uintptr_t d = reinterpret_cast<uintptr_t>(g_dynamic_shared_ptr);
+  if (g_launch && a >= d && a < d + g_launch->shmem) return kDynamicShared;
+  return kNotShared;
+}
+
+// Where addr's shadow is: its area and word, or false when addr is not shared memory.
+// The thread-local block also holds the runtime's threadIdx and blockIdx, which
+// kernels read all the time and only the runtime writes: they are not shared memory.
 inline __attribute__((always_inline)) bool shadow_of(const void* addr, Lockstep::Area** area,
                                                      size_t* word) {
   Lockstep& L = B.lockstep;
   uintptr_t a = reinterpret_cast<uintptr_t>(addr);
-  uintptr_t tp = reinterpret_cast<uintptr_t>(__builtin_thread_pointer());
-  if (a < tp && a >= tp - L.tls_bytes) {
+  const SharedBlock in = shared_block(a, L.tls_bytes);
+  if (in == kStaticShared) {
     if (a - reinterpret_cast<uintptr_t>(&threadIdx) < sizeof threadIdx ||
         a - reinterpret_cast<uintptr_t>(&blockIdx) < sizeof blockIdx)
       return false;
+    uintptr_t tp = reinterpret_cast<uintptr_t>(__builtin_thread_pointer());
     size_t i = (a - (tp - L.tls_bytes)) >> 2;
     if (L.tls.n <= i) size_area(L.tls, L.tls_bytes / 4 + 1);
     *area = &L.tls;
     *word = i;
     return true;
   }
-  uintptr_t d = reinterpret_cast<uintptr_t>(g_dynamic_shared_ptr);
-  if (g_launch && a >= d && a < d + g_launch->shmem) {
+  if (in == kDynamicShared) {
+    uintptr_t d = reinterpret_cast<uintptr_t>(g_dynamic_shared_ptr);
     size_t i = (a - d) >> 2;
     if (L.dyn.n <= i) size_area(L.dyn, g_launch->shmem / 4 + 1);
     *area = &L.dyn;
