@@ -2686,6 +2686,13 @@ mod tests {
             "__device__ void f() { asm volatile(\"\" ::: \"memory\"); }"
         ));
         assert!(!uses("int x; // volatile\n"));
+        // Inline PTX that accesses memory as volatile code does.
+        assert!(uses(
+            "__device__ int f(int* p) { int v; asm volatile(\"ld.volatile.global.u32 %0, [%1];\" : \"=r\"(v) : \"l\"(p)); return v; }"
+        ));
+        assert!(!uses(
+            "__device__ int f(int* p) { int v; asm(\"ld.global.nc.u32 %0, [%1];\" : \"=r\"(v) : \"l\"(p)); return v; }"
+        ));
     }
 
     #[test]
