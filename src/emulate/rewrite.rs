@@ -2003,7 +2003,7 @@ impl<'a> Rewriter<'a> {
 /// `tex2DLod`, `texCubemap`, `surf2Dwrite`, ... (those the shim emulates are
 /// told apart by the caller).
 fn is_texture_function(name: &str) -> bool {
-    [
+    let prefixes = [
         "tex1D",
         "tex2D",
         "tex3D",
@@ -2012,9 +2012,18 @@ fn is_texture_function(name: &str) -> bool {
         "surf2D",
         "surf3D",
         "surfCubemap",
-    ]
-    .iter()
-    .any(|prefix| name.starts_with(prefix))
+    ];
+    // A CUDA name is a prefix, `Layered` or not, then at most one of these:
+    // a program's own `tex2D_at` macro is not one.
+    prefixes.iter().any(|prefix| {
+        name.strip_prefix(prefix).is_some_and(|rest| {
+            let rest = rest.strip_prefix("Layered").unwrap_or(rest);
+            matches!(
+                rest,
+                "" | "fetch" | "Lod" | "Grad" | "gather" | "read" | "write"
+            )
+        })
+    })
 }
 
 /// Keywords that can sit right before `<<<`-like text but never name a kernel.
@@ -2819,6 +2828,11 @@ mod tests {
                 "cudaMallocMipmappedArray(&m, &d, e, 4);",
                 "cudaMallocMipmappedArray",
             ),
+            (
+                "float v = tex2DLayeredGrad<float>(t, x, y, l, dx, dy);",
+                "tex2DLayeredGrad",
+            ),
+            ("surfCubemapwrite(v, s, x, y, f);", "surfCubemapwrite"),
         ] {
             assert_eq!(
                 refusal(source).2,
@@ -2826,6 +2840,11 @@ mod tests {
                 "{source}"
             );
         }
+        // A program's own names that only begin like CUDA's (HeCBench's debayer
+        // has a macro `tex2D_at`) are its own.
+        let own = "#define tex2D_at(t, b, r, c) at(b, r, c)\nfloat v = tex2D_at(float, img, r, c);\n\
+                   float w = tex3Dsample(p, 1);\n";
+        assert_eq!(body(own), own);
     }
 
     #[test]
