@@ -15,6 +15,9 @@
 //!   the rest), and the hardware approximations `ex2`, `lg2`, `rsqrt`,
 //!   `sin`, `cos` (`.approx`, `.ftz` or not) and `rcp.approx.ftz` on the
 //!   tables measured on the GPU;
+//! - conversions: `cvt` between integers, between integers and floats with
+//!   a rounding modifier (the shim's `__float2int_rz` and the rest),
+//!   `cvt.f64.f32` and `cvt.rn.f32.f64`; `cvta` to and from global;
 //! - memory: `ld` and `st` of generic and global addresses, vectors too,
 //!   with any cache operator (`.volatile`, `.relaxed`, `.acquire` and
 //!   `.release` ones are volatile accesses, fenced);
@@ -458,21 +461,15 @@ impl Translator<'_> {
             Some(i) => (inner[..i].trim(), inner[i..].replace(' ', "")),
             None => (inner, String::new()),
         };
-        let offset = offset.strip_prefix('+').unwrap_or(&offset).to_string();
-        let offset_ok = offset.is_empty()
-            || offset
-                .strip_prefix('-')
-                .unwrap_or(&offset)
-                .chars()
-                .all(|c| c.is_ascii_hexdigit() || c == 'x' || c == 'X');
-        if !offset_ok {
-            return Err(text.to_string());
-        }
+        let offset = match offset.strip_prefix('+').unwrap_or(&offset) {
+            "" => 0,
+            text => parse_integer(text).ok_or_else(|| text.to_string())?,
+        };
         let base = match self.register(base)? {
             Some(register) => format!("::cuda_emu::ptx::address({register})"),
             None => return Err(format!("{text} (an absolute address)")),
         };
-        let offset = if offset.is_empty() {
+        let offset = if offset == 0 {
             String::new()
         } else {
             format!(" + static_cast<long long>({offset}ll)")
@@ -499,6 +496,8 @@ impl Translator<'_> {
                 Ok(())
             }
             "bar" | "barrier" => self.barrier(i),
+            "cvt" => self.convert(i),
+            "cvta" => self.generic_address(i),
             _ if i.ty()?.is_float() => self.float(i),
             _ => self.integer(i),
         }
@@ -764,6 +763,74 @@ impl Translator<'_> {
         self.assign(i.args[0], expr)
     }
 
+    /// `cvt.dst.src`: between integers (sign or zero extension by the source
+    /// type, truncation), and between integers and floats with a rounding
+    /// modifier, by the shim's `__float2int_rz`-like conversions.
+    fn convert(&mut self, i: &Instruction) -> Result<(), String> {
+        i.arity(2)?;
+        let (rest, [dst, src]) = i.modifiers.split_at(i.modifiers.len().saturating_sub(2)) else {
+            return Err(i.opcode());
+        };
+        let (Some(dst), Some(src)) = (Ty::parse(dst), Ty::parse(src)) else {
+            return Err(i.opcode());
+        };
+        let a = self.value(i.args[1], src)?;
+        let int_name = |t: Ty| match t {
+            Ty::S32 => Some("int"),
+            Ty::U32 => Some("uint"),
+            Ty::S64 => Some("ll"),
+            Ty::U64 => Some("ull"),
+            _ => None,
+        };
+        let expr = match (rest, dst.is_float(), src.is_float()) {
+            ([], false, false) => format!("static_cast<{}>({a})", dst.cpp()),
+            ([], true, true) if dst == Ty::F64 && src == Ty::F32 => {
+                format!("static_cast<double>({a})")
+            }
+            ([r], true, true) if dst == Ty::F32 && src == Ty::F64 && rounding(r).is_some() => {
+                format!("__double2float_{}({a})", rounding(r).unwrap_or("rn"))
+            }
+            ([r], false, true) => {
+                let mode = match *r {
+                    "rni" => "rn",
+                    "rzi" => "rz",
+                    "rmi" => "rd",
+                    "rpi" => "ru",
+                    _ => return Err(i.opcode()),
+                };
+                let to = int_name(dst).ok_or_else(|| i.opcode())?;
+                let from = if src == Ty::F32 { "float" } else { "double" };
+                format!("__{from}2{to}_{mode}({a})")
+            }
+            ([r], true, false) if rounding(r).is_some() => {
+                let mode = rounding(r).unwrap_or("rn");
+                let from = int_name(src).ok_or_else(|| i.opcode())?;
+                let to = if dst == Ty::F32 { "float" } else { "double" };
+                if to == "double" && matches!(src, Ty::S32 | Ty::U32) {
+                    format!("static_cast<double>({a})") // exact
+                } else {
+                    format!("__{from}2{to}_{mode}({a})")
+                }
+            }
+            _ => return Err(i.opcode()),
+        };
+        self.assign(i.args[0], expr)
+    }
+
+    /// `cvta.global` and `cvta.to.global`: the emulator's global addresses are
+    /// generic ones.
+    fn generic_address(&mut self, i: &Instruction) -> Result<(), String> {
+        i.arity(2)?;
+        match i.modifiers.as_slice() {
+            ["global", t @ ("u64" | "u32")] | ["to", "global", t @ ("u64" | "u32")] => {
+                let ty = Ty::parse(t).ok_or_else(|| i.opcode())?;
+                let v = self.value(i.args[1], ty)?;
+                self.assign(i.args[0], v)
+            }
+            _ => Err(i.opcode()),
+        }
+    }
+
     fn memory(&mut self, i: &Instruction) -> Result<(), String> {
         let ty = i.ty()?;
         let mut vector = 1;
@@ -863,6 +930,23 @@ impl Translator<'_> {
     }
 }
 
+/// A decimal or `0x` integer, signed.
+fn parse_integer(text: &str) -> Option<i64> {
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let magnitude = match digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
+        Some(hex) => i64::from_str_radix(hex, 16).ok()?,
+        None if digits.chars().all(|c| c.is_ascii_digit()) => digits.parse().ok()?,
+        None => return None,
+    };
+    Some(if negative { -magnitude } else { magnitude })
+}
+
 /// The type of each of `n` pieces of a `ty` register (`mov.b64 {lo, hi}`).
 fn piece_type(ty: Ty, n: usize) -> Option<Ty> {
     match (ty.bits(), n) {
@@ -897,6 +981,54 @@ mod tests {
         assert!(code.contains("static_cast<unsigned long long>("), "{code}");
         let code = translate("mov.u32 %0, %tid.x;", &ops(1), 1).unwrap().code;
         assert!(code.contains("threadIdx.x"), "{code}");
+    }
+
+    #[test]
+    fn no_template_makes_it_panic() {
+        // Every truncation of each seed, and each seed with one character
+        // replaced by each of the characters PTX syntax is made of: the
+        // translator answers Ok or Err, never panics.
+        let seeds = [
+            "ld.global.nc.v4.f32 {%0, %1, %2, %3}, [%4+16];",
+            "{ .reg .b32 t<2>;\n mov.b64 {t0, t1}, %1;\n add.u32 %0, t0, t1; }",
+            "bfi.b32 %0, %1, %2, %3, %4;",
+            "cvt.rzi.s32.f32 %0, %1;",
+            "st.release.gpu.global.v2.u64 [%0-8], {%1, %2};",
+            "fma.rn.f64 %0, %1, 0d3FF0000000000000, -0f3F800000;",
+            "bar.warp.sync %%laneid; trap;",
+        ];
+        let alphabet = [
+            '{', '}', '[', ']', ',', ';', '%', '.', '+', '-', '<', '>', ' ', '0', 'x', '@',
+        ];
+        for seed in seeds {
+            let chars: Vec<char> = seed.chars().collect();
+            for end in 0..=chars.len() {
+                let _ = translate(&chars[..end].iter().collect::<String>(), &ops(5), 4);
+            }
+            for at in 0..chars.len() {
+                for c in alphabet {
+                    let mut mutated = chars.clone();
+                    mutated[at] = c;
+                    let _ = translate(&mutated.iter().collect::<String>(), &ops(5), 4);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn conversions_use_the_shims_rounded_ones() {
+        let cvt = |ptx: &str| translate(ptx, &ops(2), 1).unwrap().code;
+        assert!(cvt("cvt.rzi.s32.f32 %0, %1;").contains("__float2int_rz("));
+        assert!(cvt("cvt.rmi.u64.f64 %0, %1;").contains("__double2ull_rd("));
+        assert!(cvt("cvt.rp.f32.s64 %0, %1;").contains("__ll2float_ru("));
+        assert!(cvt("cvt.rn.f64.u32 %0, %1;").contains("static_cast<double>("));
+        assert!(cvt("cvt.rz.f32.f64 %0, %1;").contains("__double2float_rz("));
+        let widen = cvt("cvt.s64.s32 %0, %1;");
+        assert!(
+            widen.contains("static_cast<long long>(::cuda_emu::ptx::in<int>(op1))"),
+            "{widen}"
+        );
+        assert!(cvt("cvta.to.global.u64 %0, %1;").contains("in<unsigned long long>(op1)"));
     }
 
     #[test]
@@ -975,5 +1107,11 @@ mod tests {
         assert_eq!(refused("mov.u32 %0, %%pm0;", 1), "%pm0");
         assert_eq!(refused("add.sat.s32 %0, %1, %2;", 3), "add.sat.s32");
         assert_eq!(refused("div.u32 %0, %1, %2;", 3), "div.u32");
+        assert_eq!(refused("cvt.sat.u8.s32 %0, %1;", 2), "cvt.sat.u8.s32");
+        assert_eq!(refused("cvt.rn.f16.f32 %0, %1;", 2), "cvt.rn.f16.f32");
+        assert_eq!(
+            refused("cvta.to.shared.u64 %0, %1;", 2),
+            "cvta.to.shared.u64"
+        );
     }
 }

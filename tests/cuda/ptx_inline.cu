@@ -1,8 +1,8 @@
 // Inline PTX of the kinds real programs write: integer bit operations
 // (lop3, bfe, bfi, bfind, prmt, shf, shifts past the width, popc, clz,
 // brev), high and wide products, {lo, hi} packing, .reg blocks, floats
-// with rounding modifiers, the .approx functions with and without .ftz,
-// and the special registers. Each result over 4096 inputs (edge values,
+// with rounding modifiers, cvt between integers and floats, the .approx
+// functions with and without .ftz, and the special registers. Each result over 4096 inputs (edge values,
 // then pseudo-random ones) is printed as an FNV-1a hash; the integer ones
 // are also checked on the host against the PTX ISA's definitions, and the
 // first input where they differ is printed.
@@ -190,7 +190,27 @@ __global__ void floats(const float* X, const float* Y, const float* Z, const dou
   o[26] = static_cast<float>(u >> 9);
   asm("mov.b32 %0, %1;" : "=f"(r) : "r"(0x40490fdbu ^ (u & 0xff)));
   o[27] = r;
-  for (int k = 28; k < kFloat; ++k) o[k] = 0;
+  // Conversions: float to integer in each rounding, integer to float, double to float.
+  int si;
+  unsigned ui;
+  long long sl;
+  asm("cvt.rzi.s32.f32 %0, %1;" : "=r"(si) : "f"(x));
+  o[28] = __int_as_float(si);
+  asm("cvt.rni.s32.f32 %0, %1;" : "=r"(si) : "f"(x));
+  o[29] = __int_as_float(si);
+  asm("cvt.rmi.u32.f32 %0, %1;" : "=r"(ui) : "f"(x));
+  o[30] = __uint_as_float(ui);
+  asm("cvt.rpi.s64.f32 %0, %1;" : "=l"(sl) : "f"(x));
+  o[31] = __int_as_float(static_cast<int>(sl ^ (sl >> 32)));
+  asm("cvt.rn.f32.s32 %0, %1;" : "=f"(r) : "r"(__float_as_int(y)));
+  o[32] = r;
+  asm("cvt.rz.f32.u32 %0, %1;" : "=f"(r) : "r"(__float_as_uint(y)));
+  o[33] = r;
+  asm("cvt.rm.f32.s64 %0, %1;" : "=f"(r) : "l"(static_cast<long long>(__float_as_uint(y)) << 20));
+  o[34] = r;
+  asm("cvt.rz.f32.f64 %0, %1;" : "=f"(r) : "d"(D[i]));
+  o[35] = r;
+  for (int k = 36; k < kFloat; ++k) o[k] = 0;
   const double d = D[i], e = D[(i + 1) % kN];
   double q;
   asm("add.rm.f64 %0, %1, %2;" : "=d"(q) : "d"(d), "d"(e));
@@ -420,7 +440,7 @@ int main() {
     printf("\n");
   }
   printf("int 47 (tid + ctaid * ntid): %s\n", I[47] == 1000000u && I[(kN - 1) * kInt + 47] == 1000000u + kN - 1 ? "right" : "wrong");
-  for (int k = 0; k < 28; ++k) {
+  for (int k = 0; k < 36; ++k) {
     unsigned long long h = 0xcbf29ce484222325ull;
     for (int i = 0; i < kN; ++i) h = fnv(&F[i * kFloat + k], 4, h);
     printf("float %2d: %016llx\n", k, h);

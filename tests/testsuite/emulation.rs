@@ -1988,7 +1988,7 @@ fn inline_ptx_gives_what_the_isa_defines_and_trap_stops_the_kernel() {
     );
     assert_eq!(
         stdout.lines().filter(|l| l.starts_with("float ")).count(),
-        28
+        36
     );
 
     let done = run(&backend, "ptx_memory_trap", Duration::from_secs(60));
