@@ -130,8 +130,6 @@ const CUDA_LIBRARIES: &[(&str, &str)] = &[
     ("npp", "NPP"),
     ("nvjpeg", "nvJPEG"),
     ("nvrtc", "NVRTC (run-time compilation)"),
-    ("nvToolsExt", "NVTX"),
-    ("nvtx3/", "NVTX"),
     ("cuComplex.h", "cuComplex (CUDA's complex numbers)"),
     ("cuda_fp8.h", "CUDA's 8-bit floating-point types"),
     ("cuda_fp6.h", "CUDA's 6-bit floating-point types"),

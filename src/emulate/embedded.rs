@@ -67,6 +67,30 @@ const SHIM_FILES: &[ShimFile] = &[
         text: include_str!("shim/cuda_emu_ptx.h"),
     },
     ShimFile {
+        name: "nvToolsExt.h",
+        text: include_str!("shim/nvToolsExt.h"),
+    },
+    ShimFile {
+        name: "nvToolsExtCuda.h",
+        text: include_str!("shim/nvToolsExtCuda.h"),
+    },
+    ShimFile {
+        name: "nvToolsExtCudaRt.h",
+        text: include_str!("shim/nvToolsExtCudaRt.h"),
+    },
+    ShimFile {
+        name: "nvtx3/nvToolsExt.h",
+        text: include_str!("shim/nvtx3/nvToolsExt.h"),
+    },
+    ShimFile {
+        name: "nvtx3/nvToolsExtCuda.h",
+        text: include_str!("shim/nvtx3/nvToolsExtCuda.h"),
+    },
+    ShimFile {
+        name: "nvtx3/nvToolsExtCudaRt.h",
+        text: include_str!("shim/nvtx3/nvToolsExtCudaRt.h"),
+    },
+    ShimFile {
         name: "cuda_fp16.h",
         text: include_str!("shim/cuda_fp16.h"),
     },

@@ -2022,3 +2022,22 @@ fn inline_ptx_gives_what_the_isa_defines_and_trap_stops_the_kernel() {
         "{stderr}"
     );
 }
+
+#[test]
+fn nvtx_annotations_do_nothing_as_with_no_profiler_attached() {
+    // Programs annotated for Nsight include NVTX; it was refused as a
+    // library the emulator lacks. With no tool attached NVTX does nothing.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let done = run(&backend, "nvtx_no_tool", Duration::from_secs(60));
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    assert_eq!(done.termination, Termination::Exited(0), "{stdout}");
+    assert_eq!(
+        stdout,
+        "push -2 -2, start 0, pop -2 -2\n\
+         domain null, string null, push -2, pop -2\n\
+         attributes: 48 bytes, version 3\n\
+         square of 31: 961, cudaSuccess\n"
+    );
+}
