@@ -23,6 +23,12 @@
 //!   `.release` ones are volatile accesses, fenced);
 //! - control: `membar`, `fence`, `bar.sync 0`, `bar.warp.sync`, `trap`,
 //!   `brkpt`, `nanosleep`;
+//! - predicates: `.pred` registers, `setp` (integer, unsigned and float
+//!   comparisons, ordered and unordered), `selp`, `and`/`or`/`xor`/`not`
+//!   of predicates, guards `@p` and `@!p` on any instruction;
+//! - warps: `shfl.sync` (up, down, bfly, idx, as `__shfl_*_sync`: its c
+//!   operand must encode a width, or the run stops naming the line),
+//!   `vote.sync` (ballot, all, any), `activemask`;
 //! - registers: the special registers (`%laneid`, `%tid.x`, the clocks,
 //!   ...), and `.reg` declarations inside `{ }`.
 //!
@@ -30,8 +36,8 @@
 //! rewriter reports with the `asm`'s file and line. Refused on purpose:
 //! float `add`/`sub`/`mul` without a rounding modifier (ptxas may fuse them
 //! into an fma, so the answer depends on the neighbouring code), `.ftz` and
-//! `.sat` arithmetic, predicates, shared-window addresses (`ld.shared`), and
-//! the instructions not listed.
+//! `.sat` arithmetic, `setp` with a second predicate or a boolean operation,
+//! shared-window addresses (`ld.shared`), and the instructions not listed.
 //!
 //! Written by hand: PTX is a line-oriented assembly language whose inline
 //! templates are a few instructions long, no crate parses it, and the
@@ -56,6 +62,8 @@ enum Ty {
     S64,
     F32,
     F64,
+    /// A predicate (`.pred`): a C++ `bool`.
+    Pred,
 }
 
 impl Ty {
@@ -75,6 +83,7 @@ impl Ty {
             "s64" => Ty::S64,
             "f32" => Ty::F32,
             "f64" => Ty::F64,
+            "pred" => Ty::Pred,
             _ => return None,
         })
     }
@@ -92,11 +101,13 @@ impl Ty {
             Ty::S64 => "long long",
             Ty::F32 => "float",
             Ty::F64 => "double",
+            Ty::Pred => "bool",
         }
     }
 
     fn bits(self) -> u32 {
         match self {
+            Ty::Pred => 1,
             Ty::B8 | Ty::U8 | Ty::S8 => 8,
             Ty::B16 | Ty::U16 | Ty::S16 => 16,
             Ty::B32 | Ty::U32 | Ty::S32 | Ty::F32 => 32,
@@ -282,8 +293,26 @@ impl Translator<'_> {
         if text.is_empty() || text.chars().all(|c| c == '}' || c.is_whitespace()) {
             return Ok(());
         }
-        if text.starts_with('@') {
-            return Err(format!("{text} (a predicated instruction)"));
+        if let Some(guarded) = text.strip_prefix('@') {
+            // `@p inst` or `@!p inst`: the instruction's code under `if`.
+            let (guard, rest) = guarded
+                .split_once(char::is_whitespace)
+                .ok_or_else(|| text.to_string())?;
+            let (negate, name) = match guard.strip_prefix('!') {
+                Some(name) => ("!", name),
+                None => ("", guard),
+            };
+            let predicate = match self.registers.get(name) {
+                Some((cpp, Ty::Pred)) => cpp.clone(),
+                _ => return Err(format!("{text} (a guard that is no .pred register)")),
+            };
+            let before = self.out.code.len();
+            self.statement(rest.trim())?;
+            let body = self.out.code.split_off(before);
+            self.out
+                .code
+                .push_str(&format!("if ({negate}{predicate}) {{ {body}}} "));
+            return Ok(());
         }
         if let Some(declaration) = text.strip_prefix(".reg") {
             return self.declare(text, declaration);
@@ -497,6 +526,21 @@ impl Translator<'_> {
             }
             "bar" | "barrier" => self.barrier(i),
             "cvt" => self.convert(i),
+            "setp" => self.set_predicate(i),
+            "selp" => {
+                i.arity(4)?;
+                let ty = i.ty()?;
+                let (a, b) = (self.value(i.args[1], ty)?, self.value(i.args[2], ty)?);
+                let p = self.value(i.args[3], Ty::Pred)?;
+                self.assign(i.args[0], format!("(({p}) ? ({a}) : ({b}))"))
+            }
+            "shfl" => self.shuffle(i),
+            "vote" => self.vote(i),
+            "activemask" => {
+                i.arity(1)?;
+                self.assign(i.args[0], "__activemask()".to_string())
+            }
+            _ if i.ty()? == Ty::Pred => self.logic(i),
             "cvta" => self.generic_address(i),
             _ if i.ty()?.is_float() => self.float(i),
             _ => self.integer(i),
@@ -817,6 +861,139 @@ impl Translator<'_> {
         self.assign(i.args[0], expr)
     }
 
+    /// `setp.cmp.type p, a, b`: a comparison into a predicate. Float `eq`,
+    /// `ne`, `lt`, ... are false when either side is NaN, their `u` forms
+    /// true; integer `lo`, `ls`, `hi`, `hs` compare unsigned.
+    fn set_predicate(&mut self, i: &Instruction) -> Result<(), String> {
+        i.arity(3)?;
+        let ty = i.ty()?;
+        let [cmp] = i.qualifiers() else {
+            return Err(i.opcode());
+        };
+        if i.args[0].contains('|') {
+            return Err(format!("{} (a second predicate)", i.text));
+        }
+        let (a, b) = (self.value(i.args[1], ty)?, self.value(i.args[2], ty)?);
+        let (a, b) = (format!("({a})"), format!("({b})"));
+        let expr = if ty.is_float() {
+            let nan = format!("(std::isnan({a}) || std::isnan({b}))");
+            match *cmp {
+                "eq" => format!("{a} == {b}"),
+                "ne" => format!("({a} < {b} || {a} > {b})"),
+                "lt" => format!("{a} < {b}"),
+                "le" => format!("{a} <= {b}"),
+                "gt" => format!("{a} > {b}"),
+                "ge" => format!("{a} >= {b}"),
+                "equ" => format!("({a} == {b} || {nan})"),
+                "neu" => format!("{a} != {b}"),
+                "ltu" => format!("!({a} >= {b})"),
+                "leu" => format!("!({a} > {b})"),
+                "gtu" => format!("!({a} <= {b})"),
+                "geu" => format!("!({a} < {b})"),
+                "num" => format!("!{nan}"),
+                "nan" => nan,
+                _ => return Err(i.opcode()),
+            }
+        } else if ty != Ty::Pred {
+            let u = ty.unsigned().cpp();
+            let (ua, ub) = (
+                format!("static_cast<{u}>{a}"),
+                format!("static_cast<{u}>{b}"),
+            );
+            match *cmp {
+                "eq" => format!("{a} == {b}"),
+                "ne" => format!("{a} != {b}"),
+                "lt" => format!("{a} < {b}"),
+                "le" => format!("{a} <= {b}"),
+                "gt" => format!("{a} > {b}"),
+                "ge" => format!("{a} >= {b}"),
+                "lo" => format!("{ua} < {ub}"),
+                "ls" => format!("{ua} <= {ub}"),
+                "hi" => format!("{ua} > {ub}"),
+                "hs" => format!("{ua} >= {ub}"),
+                _ => return Err(i.opcode()),
+            }
+        } else {
+            return Err(i.opcode());
+        };
+        let dest = self.destination(i.args[0])?;
+        self.out.code.push_str(&format!("{dest} = {expr}; "));
+        Ok(())
+    }
+
+    /// `and`, `or`, `xor`, `not` and `mov` of predicates.
+    fn logic(&mut self, i: &Instruction) -> Result<(), String> {
+        if !i.qualifiers().is_empty() {
+            return Err(i.opcode());
+        }
+        let expr = match i.name {
+            "and" | "or" | "xor" => {
+                i.arity(3)?;
+                let (a, b) = (
+                    self.value(i.args[1], Ty::Pred)?,
+                    self.value(i.args[2], Ty::Pred)?,
+                );
+                let op = match i.name {
+                    "and" => "&&",
+                    "or" => "||",
+                    _ => "!=",
+                };
+                format!("(({a}) {op} ({b}))")
+            }
+            "not" | "mov" => {
+                i.arity(2)?;
+                let a = self.value(i.args[1], Ty::Pred)?;
+                if i.name == "not" {
+                    format!("!({a})")
+                } else {
+                    a
+                }
+            }
+            _ => return Err(i.opcode()),
+        };
+        self.assign(i.args[0], expr)
+    }
+
+    /// `shfl.sync.mode.b32 d, a, b, c, membermask`, as `__shfl_xor_sync` and
+    /// the rest: c packs the segment mask (32 minus the width, shifted by 8)
+    /// and the clamp (31, or 0 for `up`); another c is refused at run time.
+    fn shuffle(&mut self, i: &Instruction) -> Result<(), String> {
+        let ["sync", mode, "b32"] = i.modifiers.as_slice() else {
+            return Err(i.opcode());
+        };
+        let (function, up) = match *mode {
+            "up" => ("__shfl_up_sync", true),
+            "down" => ("__shfl_down_sync", false),
+            "bfly" => ("__shfl_xor_sync", false),
+            "idx" => ("__shfl_sync", false),
+            _ => return Err(i.opcode()),
+        };
+        i.arity(5)?;
+        if i.args[0].contains('|') {
+            return Err(format!("{} (a predicate output)", i.text));
+        }
+        let a = self.value(i.args[1], Ty::B32)?;
+        let b = self.value(i.args[2], Ty::U32)?;
+        let c = self.value(i.args[3], Ty::U32)?;
+        let mask = self.value(i.args[4], Ty::U32)?;
+        let width = format!("::cuda_emu::ptx::shfl_width({c}, {up}, __FILE__, __LINE__)");
+        self.assign(i.args[0], format!("{function}({mask}, {a}, {b}, {width})"))
+    }
+
+    /// `vote.sync.ballot.b32 d, p, mask`, `vote.sync.all.pred` and `.any.pred`.
+    fn vote(&mut self, i: &Instruction) -> Result<(), String> {
+        i.arity(3)?;
+        let function = match i.modifiers.as_slice() {
+            ["sync", "ballot", "b32"] => "__ballot_sync",
+            ["sync", "all", "pred"] => "__all_sync",
+            ["sync", "any", "pred"] => "__any_sync",
+            _ => return Err(i.opcode()),
+        };
+        let p = self.value(i.args[1], Ty::Pred)?;
+        let mask = self.value(i.args[2], Ty::U32)?;
+        self.assign(i.args[0], format!("{function}({mask}, {p})"))
+    }
+
     /// `cvta.global` and `cvta.to.global`: the emulator's global addresses are
     /// generic ones.
     fn generic_address(&mut self, i: &Instruction) -> Result<(), String> {
@@ -996,6 +1173,7 @@ mod tests {
             "st.release.gpu.global.v2.u64 [%0-8], {%1, %2};",
             "fma.rn.f64 %0, %1, 0d3FF0000000000000, -0f3F800000;",
             "bar.warp.sync %%laneid; trap;",
+            "{ .reg .pred p; setp.ne.u32 p, %1, 0; @!p shfl.sync.up.b32 %0, %1, 2, 0, -1; }",
         ];
         let alphabet = [
             '{', '}', '[', ']', ',', ';', '%', '.', '+', '-', '<', '>', ' ', '0', 'x', '@',
@@ -1013,6 +1191,39 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn predicates_guards_and_warp_instructions() {
+        let code = translate(
+            "{ .reg .pred p; setp.ltu.f32 p, %1, %2; @!p mov.u32 %0, 7; }",
+            &ops(3),
+            1,
+        )
+        .unwrap()
+        .code;
+        assert!(
+            code.starts_with("bool cuda_emu_reg_p = 0; cuda_emu_reg_p = !(("),
+            "{code}"
+        );
+        assert!(
+            code.contains("if (!cuda_emu_reg_p) { ::cuda_emu::ptx::out(op0, "),
+            "{code}"
+        );
+        let code = translate("shfl.sync.bfly.b32 %0, %1, 1, 0x1f, -1;", &ops(2), 1)
+            .unwrap()
+            .code;
+        assert!(
+            code.contains("__shfl_xor_sync(") && code.contains("shfl_width("),
+            "{code}"
+        );
+        let vote = translate(
+            "{ .reg .pred p; setp.ne.u32 p, %1, 0; vote.sync.ballot.b32 %0, p, %2; }",
+            &ops(3),
+            1,
+        )
+        .unwrap();
+        assert!(vote.code.contains("__ballot_sync(::cuda_emu::ptx::in<unsigned>(op2), ::cuda_emu::ptx::in<bool>(cuda_emu_reg_p))"), "{}", vote.code);
     }
 
     #[test]
@@ -1094,11 +1305,13 @@ mod tests {
     #[test]
     fn the_rest_is_refused_by_name() {
         let refused = |ptx: &str, n: usize| translate(ptx, &ops(n), 1).unwrap_err();
+        assert_eq!(refused("tanh.approx.f32 %0, %0;", 1), "tanh.approx.f32");
+        assert!(refused("@p add.u32 %0, %0, 1;", 1).contains("no .pred register"));
+        assert!(refused("setp.lt.and.s32 p|q, %0, 1, r;", 1).contains("setp.lt.and.s32"));
         assert_eq!(
-            refused("shfl.sync.bfly.b32 %0, %0, 1, 31, -1;", 1),
-            "shfl.sync.bfly.b32"
+            refused("vote.sync.uni.pred %0, %1, %2;", 3),
+            "vote.sync.uni.pred"
         );
-        assert!(refused("@p add.u32 %0, %0, 1;", 1).contains("predicated"));
         assert!(refused("ld.shared.u32 %0, [%1];", 2).contains(".shared"));
         assert_eq!(
             refused("add.u32 %1, %0, 1;", 2),

@@ -2586,12 +2586,12 @@ mod tests {
         assert_eq!(body("asm volatile(\"\" ::: \"memory\");"), "[&]() { }();");
         assert_eq!(
             refusal(
-                "__device__ int f() {\n  int r; asm(\"shfl.sync.bfly.b32 %0, %0, 1, 31, -1;\" : \"+r\"(r));\n}"
+                "__device__ float f() {\n  float r; asm(\"tanh.approx.f32 %0, %0;\" : \"+f\"(r));\n}"
             ),
             (
                 2,
-                10,
-                UnsupportedFeature::InlineAssemblyInstruction("shfl.sync.bfly.b32".into())
+                12,
+                UnsupportedFeature::InlineAssemblyInstruction("tanh.approx.f32".into())
             )
         );
         assert_eq!(

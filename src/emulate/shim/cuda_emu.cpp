@@ -3610,6 +3610,17 @@ void fpe_cast_overflow(const void* data, uintptr_t value) {
   fpe::on_cast_overflow(static_cast<const fpe::UbsanCastData*>(data), value);
 }
 
+namespace ptx {
+void ptx_refused(const char* file, int line, const char* what) {
+  kernel_error_turn();
+  fflush(stdout);
+  fprintf(stderr, "%s:%d: inline PTX: %s, which the CPU emulator does not reproduce; run this program on a GPU\n",
+          file, line, what);
+  where(stderr);
+  die();
+}
+}  // namespace ptx
+
 void host_device_arch_refused(const char* file, int line) {
   kernel_error_turn();
   fflush(stdout);

@@ -19,6 +19,10 @@
 namespace cuda_emu {
 namespace ptx {
 
+// Stops the program at an instruction the translation cannot reproduce, naming
+// its line (an operand known only at run time).
+[[noreturn]] void ptx_refused(const char* file, int line, const char* what);
+
 template <class T, class S>
 inline T in(const S& s) {
   if constexpr (std::is_pointer<S>::value) {
@@ -204,6 +208,15 @@ inline unsigned shf_r_wrap(unsigned a, unsigned b, unsigned c) {
 inline unsigned shf_r_clamp(unsigned a, unsigned b, unsigned c) {
   const unsigned n = c < 32u ? c : 32u;
   return static_cast<unsigned>(((static_cast<unsigned long long>(b) << 32) | a) >> n);
+}
+
+// shfl.sync's c operand as the width __shfl_*_sync take: c is (32 - width) << 8
+// with the clamp 31 (0 for up), width a power of two; any other c is refused.
+inline int shfl_width(unsigned c, bool up, const char* file, int line) {
+  const unsigned segment = (c >> 8) & 31u, clamp = c & 31u;
+  const unsigned width = 32u - segment;
+  if ((c & ~0x1f1fu) == 0 && (width & (width - 1u)) == 0 && clamp == (up ? 0u : 31u)) return static_cast<int>(width);
+  ptx_refused(file, line, "shfl.sync with a c operand that is no __shfl_*_sync width");
 }
 
 // sin.approx.ftz and cos.approx.ftz: a subnormal input is a zero of its sign.
