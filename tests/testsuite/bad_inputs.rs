@@ -639,6 +639,9 @@ fn program_cases() -> Vec<Case> {
         case("flood").program("#include <cstdio>\nint main() { for (;;) std::puts(\"0123456789012345678901234567890123456789\"); }\n")
             .code(124),
         case("inline PTX").program("int main() {\n  asm(\"nop\");\n}\n").says("prog.cu:2").says("inline PTX `nop`"),
+        case("inline PTX shuffle of no width")
+            .program("__global__ void k(unsigned* o) {\n  unsigned r;\n  asm volatile(\"shfl.sync.bfly.b32 %0, %1, 1, %2, -1;\" : \"=r\"(r) : \"r\"(threadIdx.x), \"r\"(0x1e));\n  o[threadIdx.x] = r;\n}\nint main() { unsigned* o; cudaMalloc(&o, 128); k<<<1, 32>>>(o); return cudaDeviceSynchronize() != cudaSuccess; }\n")
+            .code(1).says("prog.cu:3: inline PTX: shfl.sync with a c operand that is no __shfl_*_sync width"),
         case("unsupported: cluster dims on a template kernel")
             .program("template <int N>\n__global__ void __cluster_dims__(N, 1, 1) k() {}\nint main() { k<2><<<2, 1>>>(); cudaDeviceSynchronize(); }\n")
             .says("prog.cu:2:17").says("`__cluster_dims__ on a template kernel`").says("--backend gpu"),
