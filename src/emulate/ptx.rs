@@ -28,7 +28,8 @@
 //!   of predicates, guards `@p` and `@!p` on any instruction;
 //! - warps: `shfl.sync` (up, down, bfly, idx, as `__shfl_*_sync`: its c
 //!   operand must encode a width, or the run stops naming the line),
-//!   `vote.sync` (ballot, all, any), `activemask`;
+//!   `vote.sync` (ballot, all, any), `redux.sync`, `match.any.sync`,
+//!   `match.all.sync`, `activemask`;
 //! - registers: the special registers (`%laneid`, `%tid.x`, the clocks,
 //!   ...), and `.reg` declarations inside `{ }`.
 //!
@@ -536,6 +537,8 @@ impl Translator<'_> {
             }
             "shfl" => self.shuffle(i),
             "vote" => self.vote(i),
+            "redux" => self.warp_reduce(i),
+            "match" => self.warp_match(i),
             "activemask" => {
                 i.arity(1)?;
                 self.assign(i.args[0], "__activemask()".to_string())
@@ -994,6 +997,55 @@ impl Translator<'_> {
         self.assign(i.args[0], format!("{function}({mask}, {p})"))
     }
 
+    /// `redux.sync.op.type d, a, membermask`, as `__reduce_op_sync`.
+    fn warp_reduce(&mut self, i: &Instruction) -> Result<(), String> {
+        i.arity(3)?;
+        let (op, ty) = match i.modifiers.as_slice() {
+            ["sync", op @ ("add" | "min" | "max"), t @ ("u32" | "s32")] => (*op, Ty::parse(t)),
+            ["sync", op @ ("and" | "or" | "xor"), "b32"] => (*op, Some(Ty::U32)),
+            _ => return Err(i.opcode()),
+        };
+        let ty = ty.ok_or_else(|| i.opcode())?;
+        let a = self.value(i.args[1], ty)?;
+        let mask = self.value(i.args[2], Ty::U32)?;
+        self.assign(i.args[0], format!("__reduce_{op}_sync({mask}, {a})"))
+    }
+
+    /// `match.any.sync.type d, a, membermask` and `match.all.sync.type d[|p],
+    /// a, membermask`, as `__match_any_sync` and `__match_all_sync`.
+    fn warp_match(&mut self, i: &Instruction) -> Result<(), String> {
+        i.arity(3)?;
+        let (all, ty) = match i.modifiers.as_slice() {
+            [kind @ ("any" | "all"), "sync", t @ ("b32" | "b64")] => (*kind == "all", Ty::parse(t)),
+            _ => return Err(i.opcode()),
+        };
+        let ty = ty.ok_or_else(|| i.opcode())?;
+        let a = self.value(i.args[1], ty)?;
+        let mask = self.value(i.args[2], Ty::U32)?;
+        if !all {
+            if i.args[0].contains('|') {
+                return Err(i.text.to_string());
+            }
+            return self.assign(i.args[0], format!("__match_any_sync({mask}, {a})"));
+        }
+        let (dest, predicate) = match i.args[0].split_once('|') {
+            Some((d, p)) => (d.trim(), Some(self.destination(p.trim())?)),
+            None => (i.args[0], None),
+        };
+        self.out.code.push_str("{ int cuda_emu_all = 0; ");
+        self.assign(
+            dest,
+            format!("__match_all_sync({mask}, {a}, &cuda_emu_all)"),
+        )?;
+        if let Some(p) = predicate {
+            self.out
+                .code
+                .push_str(&format!("{p} = cuda_emu_all != 0; "));
+        }
+        self.out.code.push_str("} ");
+        Ok(())
+    }
+
     /// `cvta.global` and `cvta.to.global`: the emulator's global addresses are
     /// generic ones.
     fn generic_address(&mut self, i: &Instruction) -> Result<(), String> {
@@ -1223,6 +1275,22 @@ mod tests {
             1,
         )
         .unwrap();
+        let code = translate(
+            "{ .reg .pred p; match.all.sync.b32 %0|p, %1, %2; }",
+            &ops(3),
+            1,
+        )
+        .unwrap()
+        .code;
+        assert!(
+            code.contains("__match_all_sync(")
+                && code.contains("cuda_emu_reg_p = cuda_emu_all != 0;"),
+            "{code}"
+        );
+        let code = translate("redux.sync.min.s32 %0, %1, %2;", &ops(3), 1)
+            .unwrap()
+            .code;
+        assert!(code.contains("__reduce_min_sync(::cuda_emu::ptx::in<unsigned>(op2), ::cuda_emu::ptx::in<int>(op1))"), "{code}");
         assert!(vote.code.contains("__ballot_sync(::cuda_emu::ptx::in<unsigned>(op2), ::cuda_emu::ptx::in<bool>(cuda_emu_reg_p))"), "{}", vote.code);
     }
 

@@ -2,7 +2,7 @@
 // functions of the same meaning on the same device: setp (integer, unsigned
 // and float comparisons, NaN included), selp, guarded instructions (@p,
 // @!p), predicate logic, shfl.sync in all four modes at widths 32, 16 and 8,
-// vote.sync ballot, all and any, activemask. Each kernel thread computes
+// vote.sync ballot, all and any, redux.sync, match.sync, activemask. Each kernel thread computes
 // both and counts where they differ; the results are also hashed.
 #include <cuda_runtime.h>
 
@@ -90,7 +90,26 @@ __global__ void warp_ptx(const unsigned* in, const float* fin, unsigned* out, in
     o[22] = 0;
   }
   __syncwarp();
-  o[23] = 0;
+  // Warp reductions and matches.
+  asm volatile("redux.sync.add.u32 %0, %1, %2;" : "=r"(r) : "r"(a & 0xffff), "r"(full));
+  wrong += r != __reduce_add_sync(full, a & 0xffff);
+  unsigned m;
+  asm volatile("redux.sync.min.s32 %0, %1, %2;" : "=r"(m) : "r"(a), "r"(full));
+  wrong += m != static_cast<unsigned>(__reduce_min_sync(full, static_cast<int>(a)));
+  r ^= m;
+  asm volatile("redux.sync.xor.b32 %0, %1, %2;" : "=r"(m) : "r"(a), "r"(full));
+  wrong += m != __reduce_xor_sync(full, a);
+  r ^= m;
+  asm volatile("match.any.sync.b32 %0, %1, %2;" : "=r"(m) : "r"(a & 3), "r"(full));
+  wrong += m != __match_any_sync(full, a & 3);
+  r ^= m;
+  int all = 0;
+  asm volatile("{ .reg .pred p; match.all.sync.b32 %0|p, %2, %3; selp.s32 %1, 1, 0, p; }"
+               : "=r"(m), "=r"(all) : "r"(threadIdx.x / 32), "r"(full));
+  int want_all = 0;
+  wrong += m != __match_all_sync(full, threadIdx.x / 32, &want_all);
+  wrong += all != want_all;
+  o[23] = r ^ m ^ static_cast<unsigned>(all);
   differ[t] = wrong;
 }
 
