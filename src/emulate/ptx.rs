@@ -18,9 +18,11 @@
 //! - conversions: `cvt` between integers, between integers and floats with
 //!   a rounding modifier (the shim's `__float2int_rz` and the rest),
 //!   `cvt.f64.f32` and `cvt.rn.f32.f64`; `cvta` to and from global;
-//! - memory: `ld` and `st` of generic and global addresses, vectors too,
-//!   with any cache operator (`.volatile`, `.relaxed`, `.acquire` and
-//!   `.release` ones are volatile accesses, fenced);
+//! - memory: `ld` and `st` of generic, global and shared addresses (the
+//!   shared window of `__cvta_generic_to_shared`), vectors too, with any
+//!   cache operator (`.volatile`, `.relaxed`, `.acquire` and `.release`
+//!   ones are volatile accesses, fenced); `cp.async` into shared memory,
+//!   copied at once, its groups then complete;
 //! - control: `membar`, `fence`, `bar.sync 0`, `bar.warp.sync`, `trap`,
 //!   `brkpt`, `nanosleep`;
 //! - predicates: `.pred` registers, `setp` (integer, unsigned and float
@@ -38,7 +40,7 @@
 //! float `add`/`sub`/`mul` without a rounding modifier (ptxas may fuse them
 //! into an fma, so the answer depends on the neighbouring code), `.ftz` and
 //! `.sat` arithmetic, `setp` with a second predicate or a boolean operation,
-//! shared-window addresses (`ld.shared`), and the instructions not listed.
+//! local and constant state spaces, and the instructions not listed.
 //!
 //! Written by hand: PTX is a line-oriented assembly language whose inline
 //! templates are a few instructions long, no crate parses it, and the
@@ -480,8 +482,8 @@ impl Translator<'_> {
     }
 
     /// The address of a `[base]`, `[base+offset]` or `[base-offset]` operand,
-    /// as a `T*`.
-    fn address(&self, text: &str, ty: &str) -> Result<String, String> {
+    /// as a `T*`; in the shared window (`ld.shared`) when `shared`.
+    fn address(&self, text: &str, ty: &str, shared: bool) -> Result<String, String> {
         let inner = text
             .strip_prefix('[')
             .and_then(|t| t.strip_suffix(']'))
@@ -504,6 +506,11 @@ impl Translator<'_> {
         } else {
             format!(" + static_cast<long long>({offset}ll)")
         };
+        if shared {
+            return Ok(format!(
+                "reinterpret_cast<{ty}*>(::cuda_emu::shared_generic_address({base}{offset}, __FILE__, __LINE__))"
+            ));
+        }
         Ok(format!("reinterpret_cast<{ty}*>({base}{offset})"))
     }
 
@@ -543,8 +550,9 @@ impl Translator<'_> {
                 i.arity(1)?;
                 self.assign(i.args[0], "__activemask()".to_string())
             }
-            _ if i.ty()? == Ty::Pred => self.logic(i),
             "cvta" => self.generic_address(i),
+            "cp" => self.copy_async(i),
+            _ if i.ty()? == Ty::Pred => self.logic(i),
             _ if i.ty()?.is_float() => self.float(i),
             _ => self.integer(i),
         }
@@ -1046,28 +1054,79 @@ impl Translator<'_> {
         Ok(())
     }
 
-    /// `cvta.global` and `cvta.to.global`: the emulator's global addresses are
-    /// generic ones.
+    /// `cvta.global` and `cvta.to.global` (the emulator's global addresses
+    /// are generic ones), `cvta.to.shared` and `cvta.shared` (the shared
+    /// window of `__cvta_generic_to_shared`).
     fn generic_address(&mut self, i: &Instruction) -> Result<(), String> {
         i.arity(2)?;
+        let (to, space, t) = match i.modifiers.as_slice() {
+            [space, t] => (false, *space, *t),
+            ["to", space, t] => (true, *space, *t),
+            _ => return Err(i.opcode()),
+        };
+        let ty = match t {
+            "u64" | "u32" => Ty::parse(t).ok_or_else(|| i.opcode())?,
+            _ => return Err(i.opcode()),
+        };
+        let v = self.value(i.args[1], ty)?;
+        let expr = match (space, to) {
+            ("global", _) => v,
+            ("shared" | "shared::cta", true) => format!(
+                "::cuda_emu::shared_window_address(reinterpret_cast<const void*>(::cuda_emu::ptx::address({v})), __FILE__, __LINE__)"
+            ),
+            ("shared" | "shared::cta", false) => format!(
+                "reinterpret_cast<uintptr_t>(::cuda_emu::shared_generic_address({v}, __FILE__, __LINE__))"
+            ),
+            _ => return Err(i.opcode()),
+        };
+        self.assign(i.args[0], expr)
+    }
+
+    /// `cp.async.ca/cg.shared.global [dst], [src], size[, src-size]`: the copy,
+    /// made at once (a program that waits for it before reading sees what
+    /// it would on the GPU); `commit_group`, `wait_group` and `wait_all`
+    /// then have nothing to wait for.
+    fn copy_async(&mut self, i: &Instruction) -> Result<(), String> {
         match i.modifiers.as_slice() {
-            ["global", t @ ("u64" | "u32")] | ["to", "global", t @ ("u64" | "u32")] => {
-                let ty = Ty::parse(t).ok_or_else(|| i.opcode())?;
-                let v = self.value(i.args[1], ty)?;
-                self.assign(i.args[0], v)
-            }
-            _ => Err(i.opcode()),
+            ["async", "commit_group"] | ["async", "wait_all"] if i.args.is_empty() => return Ok(()),
+            ["async", "wait_group"] if i.args.len() == 1 => return Ok(()),
+            [
+                "async",
+                "ca" | "cg",
+                "shared" | "shared::cta",
+                "global",
+                rest @ ..,
+            ] if rest
+                .iter()
+                .all(|m| m.starts_with("L2::") && *m != "L2::cache_hint") => {}
+            _ => return Err(i.opcode()),
         }
+        if !(3..=4).contains(&i.args.len()) {
+            return Err(i.text.to_string());
+        }
+        let dst = self.address(i.args[0], "char", true)?;
+        let src = self.address(i.args[1], "const char", false)?;
+        let size = self.value(i.args[2], Ty::U32)?;
+        let src_size = match i.args.get(3) {
+            Some(s) => self.value(s, Ty::U32)?,
+            None => size.clone(),
+        };
+        self.out.code.push_str(&format!(
+            "::cuda_emu::ptx::copy_async({dst}, {src}, {size}, {src_size}); "
+        ));
+        Ok(())
     }
 
     fn memory(&mut self, i: &Instruction) -> Result<(), String> {
         let ty = i.ty()?;
         let mut vector = 1;
         let mut ordered = false;
+        let mut shared = false;
         let (mut acquire, mut release) = (false, false);
         for &m in i.qualifiers() {
             match m {
                 "global" | "weak" | "ca" | "cg" | "cs" | "lu" | "cv" | "wb" | "wt" => {}
+                "shared" | "shared::cta" => shared = true,
                 "nc" if i.name == "ld" => {}
                 "volatile" | "relaxed" => ordered = true,
                 "acquire" if i.name == "ld" => (ordered, acquire) = (true, true),
@@ -1091,7 +1150,7 @@ impl Translator<'_> {
         } else {
             (i.args[1], i.args[0])
         };
-        let pointer = self.address(place, &access)?;
+        let pointer = self.address(place, &access, shared)?;
         let elements = if vector == 1 {
             vec![data]
         } else {
@@ -1295,6 +1354,37 @@ mod tests {
     }
 
     #[test]
+    fn shared_window_and_asynchronous_copies() {
+        let code = translate("ld.shared.v2.u32 {%0, %1}, [%2+8];", &ops(3), 2)
+            .unwrap()
+            .code;
+        assert!(code.contains("reinterpret_cast<unsigned*>(::cuda_emu::shared_generic_address(::cuda_emu::ptx::address(op2) + static_cast<long long>(8ll), __FILE__, __LINE__))"), "{code}");
+        let code = translate(
+            "cp.async.cg.shared.global.L2::128B [%0], [%1], 16, %2;",
+            &ops(3),
+            0,
+        )
+        .unwrap()
+        .code;
+        assert!(code.starts_with("::cuda_emu::ptx::copy_async(reinterpret_cast<char*>(::cuda_emu::shared_generic_address("), "{code}");
+        assert_eq!(
+            translate("cp.async.commit_group;", &[], 0).unwrap().code,
+            ""
+        );
+        assert_eq!(
+            translate("cp.async.wait_group 1;", &[], 0).unwrap().code,
+            ""
+        );
+        let code = translate("cvta.to.shared.u64 %0, %1;", &ops(2), 1)
+            .unwrap()
+            .code;
+        assert!(
+            code.contains("::cuda_emu::shared_window_address("),
+            "{code}"
+        );
+    }
+
+    #[test]
     fn conversions_use_the_shims_rounded_ones() {
         let cvt = |ptx: &str| translate(ptx, &ops(2), 1).unwrap().code;
         assert!(cvt("cvt.rzi.s32.f32 %0, %1;").contains("__float2int_rz("));
@@ -1380,7 +1470,7 @@ mod tests {
             refused("vote.sync.uni.pred %0, %1, %2;", 3),
             "vote.sync.uni.pred"
         );
-        assert!(refused("ld.shared.u32 %0, [%1];", 2).contains(".shared"));
+        assert!(refused("ld.local.u32 %0, [%1];", 2).contains(".local"));
         assert_eq!(
             refused("add.u32 %1, %0, 1;", 2),
             "%1 (an input operand written)"
@@ -1390,9 +1480,10 @@ mod tests {
         assert_eq!(refused("div.u32 %0, %1, %2;", 3), "div.u32");
         assert_eq!(refused("cvt.sat.u8.s32 %0, %1;", 2), "cvt.sat.u8.s32");
         assert_eq!(refused("cvt.rn.f16.f32 %0, %1;", 2), "cvt.rn.f16.f32");
+        assert_eq!(refused("cvta.to.local.u64 %0, %1;", 2), "cvta.to.local.u64");
         assert_eq!(
-            refused("cvta.to.shared.u64 %0, %1;", 2),
-            "cvta.to.shared.u64"
+            refused("cp.async.bulk.shared::cluster.global [%0], [%1], 16;", 2),
+            "cp.async.bulk.shared::cluster.global"
         );
     }
 }

@@ -2000,6 +2000,14 @@ fn inline_ptx_gives_what_the_isa_defines_and_trap_stops_the_kernel() {
         "{stdout}"
     );
 
+    let done = run(&backend, "ptx_shared_async", Duration::from_secs(60));
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    assert_eq!(done.termination, Termination::Exited(0), "{stdout}");
+    assert!(
+        stdout.starts_with("kernel: cudaSuccess\nreads that differ from plain C++ reads: 0\n"),
+        "{stdout}"
+    );
+
     let done = run(&backend, "ptx_memory_trap", Duration::from_secs(60));
     let stdout = String::from_utf8_lossy(&done.stdout);
     let stderr = String::from_utf8_lossy(&done.stderr);

@@ -1886,6 +1886,33 @@ Init g_init;
 // ---- Exported to the header ------------------------------------------------------------
 void* dynamic_shared_memory() { return g_dynamic_shared_ptr; }
 
+// Shared-window addresses (__cvta_generic_to_shared, inline PTX's ld.shared): the
+// GPU gives shared memory 32-bit addresses of its own. Here a static __shared__ byte
+// is its offset in the program's thread-local block, and a byte of the launch's
+// extern __shared__ buffer kDynamicWindow plus its offset (shared memory is far
+// smaller than either range).
+const size_t kDynamicWindow = size_t{1} << 24;
+
+size_t shared_window_address(const void* p, const char* file, int line) {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  const uintptr_t tp = reinterpret_cast<uintptr_t>(__builtin_thread_pointer());
+  switch (shared_block(a, B.lockstep.tls_bytes)) {
+    case kStaticShared: return a - (tp - B.lockstep.tls_bytes);
+    case kDynamicShared: return kDynamicWindow + (a - reinterpret_cast<uintptr_t>(g_dynamic_shared_ptr));
+    case kNotShared: break;
+  }
+  ptx::ptx_refused(file, line, "a shared-window address of memory that is not shared memory (undefined on a GPU)");
+}
+
+void* shared_generic_address(size_t window, const char* file, int line) {
+  const uintptr_t tp = reinterpret_cast<uintptr_t>(__builtin_thread_pointer());
+  if (window < B.lockstep.tls_bytes) return reinterpret_cast<void*>(tp - B.lockstep.tls_bytes + window);
+  const size_t dynamic = g_launch != nullptr ? g_launch->shmem : 0;
+  if (window >= kDynamicWindow && window - kDynamicWindow < dynamic)
+    return static_cast<char*>(g_dynamic_shared_ptr) + (window - kDynamicWindow);
+  ptx::ptx_refused(file, line, "a shared-window address outside the block's shared memory");
+}
+
 void unsupported_asm(const char* file, int line) {
   kernel_error_turn();
   fflush(stdout);

@@ -210,6 +210,14 @@ inline unsigned shf_r_clamp(unsigned a, unsigned b, unsigned c) {
   return static_cast<unsigned>(((static_cast<unsigned long long>(b) << 32) | a) >> n);
 }
 
+// cp.async: size bytes to dst, of which the first src_size come from src and the
+// rest are zeros.
+inline void copy_async(char* dst, const char* src, unsigned size, unsigned src_size) {
+  const unsigned n = src_size < size ? src_size : size;
+  memcpy(dst, src, n);
+  memset(dst + n, 0, size - n);
+}
+
 // shfl.sync's c operand as the width __shfl_*_sync take: c is (32 - width) << 8
 // with the clamp 31 (0 for up), width a power of two; any other c is refused.
 inline int shfl_width(unsigned c, bool up, const char* file, int line) {

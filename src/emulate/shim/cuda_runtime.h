@@ -1201,6 +1201,10 @@ inline cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t* dynamicSmem
 namespace cuda_emu {
 
 void* dynamic_shared_memory();
+// Shared-window addresses (see cuda_emu.cpp): a shared-memory pointer as the
+// 32-bit address inline PTX's .shared accesses take, and back.
+size_t shared_window_address(const void* p, const char* file, int line);
+void* shared_generic_address(size_t window, const char* file, int line);
 [[noreturn]] void unsupported_asm(const char* file, int line);
 [[noreturn]] void trap(const char* file, int line, const char* what);
 
@@ -1824,6 +1828,8 @@ inline unsigned sreg_lanemask_le() { return static_cast<unsigned>((2ull << sreg_
 inline unsigned sreg_lanemask_ge() { return ~sreg_lanemask_lt(); }
 inline unsigned sreg_lanemask_gt() { return ~sreg_lanemask_le(); }
 }  // namespace cuda_emu
+#define __cvta_generic_to_shared(p) ::cuda_emu::shared_window_address((p), __FILE__, __LINE__)
+#define __cvta_shared_to_generic(a) ::cuda_emu::shared_generic_address((a), __FILE__, __LINE__)
 #define __trap() ::cuda_emu::trap(__FILE__, __LINE__, "__trap()")
 #define __brkpt() ::cuda_emu::trap(__FILE__, __LINE__, "__brkpt()")
 // clock() keeps its <ctime> meaning in host code; in device code the rewriter
