@@ -233,6 +233,7 @@ const DEVICE_EXACT: &[(&str, &str)] = &[
 /// reciprocal square root (`MUFU_RSQ`): the functions of [`DEVICE_EXACT`]
 /// and [`DEVICE_OVERLOADS`] that nvcc builds on them.
 pub(crate) const USES_MUFU_RCP: &[&str] = &[
+    "::cuda_emu::math::hardware_rcp",
     "::cuda_emu::math::cuda_tanf",
     "::cuda_emu::math::cuda_atanf",
     "::cuda_emu::math::cuda_powf",
@@ -253,6 +254,7 @@ pub(crate) const USES_MUFU_RCP: &[&str] = &[
     "::cuda_emu::math::device_atanh",
 ];
 pub(crate) const USES_MUFU_RSQ: &[&str] = &[
+    "::cuda_emu::math::hardware_rsqrt",
     "::cuda_emu::math::cuda_erfinvf",
     "::cuda_emu::math::cuda_erfcinvf",
     "::cuda_emu::math::cuda_normcdfinvf",
@@ -269,6 +271,8 @@ pub(crate) const USES_MUFU_RSQ: &[&str] = &[
 /// The same for the hardware log2 (`super::tables::MUFU_LG2_L`, `_M` and
 /// `_N`); the `__` intrinsics are the shim's own names.
 pub(crate) const USES_MUFU_LG2: &[&str] = &[
+    "::cuda_emu::math::hardware_lg2",
+    "::cuda_emu::math::cuda_fast_log2f",
     "::cuda_emu::math::cuda_erfinvf",
     "::cuda_emu::math::cuda_erfcinvf",
     "::cuda_emu::math::cuda_normcdfinvf",
@@ -284,6 +288,7 @@ pub(crate) const USES_MUFU_LG2: &[&str] = &[
 /// `MUFU_EX2_NEG`); `__expf`, `__exp10f` and `__powf` are the shim's own
 /// names.
 pub(crate) const USES_MUFU_EX2: &[&str] = &[
+    "::cuda_emu::math::hardware_ex2",
     "__powf",
     "::cuda_emu::math::cuda_cbrtf",
     "::cuda_emu::math::cuda_rcbrtf",

@@ -803,8 +803,13 @@ impl Translator<'_> {
             ("ex2", ["approx"]) if single => one("::cuda_emu::math::cuda_exp2f")?,
             ("lg2", ["approx", "ftz"]) if single => one("::cuda_emu::math::hardware_lg2")?,
             ("lg2", ["approx"]) if single => one("::cuda_emu::math::cuda_fast_log2f")?,
+            // `__sinf` by name: the build installs the sine table for it.
             ("sin" | "cos", ["approx", "ftz"]) if single => {
-                one(&format!("::cuda_emu::ptx::{}_approx_ftz", i.name))?
+                i.arity(2)?;
+                format!(
+                    "__{}f(::cuda_emu::ptx::flush_subnormal({}))",
+                    i.name, args[0]
+                )
             }
             ("sin" | "cos", ["approx"]) if single => one(&format!("__{}f", i.name))?,
             ("add" | "sub" | "mul", []) => {
@@ -1458,6 +1463,34 @@ mod tests {
         assert!(code.contains("hardware_ex2("), "{code}");
         let err = translate("add.f32 %0, %1, %2;", &ops(3), 1).unwrap_err();
         assert!(err.contains("fuse"), "{err}");
+    }
+
+    #[test]
+    fn hardware_approximations_name_what_installs_their_tables() {
+        // The build installs a measured table when the program's C++ names a
+        // function that reads it (`Emulator::compile`); a translation must
+        // name one too, or the program stops for want of the table.
+        use super::super::math;
+        let cases: [(&str, &[&str]); 8] = [
+            ("rcp.approx.ftz.f32", math::USES_MUFU_RCP),
+            ("rsqrt.approx.ftz.f32", math::USES_MUFU_RSQ),
+            ("rsqrt.approx.f32", math::USES_MUFU_RSQ),
+            ("ex2.approx.ftz.f32", math::USES_MUFU_EX2),
+            ("ex2.approx.f32", math::USES_MUFU_EX2),
+            ("lg2.approx.ftz.f32", math::USES_MUFU_LG2),
+            ("lg2.approx.f32", math::USES_MUFU_LG2),
+            ("sin.approx.ftz.f32", &["__sinf"]),
+        ];
+        for (opcode, names) in cases {
+            let code = translate(&format!("{opcode} %0, %1;"), &ops(2), 1)
+                .unwrap()
+                .code;
+            assert!(names.iter().any(|n| code.contains(n)), "{opcode}: {code}");
+        }
+        let code = translate("cos.approx.f32 %0, %1;", &ops(2), 1)
+            .unwrap()
+            .code;
+        assert!(code.contains("__cosf("), "{code}");
     }
 
     #[test]

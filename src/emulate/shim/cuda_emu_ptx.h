@@ -231,8 +231,6 @@ inline int shfl_width(unsigned c, bool up, const char* file, int line) {
 inline float flush_subnormal(float x) {
   return (x != 0.0f && x > -1.17549435e-38f && x < 1.17549435e-38f) ? (x < 0 ? -0.0f : 0.0f) : x;
 }
-inline float sin_approx_ftz(float x) { return __sinf(flush_subnormal(x)); }
-inline float cos_approx_ftz(float x) { return __cosf(flush_subnormal(x)); }
 
 }  // namespace ptx
 }  // namespace cuda_emu
