@@ -378,25 +378,18 @@ impl Translator<'_> {
         }
         // Immediates: integers, and floats as 0f/0d bit patterns or decimals.
         let digits = text.strip_prefix('-').unwrap_or(text);
-        if let Some(hex) = digits
-            .strip_prefix("0f")
-            .or_else(|| digits.strip_prefix("0F"))
-            .filter(|h| h.len() == 8 && h.chars().all(|c| c.is_ascii_hexdigit()))
-        {
-            let sign = if text.starts_with('-') { "-" } else { "" };
-            return Ok(format!(
-                "::cuda_emu::ptx::in<{cpp}>({sign}::cuda_emu::ptx::f32_bits(0x{hex}u))"
-            ));
-        }
-        if let Some(hex) = digits
-            .strip_prefix("0d")
-            .or_else(|| digits.strip_prefix("0D"))
-            .filter(|h| h.len() == 16 && h.chars().all(|c| c.is_ascii_hexdigit()))
-        {
-            let sign = if text.starts_with('-') { "-" } else { "" };
-            return Ok(format!(
-                "::cuda_emu::ptx::in<{cpp}>({sign}::cuda_emu::ptx::f64_bits(0x{hex}ull))"
-            ));
+        let sign = if text.starts_with('-') { "-" } else { "" };
+        for (prefix, len, float) in [("0f", 8, "float"), ("0d", 16, "double")] {
+            let hex = digits
+                .get(..2)
+                .filter(|p| p.eq_ignore_ascii_case(prefix))
+                .map(|_| &digits[2..])
+                .filter(|h| h.len() == len && h.chars().all(|c| c.is_ascii_hexdigit()));
+            if let Some(hex) = hex {
+                return Ok(format!(
+                    "::cuda_emu::ptx::in<{cpp}>({sign}::cuda_emu::from_bits<{float}>(0x{hex}ull))"
+                ));
+            }
         }
         let hex = digits
             .strip_prefix("0x")
@@ -1454,7 +1447,8 @@ mod tests {
             .unwrap()
             .code;
         assert!(
-            code.contains("__dadd_rd(") && code.contains("f64_bits(0x3FF0000000000000ull)"),
+            code.contains("__dadd_rd(")
+                && code.contains("from_bits<double>(0x3FF0000000000000ull)"),
             "{code}"
         );
         let code = translate("ex2.approx.ftz.f32 %0, %1;", &ops(2), 1)

@@ -56,17 +56,6 @@ inline void out(D& d, const T& v) {
   d = in<typename std::remove_cv<D>::type>(v);
 }
 
-inline float f32_bits(uint32_t u) {
-  float f;
-  memcpy(&f, &u, 4);
-  return f;
-}
-inline double f64_bits(uint64_t u) {
-  double f;
-  memcpy(&f, &u, 8);
-  return f;
-}
-
 // A memory operand's base: a pointer or an integer address.
 template <class A>
 inline uintptr_t address(const A& a) {
