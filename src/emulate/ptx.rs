@@ -17,7 +17,8 @@
 //!   tables measured on the GPU;
 //! - conversions: `cvt` between integers, between integers and floats with
 //!   a rounding modifier (the shim's `__float2int_rz` and the rest),
-//!   `cvt.f64.f32` and `cvt.rn.f32.f64`; `cvta` to and from global;
+//!   `cvt.f64.f32` and `cvt.rn.f32.f64`, to and from `f16` and `bf16`
+//!   (pairs too); `cvta` to and from global and shared;
 //! - memory: `ld` and `st` of generic, global and shared addresses (the
 //!   shared window of `__cvta_generic_to_shared`), vectors too, with any
 //!   cache operator (`.volatile`, `.relaxed`, `.acquire` and `.release`
@@ -820,10 +821,13 @@ impl Translator<'_> {
     /// type, truncation), and between integers and floats with a rounding
     /// modifier, by the shim's `__float2int_rz`-like conversions.
     fn convert(&mut self, i: &Instruction) -> Result<(), String> {
-        i.arity(2)?;
         let (rest, [dst, src]) = i.modifiers.split_at(i.modifiers.len().saturating_sub(2)) else {
             return Err(i.opcode());
         };
+        if let Some(expr) = self.convert_16_bit(i, rest, dst, src)? {
+            return self.assign(i.args[0], expr);
+        }
+        i.arity(2)?;
         let (Some(dst), Some(src)) = (Ty::parse(dst), Ty::parse(src)) else {
             return Err(i.opcode());
         };
@@ -1050,6 +1054,60 @@ impl Translator<'_> {
         }
         self.out.code.push_str("} ");
         Ok(())
+    }
+
+    /// `cvt` to and from the 16-bit float formats (`f16`, `bf16`, and the
+    /// pairs `f16x2`, `bf16x2` of two floats, the first in the high half),
+    /// rounded once as the shim's `__float2half_rz` and the rest; None for
+    /// another `cvt`.
+    fn convert_16_bit(
+        &self,
+        i: &Instruction,
+        rest: &[&str],
+        dst: &str,
+        src: &str,
+    ) -> Result<Option<String>, String> {
+        let format = |t: &str| match t {
+            "f16" | "f16x2" => Some(0),
+            "bf16" | "bf16x2" => Some(1),
+            _ => None,
+        };
+        let mode = |r: &str| match r {
+            "rn" => Some(0),
+            "rz" => Some(1),
+            "rm" => Some(2),
+            "rp" => Some(3),
+            _ => None,
+        };
+        if format(dst).is_none() && format(src).is_none() {
+            return Ok(None);
+        }
+        let narrow = |this: &Self, arg: &str, f: i32, m: i32| -> Result<String, String> {
+            let x = this.value(arg, Ty::F32)?;
+            Ok(format!("::cuda_emu::ptx::to_16_bit({x}, {f}, {m})"))
+        };
+        let expr = match (rest, format(dst), format(src), dst.ends_with("x2")) {
+            ([r], Some(f), None, false) if src == "f32" && mode(r).is_some() => {
+                i.arity(2)?;
+                narrow(self, i.args[1], f, mode(r).unwrap_or(0))?
+            }
+            ([r], Some(f), None, true) if src == "f32" && mode(r).is_some() => {
+                i.arity(3)?;
+                let m = mode(r).unwrap_or(0);
+                let (hi, lo) = (
+                    narrow(self, i.args[1], f, m)?,
+                    narrow(self, i.args[2], f, m)?,
+                );
+                format!("(static_cast<unsigned>({hi}) << 16 | static_cast<unsigned>({lo}))")
+            }
+            ([], None, Some(f), _) if dst == "f32" && !src.ends_with("x2") => {
+                i.arity(2)?;
+                let b = self.value(i.args[1], Ty::U16)?;
+                format!("::cuda_emu::ptx::from_16_bit({b}, {f})")
+            }
+            _ => return Err(i.opcode()),
+        };
+        Ok(Some(expr))
     }
 
     /// `cvta.global` and `cvta.to.global` (the emulator's global addresses
@@ -1396,6 +1454,22 @@ mod tests {
             "{widen}"
         );
         assert!(cvt("cvta.to.global.u64 %0, %1;").contains("in<unsigned long long>(op1)"));
+        assert!(
+            cvt("cvt.rz.bf16.f32 %0, %1;")
+                .contains("::cuda_emu::ptx::to_16_bit(::cuda_emu::ptx::in<float>(op1), 1, 1)")
+        );
+        assert!(
+            cvt("cvt.f32.f16 %0, %1;").contains(
+                "::cuda_emu::ptx::from_16_bit(::cuda_emu::ptx::in<unsigned short>(op1), 0)"
+            )
+        );
+        let pair = translate("cvt.rn.f16x2.f32 %0, %1, %2;", &ops(3), 1)
+            .unwrap()
+            .code;
+        assert!(
+            pair.contains("to_16_bit(::cuda_emu::ptx::in<float>(op1), 0, 0)) << 16"),
+            "{pair}"
+        );
     }
 
     #[test]
@@ -1506,7 +1580,7 @@ mod tests {
         assert_eq!(refused("add.sat.s32 %0, %1, %2;", 3), "add.sat.s32");
         assert_eq!(refused("div.u32 %0, %1, %2;", 3), "div.u32");
         assert_eq!(refused("cvt.sat.u8.s32 %0, %1;", 2), "cvt.sat.u8.s32");
-        assert_eq!(refused("cvt.rn.f16.f32 %0, %1;", 2), "cvt.rn.f16.f32");
+        assert_eq!(refused("cvt.rn.f16.f64 %0, %1;", 2), "cvt.rn.f16.f64");
         assert_eq!(refused("cvta.to.local.u64 %0, %1;", 2), "cvta.to.local.u64");
         assert_eq!(
             refused("cp.async.bulk.shared::cluster.global [%0], [%1], 16;", 2),

@@ -1,11 +1,14 @@
 // Inline PTX of the kinds real programs write: integer bit operations
 // (lop3, bfe, bfi, bfind, prmt, shf, shifts past the width, popc, clz,
 // brev), high and wide products, {lo, hi} packing, .reg blocks, floats
-// with rounding modifiers, cvt between integers and floats, the .approx
+// with rounding modifiers, cvt between integers and floats and to and from
+// the 16-bit formats (checked against cuda_fp16.h's conversions), the .approx
 // functions with and without .ftz, and the special registers. Each result over 4096 inputs (edge values,
 // then pseudo-random ones) is printed as an FNV-1a hash; the integer ones
 // are also checked on the host against the PTX ISA's definitions, and the
 // first input where they differ is printed.
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -210,7 +213,24 @@ __global__ void floats(const float* X, const float* Y, const float* Z, const dou
   o[34] = r;
   asm("cvt.rz.f32.f64 %0, %1;" : "=f"(r) : "d"(D[i]));
   o[35] = r;
-  for (int k = 36; k < kFloat; ++k) o[k] = 0;
+  // 16-bit floats: cvt against cuda_fp16.h's and cuda_bf16.h's conversions.
+  unsigned short h, bh;
+  unsigned pair;
+  float back;
+  int differ16 = 0;
+  asm("cvt.rz.f16.f32 %0, %1;" : "=h"(h) : "f"(x));
+  differ16 += h != __half_as_ushort(__float2half_rz(x));
+  asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(bh) : "f"(y));
+  differ16 += bh != __bfloat16_as_ushort(__float2bfloat16_rn(y));
+  asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(pair) : "f"(x), "f"(y));
+  differ16 += pair != (static_cast<unsigned>(__half_as_ushort(__float2half_rn(x))) << 16 |
+                       __half_as_ushort(__float2half_rn(y)));
+  asm("cvt.f32.f16 %0, %1;" : "=f"(back) : "h"(h));
+  differ16 += __float_as_uint(back) != __float_as_uint(__half2float(__ushort_as_half(h)));
+  o[36] = static_cast<float>(h);
+  o[37] = static_cast<float>(bh);
+  o[38] = static_cast<float>(pair >> 16);
+  o[39] = static_cast<float>(differ16);
   const double d = D[i], e = D[(i + 1) % kN];
   double q;
   asm("add.rm.f64 %0, %1, %2;" : "=d"(q) : "d"(d), "d"(e));
@@ -440,7 +460,10 @@ int main() {
     printf("\n");
   }
   printf("int 47 (tid + ctaid * ntid): %s\n", I[47] == 1000000u && I[(kN - 1) * kInt + 47] == 1000000u + kN - 1 ? "right" : "wrong");
-  for (int k = 0; k < 36; ++k) {
+  int differ16 = 0;
+  for (int i = 0; i < kN; ++i) differ16 += static_cast<int>(F[i * kFloat + 39]);
+  printf("16-bit float conversions that differ from cuda_fp16.h's and cuda_bf16.h's: %d\n", differ16);
+  for (int k = 0; k < 39; ++k) {
     unsigned long long h = 0xcbf29ce484222325ull;
     for (int i = 0; i < kN; ++i) h = fnv(&F[i * kFloat + k], 4, h);
     printf("float %2d: %016llx\n", k, h);

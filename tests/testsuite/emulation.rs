@@ -1988,7 +1988,13 @@ fn inline_ptx_gives_what_the_isa_defines_and_trap_stops_the_kernel() {
     );
     assert_eq!(
         stdout.lines().filter(|l| l.starts_with("float ")).count(),
-        36
+        39
+    );
+    assert!(
+        stdout.contains(
+            "16-bit float conversions that differ from cuda_fp16.h's and cuda_bf16.h's: 0\n"
+        ),
+        "{stdout}"
     );
 
     let done = run(&backend, "ptx_warp", Duration::from_secs(60));

@@ -16,6 +16,7 @@
 #include "cuda_runtime.h"
 #include "cooperative_groups.h"
 #include "cuda_emu_sanitize.h"
+#include "cuda_emu_fp16_core.h"
 
 #include <cctype>
 #include <cstddef>
@@ -3638,6 +3639,14 @@ void fpe_cast_overflow(const void* data, uintptr_t value) {
 }
 
 namespace ptx {
+unsigned short to_16_bit(float x, int format, int mode) {
+  const fp::Mode m = static_cast<fp::Mode>(mode);
+  return format == 0 ? fp::Half::from_float(x, m) : fp::BF16::from_float(x, m);
+}
+float from_16_bit(unsigned short bits, int format) {
+  return format == 0 ? fp::Half::to_float(bits) : fp::BF16::to_float(bits);
+}
+
 void ptx_refused(const char* file, int line, const char* what) {
   kernel_error_turn();
   fflush(stdout);

@@ -199,6 +199,11 @@ inline unsigned shf_r_clamp(unsigned a, unsigned b, unsigned c) {
   return static_cast<unsigned>(((static_cast<unsigned long long>(b) << 32) | a) >> n);
 }
 
+// cvt to and from the 16-bit float formats (format 0: f16, 1: bf16; mode 0 to 3:
+// rn, rz, rm, rp), rounded once (cuda_emu_fp16_core.h, in the runtime).
+unsigned short to_16_bit(float x, int format, int mode);
+float from_16_bit(unsigned short bits, int format);
+
 // cp.async: size bytes to dst, of which the first src_size come from src and the
 // rest are zeros.
 inline void copy_async(char* dst, const char* src, unsigned size, unsigned src_size) {
