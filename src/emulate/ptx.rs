@@ -34,7 +34,8 @@
 //!   `vote.sync` (ballot, all, any), `redux.sync`, `match.any.sync`,
 //!   `match.all.sync`, `activemask`;
 //! - registers: the special registers (`%laneid`, `%tid.x`, the clocks,
-//!   ...), and `.reg` declarations inside `{ }`.
+//!   ...; read by `mov` only, as ptxas requires), and `.reg` declarations
+//!   inside `{ }`.
 //!
 //! Anything else is an `Err` naming the instruction or operand, which the
 //! rewriter reports with the `asm`'s file and line. Refused on purpose:
@@ -174,6 +175,7 @@ pub(super) fn translate(
         outputs,
         registers: HashMap::new(),
         out: Translation::default(),
+        special_ok: false,
     };
     for statement in template.split([';', '\n']) {
         translator.statement(statement.trim())?;
@@ -187,6 +189,9 @@ struct Translator<'a> {
     /// Registers declared with `.reg`, by PTX name: their C++ name and type.
     registers: HashMap<String, (String, Ty)>,
     out: Translation,
+    /// Whether a special register may be read here: only by `mov`, as ptxas
+    /// says ("Special register argument not allowed for instruction 'mad.lo'").
+    special_ok: bool,
 }
 
 /// A parsed instruction: `name.mod.mod.type args`.
@@ -429,9 +434,11 @@ impl Translator<'_> {
             if let Some((cpp, _)) = self.registers.get(&format!("%{name}")) {
                 return Ok(Some(cpp.clone()));
             }
-            return special_register(name)
-                .map(Some)
-                .ok_or_else(|| format!("%{name}"));
+            let special = special_register(name).ok_or_else(|| format!("%{name}"))?;
+            if !self.special_ok {
+                return Err(format!("%{name} (a special register is read with mov)"));
+            }
+            return Ok(Some(special));
         }
         if text.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
             return Err(text.to_string());
@@ -593,8 +600,10 @@ impl Translator<'_> {
             }
             return Ok(());
         }
-        let v = self.value(src, ty)?;
-        self.assign(dest, v)
+        self.special_ok = true;
+        let v = self.value(src, ty);
+        self.special_ok = false;
+        self.assign(dest, v?)
     }
 
     fn integer(&mut self, i: &Instruction) -> Result<(), String> {
@@ -1579,6 +1588,10 @@ mod tests {
         assert_eq!(refused("mov.u32 %0, %%pm0;", 1), "%pm0");
         assert_eq!(refused("add.sat.s32 %0, %1, %2;", 3), "add.sat.s32");
         assert_eq!(refused("div.u32 %0, %1, %2;", 3), "div.u32");
+        assert_eq!(
+            refused("mad.lo.u32 %0, %%ctaid.x, %%ntid.x, %0;", 1),
+            "%ctaid.x (a special register is read with mov)"
+        );
         assert_eq!(refused("cvt.sat.u8.s32 %0, %1;", 2), "cvt.sat.u8.s32");
         assert_eq!(refused("cvt.rn.f16.f64 %0, %1;", 2), "cvt.rn.f16.f64");
         assert_eq!(refused("cvta.to.local.u64 %0, %1;", 2), "cvta.to.local.u64");

@@ -4,8 +4,7 @@
 // start; null handles) and the kernel's result.
 #include <cuda_runtime.h>
 #include <nvtx3/nvToolsExt.h>
-#include <nvtx3/nvToolsExtCuda.h>
-#include <nvToolsExt.h>  // the NVTX 1 and 2 path: the same header
+#include <nvtx3/nvToolsExtCudaRt.h>
 
 #include <cstdio>
 

@@ -125,7 +125,9 @@ __global__ void integers(const unsigned* A, const unsigned* B, const unsigned* C
   asm("add.s64 %0, %1, -7;" : "=l"(s64) : "l"(static_cast<long long>(a64)));
   o[46] = static_cast<unsigned long long>(s64);
   unsigned t;
-  asm("mov.u32 %0, %%tid.x;\n\tmad.lo.u32 %0, %%ctaid.x, %%ntid.x, %0;" : "=r"(t));
+  asm("{\n\t.reg .u32 c, n;\n\tmov.u32 %0, %%tid.x;\n\tmov.u32 c, %%ctaid.x;\n\tmov.u32 n, %%ntid.x;\n"
+      "\tmad.lo.u32 %0, c, n, %0;\n\t}"
+      : "=r"(t));
   o[47] = t + 1000000u * (i == static_cast<int>(t) ? 1u : 0u);
 }
 

@@ -99,6 +99,17 @@ namespace cuda_emu {
 namespace fp {
 inline __half mk_half(uint16_t b) { return __half(__half_raw{b}); }
 }  // namespace fp
+// Texel formats for cudaCreateChannelDesc<__half>() and <__half2>() (cuda_texture.h).
+template <>
+struct ChannelOf<__half> {
+  static constexpr int bits = 16, count = 1;
+  static constexpr cudaChannelFormatKind kind = cudaChannelFormatKindFloat;
+};
+template <>
+struct ChannelOf<__half2> {
+  static constexpr int bits = 16, count = 2;
+  static constexpr cudaChannelFormatKind kind = cudaChannelFormatKindFloat;
+};
 }  // namespace cuda_emu
 
 // ---- bit casts ----------------------------------------------------------------

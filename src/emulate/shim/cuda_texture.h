@@ -15,7 +15,8 @@
 // trap). What it refuses: the removed texture-reference API (by the source
 // rewriter), mipmaps, cubemap surfaces and level-of-detail fetches (the
 // rewriter), and at run time, naming the line, anything the runtime half
-// cannot reproduce bit for bit (half-float and sRGB formats, anisotropy,
+// cannot reproduce bit for bit (linear filtering of half-float texels, sRGB
+// formats, anisotropy,
 // resource views, a fetch type that does not match the texture's format).
 #ifndef CUDA_EMU_CUDA_TEXTURE_H
 #define CUDA_EMU_CUDA_TEXTURE_H
@@ -108,6 +109,19 @@ inline cudaChannelFormatDesc cudaCreateChannelDesc() {
   typedef ::cuda_emu::ChannelOf<T> C;
   return cudaCreateChannelDesc(C::count >= 1 ? C::bits : 0, C::count >= 2 ? C::bits : 0,
                                C::count >= 3 ? C::bits : 0, C::count >= 4 ? C::bits : 0, C::kind);
+}
+
+// Half-float texels (channel_descriptor.h's helpers; cuda_fp16.h adds
+// cudaCreateChannelDesc<__half>() and <__half2>()). They read as floats.
+static inline cudaChannelFormatDesc cudaCreateChannelDescHalf() {
+  return cudaCreateChannelDesc(16, 0, 0, 0, cudaChannelFormatKindFloat);
+}
+static inline cudaChannelFormatDesc cudaCreateChannelDescHalf1() { return cudaCreateChannelDescHalf(); }
+static inline cudaChannelFormatDesc cudaCreateChannelDescHalf2() {
+  return cudaCreateChannelDesc(16, 16, 0, 0, cudaChannelFormatKindFloat);
+}
+static inline cudaChannelFormatDesc cudaCreateChannelDescHalf4() {
+  return cudaCreateChannelDesc(16, 16, 16, 16, cudaChannelFormatKindFloat);
 }
 
 cudaError_t cudaMallocArray(cudaArray_t* array, const cudaChannelFormatDesc* desc, size_t width,
