@@ -636,7 +636,19 @@ impl Translator<'_> {
                 let n = if i.name == "mul" { 3 } else { 4 };
                 i.arity(n)?;
                 let (a, b) = (self.value(i.args[1], ty)?, self.value(i.args[2], ty)?);
-                let mut e = call("mul_hi", &[a, b]);
+                // CUDA's __umulhi and the rest; 16 bits through the 32-bit product.
+                let mut e = match (ty.bits(), ty.is_signed()) {
+                    (32, false) => format!("__umulhi({a}, {b})"),
+                    (32, true) => format!("__mulhi({a}, {b})"),
+                    (64, false) => format!("__umul64hi({a}, {b})"),
+                    (64, true) => format!("__mul64hi({a}, {b})"),
+                    (_, signed) => {
+                        let w = if signed { "int" } else { "unsigned" };
+                        format!(
+                            "static_cast<{t}>((static_cast<{w}>({a}) * static_cast<{w}>({b})) >> 16)"
+                        )
+                    }
+                };
                 if n == 4 {
                     let c = self.value(i.args[3], ty)?;
                     e = format!("static_cast<{t}>(static_cast<{u}>({e}) + static_cast<{u}>({c}))");
@@ -693,9 +705,11 @@ impl Translator<'_> {
                 let (a, b) = (self.value(i.args[1], ty)?, self.value(i.args[2], Ty::U32)?);
                 call(i.name, &[a, b])
             }
-            ("popc" | "clz" | "brev", []) => {
+            // CUDA's __popc, __clz, __brev and their 64-bit forms.
+            ("popc" | "clz" | "brev", []) if matches!(ty.bits(), 32 | 64) => {
                 i.arity(2)?;
-                call(i.name, &[self.value(i.args[1], ty)?])
+                let suffix = if ty.bits() == 64 { "ll" } else { "" };
+                format!("__{}{suffix}({})", i.name, self.value(i.args[1], ty)?)
             }
             ("bfind", []) | ("bfind", ["shiftamt"]) => {
                 i.arity(2)?;
@@ -747,7 +761,9 @@ impl Translator<'_> {
                     .iter()
                     .map(|a| self.value(a, ty))
                     .collect::<Result<_, _>>()?;
-                call(&format!("shf_{side}_{mode}"), &args)
+                // CUDA's __funnelshift_l, _lc, _r, _rc: {b, a} shifted by c.
+                let clamp = if *mode == "clamp" { "c" } else { "" };
+                format!("__funnelshift_{side}{clamp}({})", args.join(", "))
             }
             _ => return Err(i.opcode()),
         };

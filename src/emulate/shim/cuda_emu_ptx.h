@@ -6,7 +6,9 @@
 // arithmetic type. in<T>(x) reads an operand as the instruction's type T (a
 // value conversion between integers or between floats, the bits between an
 // integer and a float), out(d, v) writes the result back the same way.
-// The integer instructions follow the PTX ISA's definitions word for word
+// Where CUDA has the instruction as an intrinsic (mul.hi as __umulhi, popc,
+// clz, brev, shf as __funnelshift_l/_lc/_r/_rc), the translation calls that;
+// the rest are here, following the PTX ISA's definitions word for word
 // (bfe's sign bit, bfind's -1, shift amounts past the width, prmt's sign
 // replication); tests/cuda/ptx_inline.cu checks them against the GPU.
 #ifndef CUDA_EMU_PTX_H
@@ -83,34 +85,6 @@ inline T shr(T a, unsigned n) {
   return n >= kBits<T> ? T(0) : static_cast<T>(a >> n);
 }
 
-// mul.hi: the high half of the double-width product.
-template <class T>
-inline T mul_hi(T a, T b) {
-  if constexpr (sizeof(T) == 8) {
-    typedef typename std::conditional<std::is_signed<T>::value, __int128, unsigned __int128>::type W;
-    return static_cast<T>((static_cast<W>(a) * static_cast<W>(b)) >> 64);
-  } else {
-    typedef typename std::conditional<std::is_signed<T>::value, long long, unsigned long long>::type W;
-    return static_cast<T>((static_cast<W>(a) * static_cast<W>(b)) >> kBits<T>);
-  }
-}
-
-template <class T>
-inline unsigned popc(T a) {
-  return static_cast<unsigned>(__builtin_popcountll(static_cast<unsigned long long>(static_cast<Unsigned<T>>(a))));
-}
-template <class T>
-inline unsigned clz(T a) {
-  const unsigned long long u = static_cast<Unsigned<T>>(a);
-  return u == 0 ? kBits<T> : static_cast<unsigned>(__builtin_clzll(u)) - (64 - kBits<T>);
-}
-template <class T>
-inline T brev(T a) {
-  Unsigned<T> u = static_cast<Unsigned<T>>(a), r = 0;
-  for (unsigned i = 0; i < kBits<T>; ++i, u >>= 1) r = static_cast<Unsigned<T>>((r << 1) | (u & 1u));
-  return static_cast<T>(r);
-}
-
 // bfind: the bit position of the most significant non-sign bit (for a
 // negative signed value, of the most significant 0), 0xffffffff when there is
 // none; .shiftamt gives the left shift that would bring it to the top.
@@ -119,7 +93,7 @@ inline unsigned bfind(T a, bool shiftamt) {
   Unsigned<T> u = static_cast<Unsigned<T>>(a);
   if (std::is_signed<T>::value && a < 0) u = static_cast<Unsigned<T>>(~u);
   if (u == 0) return 0xffffffffu;
-  const unsigned pos = kBits<T> - 1 - clz(u);
+  const unsigned pos = 63u - static_cast<unsigned>(__builtin_clzll(static_cast<unsigned long long>(u)));
   return shiftamt ? kBits<T> - 1 - pos : pos;
 }
 
@@ -180,23 +154,6 @@ inline unsigned lop3(unsigned a, unsigned b, unsigned c, unsigned lut) {
     r |= ((k & 4u) ? a : ~a) & ((k & 2u) ? b : ~b) & ((k & 1u) ? c : ~c);
   }
   return r;
-}
-
-// shf: the 64-bit {b, a} (a the low word) shifted by c (wrap: mod 32;
-// clamp: at most 32), the high word for .l, the low for .r.
-inline unsigned shf_l_wrap(unsigned a, unsigned b, unsigned c) {
-  return static_cast<unsigned>((((static_cast<unsigned long long>(b) << 32) | a) << (c & 31u)) >> 32);
-}
-inline unsigned shf_l_clamp(unsigned a, unsigned b, unsigned c) {
-  const unsigned n = c < 32u ? c : 32u;
-  return static_cast<unsigned>((((static_cast<unsigned long long>(b) << 32) | a) << n) >> 32);
-}
-inline unsigned shf_r_wrap(unsigned a, unsigned b, unsigned c) {
-  return static_cast<unsigned>(((static_cast<unsigned long long>(b) << 32) | a) >> (c & 31u));
-}
-inline unsigned shf_r_clamp(unsigned a, unsigned b, unsigned c) {
-  const unsigned n = c < 32u ? c : 32u;
-  return static_cast<unsigned>(((static_cast<unsigned long long>(b) << 32) | a) >> n);
 }
 
 // cvt to and from the 16-bit float formats (format 0: f16, 1: bf16; mode 0 to 3:

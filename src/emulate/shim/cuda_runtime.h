@@ -2577,6 +2577,15 @@ inline unsigned int __funnelshift_r(unsigned lo, unsigned hi, unsigned shift) {
   unsigned long long v = (static_cast<unsigned long long>(hi) << 32) | lo;
   return static_cast<unsigned>(v >> (shift & 31u));
 }
+// The clamping forms: a shift of 32 or more is 32.
+inline unsigned int __funnelshift_lc(unsigned lo, unsigned hi, unsigned shift) {
+  unsigned long long v = (static_cast<unsigned long long>(hi) << 32) | lo;
+  return static_cast<unsigned>((v << (shift < 32u ? shift : 32u)) >> 32);
+}
+inline unsigned int __funnelshift_rc(unsigned lo, unsigned hi, unsigned shift) {
+  unsigned long long v = (static_cast<unsigned long long>(hi) << 32) | lo;
+  return static_cast<unsigned>(v >> (shift < 32u ? shift : 32u));
+}
 inline int __mul24(int x, int y) {
   return static_cast<int>((static_cast<long long>(x) << 40 >> 40) * (static_cast<long long>(y) << 40 >> 40));
 }
