@@ -455,6 +455,17 @@ long long floor_div(__int128 x, long long d) {
   return static_cast<long long>(q);
 }
 
+// One dimension of the linear-filtering footprint at X (units of 2^-21 texel): its
+// lower texel, floor(X - 1/2), and the weight of the upper one in 1/256, the
+// fraction rounded halves up (so 256 where it rounds up to the whole).
+long long footprint_corner(__int128 X, long* weight) {
+  const __int128 xb = X - kOne / 2;
+  const long long i0 = floor_div(xb, kOne);
+  const long long frac = static_cast<long long>(xb - static_cast<__int128>(i0) * kOne);
+  *weight = static_cast<long>((frac + (1ll << (kFix - 9))) >> (kFix - 8));
+  return i0;
+}
+
 const char* shape_name(FetchShape s) {
   switch (s) {
     case kFetch1DLinear: return "tex1Dfetch";
@@ -649,10 +660,7 @@ void trilinear(const Object* o, const cudaTextureDesc& td, const __int128* X, fl
   long long i0[3];
   long a[3];
   for (int d = 0; d < 3; ++d) {
-    const __int128 xb = X[d] - kOne / 2;
-    i0[d] = floor_div(xb, kOne);
-    const long long frac = static_cast<long long>(xb - static_cast<__int128>(i0[d]) * kOne);
-    a[d] = static_cast<long>((frac + (1ll << (kFix - 9))) >> (kFix - 8));
+    i0[d] = footprint_corner(X[d], &a[d]);
     // Clamped past either edge, both texels of this dimension are the same
     // one and the H200 gave it all the weight (tests/cuda/tex3d_*.cu: with
     // the rounded splits below that is visible). That is clamp addressing
@@ -707,6 +715,22 @@ void trilinear(const Object* o, const cudaTextureDesc& td, const __int128* X, fl
 
 }  // namespace
 
+// A fetch's result of `type.count` components into `out`: floats, or integers of
+// the type's width (the low bytes of each value).
+void write_result(const TexelType& type, bool float_result, const float* fres, const long long* ires,
+                  void* out) {
+  unsigned char* p = static_cast<unsigned char*>(out);
+  for (int c = 0; c < type.count; ++c) {
+    if (float_result) {
+      memcpy(p + 4 * c, &fres[c], 4);
+    } else {
+      const int b = type.bits / 8;
+      const uint64_t u = static_cast<uint64_t>(ires[c]);
+      memcpy(p + b * c, &u, static_cast<size_t>(b));  // little-endian: the low bytes
+    }
+  }
+}
+
 // tex2Dgather: component `comp` of the four texels of the 2D linear-filtering footprint
 // at (x, y), whatever the filter mode, as x: (i, j + 1), y: (i + 1, j + 1), z: (i + 1, j),
 // w: (i, j), where (i, j) is the footprint's lower corner: filtering's, from the
@@ -747,10 +771,9 @@ void gather(const Object* o, const Format& fmt, TexelType type, int comp, float 
     // texels rounds to the whole 256/256.
     __int128 X;
     if (!texel_coordinate(coord[d], size[d], td, d, false, &X)) refuse(file, line, "tex2Dgather at a NaN coordinate");
-    const __int128 xb = X - kOne / 2;
-    i0[d] = floor_div(xb, kOne);
-    const long long frac = static_cast<long long>(xb - static_cast<__int128>(i0[d]) * kOne);
-    if (((frac + (1ll << (kFix - 9))) >> (kFix - 8)) == 256) ++i0[d];
+    long weight;
+    i0[d] = footprint_corner(X, &weight);
+    if (weight == 256) ++i0[d];
   }
   // Corner k (bit 0: i + 1, bit 1: j + 1) goes to result component kSlot[k].
   static const int kSlot[4] = {3, 2, 0, 1};
@@ -778,16 +801,7 @@ void gather(const Object* o, const Format& fmt, TexelType type, int comp, float 
     fres[kSlot[k]] = f;
     ires[kSlot[k]] = v;
   }
-  unsigned char* p = static_cast<unsigned char*>(out);
-  for (int c = 0; c < 4; ++c) {
-    if (float_result) {
-      memcpy(p + 4 * c, &fres[c], 4);
-    } else {
-      const int b = type.bits / 8;
-      const uint64_t u = static_cast<uint64_t>(ires[c]);
-      memcpy(p + b * c, &u, static_cast<size_t>(b));  // little-endian: the low bytes
-    }
-  }
+  write_result(type, float_result, fres, ires, out);
 }
 
 // ---- The fetch -----------------------------------------------------------------------------------
@@ -844,23 +858,7 @@ void texture_fetch(cudaTextureObject_t h, FetchShape shape, TexelType type, void
                            " (the fetch type must match the format)");
   float fres[4] = {0, 0, 0, 0};
   long long ires[4] = {0, 0, 0, 0};
-  auto store = [&]() {
-    unsigned char* p = static_cast<unsigned char*>(out);
-    for (int c = 0; c < type.count; ++c) {
-      if (float_result) {
-        memcpy(p + 4 * c, &fres[c], 4);
-      } else {
-        const int b = type.bits / 8;
-        const uint32_t u = static_cast<uint32_t>(ires[c]);
-        if (b == 1) p[c] = static_cast<unsigned char>(u);
-        if (b == 2) {
-          uint16_t v = static_cast<uint16_t>(u);
-          memcpy(p + 2 * c, &v, 2);
-        }
-        if (b == 4) memcpy(p + 4 * c, &u, 4);
-      }
-    }
-  };
+  auto store = [&]() { write_result(type, float_result, fres, ires, out); };
   auto point_value = [&](const Texel& t) {
     for (int c = 0; c < fmt.channels; ++c) {
       if (fmt.kind == cudaChannelFormatKindFloat) fres[c] = t.f[c];
@@ -952,10 +950,7 @@ void texture_fetch(cudaTextureObject_t h, FetchShape shape, TexelType type, void
   long long i0[2] = {0, 0};
   long a[2] = {0, 0};
   for (int d = 0; d < fdims; ++d) {
-    const __int128 xb = X[d] - kOne / 2;
-    i0[d] = floor_div(xb, kOne);
-    const long long frac = static_cast<long long>(xb - static_cast<__int128>(i0[d]) * kOne);
-    a[d] = static_cast<long>((frac + (1ll << (kFix - 9))) >> (kFix - 8));
+    i0[d] = footprint_corner(X[d], &a[d]);
   }
   // Corner weights in 1/256, corner k = (bit 0: x + 1, bit 1: y + 1).
   long w[4];
