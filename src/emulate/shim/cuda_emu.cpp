@@ -868,6 +868,13 @@ Block g_block0;
 thread_local Block* g_blk = &g_block0;
 #define B (*g_blk)
 
+// A thread's polls stop counting as a wait (it read something new, or returned):
+// B.spinning, which counts the threads past kSpinPolls, follows.
+inline void stop_polling(Fiber* f) {
+  if (f->poll_streak >= kSpinPolls) --B.spinning;
+  f->poll_streak = 0;
+}
+
 // A kernel that hit a device assert or __trap() stops, and the error sticks:
 // every later call that needs the device returns it, as on a GPU.
 cudaError_t g_sticky = cudaSuccess;
@@ -1408,8 +1415,7 @@ void fiber_loop(Fiber* self) {
     // The thread returned.
     int t = self->tid;
     ++B.exited;
-    if (self->poll_streak >= kSpinPolls) --B.spinning;
-    self->poll_streak = 0;
+    stop_polling(self);
     B.warps[t >> 5].exited |= 1u << (t & 31);
     if (g_cluster_threads) cluster_thread_exited(t);
     // The others wait at a __syncthreads for this thread alone: it lets them go.
@@ -1636,7 +1642,8 @@ std::string with_commas(size_t v) {
 uintptr_t wrapped_shared(uintptr_t a, unsigned* times) {
   for (unsigned size : {1u, 2u, 4u, 8u, 16u}) {
     const uintptr_t b = a - (static_cast<uintptr_t>(size) << 32);
-    if (shared_block(b, B.lockstep.tls_bytes) != kNotShared) {
+    size_t offset;
+    if (shared_block(b, B.lockstep.tls_bytes, &offset) != kNotShared) {
       *times = size;
       return b;
     }
@@ -1895,11 +1902,10 @@ void* dynamic_shared_memory() { return g_dynamic_shared_ptr; }
 const size_t kDynamicWindow = size_t{1} << 24;
 
 size_t shared_window_address(const void* p, const char* file, int line) {
-  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
-  const uintptr_t tp = reinterpret_cast<uintptr_t>(__builtin_thread_pointer());
-  switch (shared_block(a, B.lockstep.tls_bytes)) {
-    case kStaticShared: return a - (tp - B.lockstep.tls_bytes);
-    case kDynamicShared: return kDynamicWindow + (a - reinterpret_cast<uintptr_t>(g_dynamic_shared_ptr));
+  size_t offset;
+  switch (shared_block(reinterpret_cast<uintptr_t>(p), B.lockstep.tls_bytes, &offset)) {
+    case kStaticShared: return offset;
+    case kDynamicShared: return kDynamicWindow + offset;
     case kNotShared: break;
   }
   ptx::ptx_refused(file, line, "a shared-window address of memory that is not shared memory (undefined on a GPU)");
@@ -1912,14 +1918,6 @@ void* shared_generic_address(size_t window, const char* file, int line) {
   if (window >= kDynamicWindow && window - kDynamicWindow < dynamic)
     return static_cast<char*>(g_dynamic_shared_ptr) + (window - kDynamicWindow);
   ptx::ptx_refused(file, line, "a shared-window address outside the block's shared memory");
-}
-
-void unsupported_asm(const char* file, int line) {
-  kernel_error_turn();
-  fflush(stdout);
-  fprintf(stderr, "%s:%d: inline PTX asm is not emulated; this program needs a GPU\n", file, line);
-  where(stderr);
-  die();
 }
 
 void trap(const char* file, int line, const char* what) {
@@ -2046,8 +2044,7 @@ __attribute__((noinline)) bool poll_unchanged(Fiber* f, const void* addr,
   }
   f->poll_words[0] = Fiber::PolledWord{addr, value};
   f->poll_word_count = 1;
-  if (f->poll_streak >= kSpinPolls) --B.spinning;
-  f->poll_streak = 0;
+  stop_polling(f);
   block_unstalled();
   return false;
 }

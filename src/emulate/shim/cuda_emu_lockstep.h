@@ -528,16 +528,24 @@ __attribute__((noinline)) void size_area(Lockstep::Area& area, size_t words) {
   area.words = new ShadowWord[words];
 }
 
-// Which block of shared memory address a is in: the program's thread-local block,
-// `tls_bytes` long below the thread pointer, where static __shared__ live, or the
-// launch's `extern __shared__` buffer. Two range tests; the one place that knows
-// where shared memory is (the lock-step shadow and the wrapped-index check ask it).
+// Which block of shared memory address a is in, and its offset there: the program's
+// thread-local block, `tls_bytes` long below the thread pointer, where static
+// __shared__ live, or the launch's `extern __shared__` buffer. Two range tests; the
+// one place that knows where shared memory is (the lock-step shadow, the
+// wrapped-index check and the shared window of inline PTX ask it).
 enum SharedBlock { kNotShared, kStaticShared, kDynamicShared };
-inline __attribute__((always_inline)) SharedBlock shared_block(uintptr_t a, size_t tls_bytes) {
-  const uintptr_t tp = reinterpret_cast<uintptr_t>(__builtin_thread_pointer());
-  if (a < tp && a >= tp - tls_bytes) return kStaticShared;
+inline __attribute__((always_inline)) SharedBlock shared_block(uintptr_t a, size_t tls_bytes,
+                                                               size_t* offset) {
+  const uintptr_t lo = reinterpret_cast<uintptr_t>(__builtin_thread_pointer()) - tls_bytes;
+  if (a - lo < tls_bytes) {
+    *offset = a - lo;
+    return kStaticShared;
+  }
   const uintptr_t d = reinterpret_cast<uintptr_t>(g_dynamic_shared_ptr);
-  if (g_launch && a >= d && a < d + g_launch->shmem) return kDynamicShared;
+  if (g_launch && a - d < g_launch->shmem) {
+    *offset = a - d;
+    return kDynamicShared;
+  }
   return kNotShared;
 }
 
@@ -548,21 +556,20 @@ inline __attribute__((always_inline)) bool shadow_of(const void* addr, Lockstep:
                                                      size_t* word) {
   Lockstep& L = B.lockstep;
   uintptr_t a = reinterpret_cast<uintptr_t>(addr);
-  const SharedBlock in = shared_block(a, L.tls_bytes);
+  size_t offset;
+  const SharedBlock in = shared_block(a, L.tls_bytes, &offset);
   if (in == kStaticShared) {
     if (a - reinterpret_cast<uintptr_t>(&threadIdx) < sizeof threadIdx ||
         a - reinterpret_cast<uintptr_t>(&blockIdx) < sizeof blockIdx)
       return false;
-    uintptr_t tp = reinterpret_cast<uintptr_t>(__builtin_thread_pointer());
-    size_t i = (a - (tp - L.tls_bytes)) >> 2;
+    size_t i = offset >> 2;
     if (L.tls.n <= i) size_area(L.tls, L.tls_bytes / 4 + 1);
     *area = &L.tls;
     *word = i;
     return true;
   }
   if (in == kDynamicShared) {
-    uintptr_t d = reinterpret_cast<uintptr_t>(g_dynamic_shared_ptr);
-    size_t i = (a - d) >> 2;
+    size_t i = offset >> 2;
     if (L.dyn.n <= i) size_area(L.dyn, g_launch->shmem / 4 + 1);
     *area = &L.dyn;
     *word = i;

@@ -51,11 +51,11 @@
 //   default arguments, and with an optional "K" before K);
 //   extern __shared__ T name[];  ->
 //     T* const name = reinterpret_cast<T*>(::cuda_emu::dynamic_shared_memory());
-//   asm(...) of the PTX subset it knows (integer mov/add/mul.lo/mad.lo, the
-//   special registers: ::cuda_emu::sreg_*) becomes a C++ lambda; any other asm
-//   is refused at compile time; should one reach the shim, replacing it with
-//   ::cuda_emu::unsupported_asm(__FILE__, __LINE__) stops the program with the
-//   file and line when it is reached.
+//   asm(...) of the PTX it knows (src/emulate/ptx.rs) becomes a C++ lambda on
+//   cuda_emu_ptx.h and the intrinsics here; any other asm is refused at compile
+//   time, naming the instruction; what only the run can tell (a shuffle's width
+//   operand, a shared-window address) stops the program at its line
+//   (::cuda_emu::ptx::ptx_refused).
 // __noinline__ in the program is spelled out as __attribute__((noinline)) by
 // the rewriter (a macro would break libstdc++, which writes
 // __attribute__((__noinline__)) in its own headers).
@@ -1205,7 +1205,6 @@ void* dynamic_shared_memory();
 // 32-bit address inline PTX's .shared accesses take, and back.
 size_t shared_window_address(const void* p, const char* file, int line);
 void* shared_generic_address(size_t window, const char* file, int line);
-[[noreturn]] void unsupported_asm(const char* file, int line);
 [[noreturn]] void trap(const char* file, int line, const char* what);
 
 struct LaunchConfig {
