@@ -34,8 +34,8 @@
 //!   `vote.sync` (ballot, all, any), `redux.sync`, `match.any.sync`,
 //!   `match.all.sync`, `activemask`;
 //! - registers: the special registers (`%laneid`, `%tid.x`, the clocks,
-//!   ...; read by `mov` only, as ptxas requires), and `.reg` declarations
-//!   inside `{ }`.
+//!   ...; read by `mov` only: ptxas refused `%ctaid.x` in a `mad.lo`), and
+//!   `.reg` declarations inside `{ }`.
 //!
 //! Anything else is an `Err` naming the instruction or operand, which the
 //! rewriter reports with the `asm`'s file and line. Refused on purpose:
