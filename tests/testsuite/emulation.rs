@@ -370,7 +370,9 @@ fn probes_print_the_same_on_one_and_two_threads() {
 fn a_grid_handed_back_to_one_thread_runs_every_block_once() {
     // The contention guard: when the threads slow each other down, the
     // helpers stop taking blocks and the calling thread runs the rest of
-    // the grid. `force` does that after a few blocks, whatever they cost:
+    // the grid. `force` does that once a helper has run a block, whatever
+    // blocks cost and however loaded the machine is (CI once saw no hand-over
+    // when the calling thread had to run four blocks first):
     // multicore_atomics (96 blocks; tickets handed out once, sums, the last
     // block's reduction) must still print what the H200 printed, with no
     // block lost or run twice at the hand-over.

@@ -65,8 +65,8 @@ struct Settings {
   long spread_after_us = 200;
   // Whether a grid whose blocks slow each other down goes back to the calling thread
   // alone (see run_grid): CUDA_EMU_CONTENTION_GUARD=0 turns that off, =report says on
-  // stderr when it happens; =force (for tests) does it after a few blocks, whatever
-  // they cost.
+  // stderr when it happens; =force (for tests) does it once a helper has run one
+  // block, whatever blocks cost (see hand_over_forced).
   bool contention_guard = true;
   bool contention_report = false;
   bool contention_force = false;
@@ -3238,6 +3238,18 @@ void run_one(GridRun& g, unsigned long long k, std::string& out) {
   finish(g, k, out, hazards);
 }
 
+// CUDA_EMU_CONTENTION_GUARD=force (for tests): the first helper to end a block hands
+// the rest of the grid to the calling thread, which waits for a helper to take a block
+// before it takes its next one (see run_grid). So the hand-over happens in every run,
+// with a helper's block running or just ended, however the OS schedules the threads
+// (a hand-over on the calling thread's own measures could find the grid all taken on
+// a loaded machine).
+void hand_over_forced(GridRun& g) {
+  if (g.alone.exchange(true, std::memory_order_relaxed)) return;
+  fprintf(stderr, "cuda_emu: %s: the rest of the grid runs on one thread "
+          "(CUDA_EMU_CONTENTION_GUARD=force)\n", kernel_name());
+}
+
 void* helper_main(void* p) {
   Helper* h = static_cast<Helper*>(p);
   give_this_thread_a_signal_stack();
@@ -3257,6 +3269,7 @@ void* helper_main(void* p) {
       const unsigned long long k = take(g);
       if (k >= g.total) break;
       run_one(g, k, out);
+      if (settings().contention_force) hand_over_forced(g);
     }
     sem_post(h->done);
   }
@@ -3583,27 +3596,28 @@ void run_grid(const LaunchConfig& c) {
         if (g.next.load(std::memory_order_relaxed) < g.total) woken = wake_helpers(want - 1);
         spread = true;
         alone_per_block = (cpu - cpu_start) / alone_blocks;
-        watching = woken > 0 && s.contention_guard;
+        watching = woken > 0 && s.contention_guard && !s.contention_force;
+        if (woken > 0 && s.contention_force) {
+          while (g.next.load(std::memory_order_relaxed) == mine &&
+                 !g.alone.load(std::memory_order_relaxed))
+            sched_yield();
+        }
       }
     } else if (watching) {
       if (!window_open) {
-        window_open =
-            g.next.load(std::memory_order_relaxed) - mine >= 2ull * woken || s.contention_force;
+        window_open = g.next.load(std::memory_order_relaxed) - mine >= 2ull * woken;
         if (window_open) window_start = thread_cpu_ms();
         continue;
       }
-      // The CPU clock is read every 8th block (every block when forced).
+      // The CPU clock is read every 8th block.
       ++window_blocks;
-      if (window_blocks % 8 != 0 && !s.contention_force) continue;
+      if (window_blocks % 8 != 0) continue;
       const double now = thread_cpu_ms(), used = now - window_start;
-      if ((used >= kContentionWindowMs || s.contention_force) && window_blocks >= 4) {
-        if (used / window_blocks > (woken + 1) * alone_per_block || s.contention_force) {
+      if (used >= kContentionWindowMs && window_blocks >= 4) {
+        if (used / window_blocks > (woken + 1) * alone_per_block) {
           watching = false;
           g.alone.store(true, std::memory_order_relaxed);
-          if (s.contention_force)
-            fprintf(stderr, "cuda_emu: %s: the rest of the grid runs on one thread "
-                    "(CUDA_EMU_CONTENTION_GUARD=force)\n", kernel_name());
-          else if (s.contention_report)
+          if (s.contention_report)
             fprintf(stderr, "cuda_emu: %s: a block took %.1fx the CPU time on %d threads that it "
                     "took alone: the rest of the grid runs on one\n", kernel_name(),
                     used / window_blocks / alone_per_block, woken + 1);
