@@ -12,7 +12,10 @@
 //!   `bfi`, `prmt` (default mode), `lop3`, `shf.l/r.wrap/clamp`;
 //! - floats: `add`, `sub`, `mul`, `fma`, `div`, `rcp`, `sqrt` with a rounding
 //!   modifier (`.rn`, `.rz`, `.rm`, `.rp`: rounded once, as `__fadd_rz` and
-//!   the rest), and the hardware approximations `ex2`, `lg2`, `rsqrt`,
+//!   the rest), `.ftz` or not (f32: subnormal inputs and results read as
+//!   zeros of their sign; a result that rounded to 2^-126 stops the run at
+//!   its line, as no GPU run has said whether it is flushed), and the
+//!   hardware approximations `ex2`, `lg2`, `rsqrt`,
 //!   `sin`, `cos` (`.approx`, `.ftz` or not) and `rcp.approx.ftz` on the
 //!   tables measured on the GPU;
 //! - conversions: `cvt` between integers, between integers and floats with
@@ -27,8 +30,10 @@
 //! - control: `membar`, `fence`, `bar.sync 0`, `bar.warp.sync`, `trap`,
 //!   `brkpt`, `nanosleep`;
 //! - predicates: `.pred` registers, `setp` (integer, unsigned and float
-//!   comparisons, ordered and unordered), `selp`, `and`/`or`/`xor`/`not`
-//!   of predicates, guards `@p` and `@!p` on any instruction;
+//!   comparisons, ordered and unordered, `.ftz`; a second destination
+//!   `p|q` and a boolean operation with `c` or `!c`), `selp`,
+//!   `and`/`or`/`xor`/`not` of predicates, guards `@p` and `@!p` on any
+//!   instruction;
 //! - warps: `shfl.sync` (up, down, bfly, idx, as `__shfl_*_sync`: its c
 //!   operand must encode a width, or the run stops naming the line),
 //!   `vote.sync` (ballot, all, any), `redux.sync`, `match.any.sync`,
@@ -40,9 +45,11 @@
 //! Anything else is an `Err` naming the instruction or operand, which the
 //! rewriter reports with the `asm`'s file and line. Refused on purpose:
 //! float `add`/`sub`/`mul` without a rounding modifier (ptxas may fuse them
-//! into an fma, so the answer depends on the neighbouring code), `.ftz` and
-//! `.sat` arithmetic, `setp` with a second predicate or a boolean operation,
-//! local and constant state spaces, and the instructions not listed.
+//! into an fma, so the answer depends on the neighbouring code); `.sat`, and
+//! float `min`, `max`, `abs` and `neg` (what the GPU makes of NaNs and
+//! signed zeros there was not measured: probe `tests/cuda/ptx_ftz.cu` is
+//! written for it); local and constant state spaces; and the instructions
+//! not listed.
 //!
 //! Written by hand: PTX is a line-oriented assembly language whose inline
 //! templates are a few instructions long, no crate parses it, and the
@@ -784,60 +791,80 @@ impl Translator<'_> {
             i.arity(2)?;
             Ok(format!("{f}({})", args[0]))
         };
-        let expr = match (i.name, q) {
-            ("add" | "sub" | "mul" | "div", [r]) if rounding(r).is_some() => {
-                i.arity(3)?;
-                let prefix = if single { "__f" } else { "__d" };
-                format!(
-                    "{prefix}{}_{}({}, {})",
-                    i.name,
-                    rounding(r).unwrap_or("rn"),
-                    args[0],
-                    args[1]
-                )
+        // The hardware approximations, by their exact modifiers.
+        let approx = match (i.name, q) {
+            ("rcp", ["approx", "ftz"]) if single => Some(one("::cuda_emu::math::hardware_rcp")?),
+            ("rsqrt", ["approx", "ftz"]) if single => {
+                Some(one("::cuda_emu::math::hardware_rsqrt")?)
             }
-            ("fma", [r]) if rounding(r).is_some() => {
-                i.arity(4)?;
-                let f = if single { "__fmaf" } else { "__fma" };
-                format!(
-                    "{f}_{}({}, {}, {})",
-                    rounding(r).unwrap_or("rn"),
-                    args[0],
-                    args[1],
-                    args[2]
-                )
-            }
-            ("rcp" | "sqrt", [r]) if rounding(r).is_some() => {
-                let prefix = if single { "__f" } else { "__d" };
-                one(&format!(
-                    "{prefix}{}_{}",
-                    i.name,
-                    rounding(r).unwrap_or("rn")
-                ))?
-            }
-            ("rcp", ["approx", "ftz"]) if single => one("::cuda_emu::math::hardware_rcp")?,
-            ("rsqrt", ["approx", "ftz"]) if single => one("::cuda_emu::math::hardware_rsqrt")?,
-            ("rsqrt", ["approx"]) if single => one("::cuda_emu::math::cuda_rsqrtf")?,
-            ("ex2", ["approx", "ftz"]) if single => one("::cuda_emu::math::hardware_ex2")?,
-            ("ex2", ["approx"]) if single => one("::cuda_emu::math::cuda_exp2f")?,
-            ("lg2", ["approx", "ftz"]) if single => one("::cuda_emu::math::hardware_lg2")?,
-            ("lg2", ["approx"]) if single => one("::cuda_emu::math::cuda_fast_log2f")?,
+            ("rsqrt", ["approx"]) if single => Some(one("::cuda_emu::math::cuda_rsqrtf")?),
+            ("ex2", ["approx", "ftz"]) if single => Some(one("::cuda_emu::math::hardware_ex2")?),
+            ("ex2", ["approx"]) if single => Some(one("::cuda_emu::math::cuda_exp2f")?),
+            ("lg2", ["approx", "ftz"]) if single => Some(one("::cuda_emu::math::hardware_lg2")?),
+            ("lg2", ["approx"]) if single => Some(one("::cuda_emu::math::cuda_fast_log2f")?),
             // `__sinf` by name: the build installs the sine table for it.
             ("sin" | "cos", ["approx", "ftz"]) if single => {
                 i.arity(2)?;
-                format!(
+                Some(format!(
                     "__{}f(::cuda_emu::ptx::flush_subnormal({}))",
                     i.name, args[0]
-                )
+                ))
             }
-            ("sin" | "cos", ["approx"]) if single => one(&format!("__{}f", i.name))?,
-            ("add" | "sub" | "mul", []) => {
+            ("sin" | "cos", ["approx"]) if single => Some(one(&format!("__{}f", i.name))?),
+            _ => None,
+        };
+        if let Some(expr) = approx {
+            return self.assign(i.args[0], expr);
+        }
+        // Rounded arithmetic; `.ftz` (f32 only) flushes subnormal inputs and
+        // the result to zeros of their sign.
+        let mut round = None;
+        let mut ftz = false;
+        for m in q {
+            match (*m, rounding(m)) {
+                ("ftz", _) if single && !ftz => ftz = true,
+                (_, Some(r)) if round.is_none() => round = Some(r),
+                _ => return Err(i.opcode()),
+            }
+        }
+        let args: Vec<String> = if ftz {
+            args.iter()
+                .map(|a| format!("::cuda_emu::ptx::flush_subnormal({a})"))
+                .collect()
+        } else {
+            args
+        };
+        let prefix = if single { "__f" } else { "__d" };
+        let expr = match (i.name, round) {
+            ("add" | "sub" | "mul" | "div", Some(r)) => {
+                i.arity(3)?;
+                format!("{prefix}{}_{r}({}, {})", i.name, args[0], args[1])
+            }
+            ("fma", Some(r)) => {
+                i.arity(4)?;
+                let f = if single { "__fmaf" } else { "__fma" };
+                format!("{f}_{r}({}, {}, {})", args[0], args[1], args[2])
+            }
+            ("rcp" | "sqrt", Some(r)) => {
+                i.arity(2)?;
+                format!("{prefix}{}_{r}({})", i.name, args[0])
+            }
+            ("add" | "sub" | "mul", None) => {
                 return Err(format!(
                     "{} (without a rounding modifier ptxas may fuse it into an fma; write .rn)",
                     i.opcode()
                 ));
             }
             _ => return Err(i.opcode()),
+        };
+        // A sum or difference of floats is exact wherever it is below 2^-125
+        // (every float is a multiple of 2^-149), so only the others can round
+        // to 2^-126 from below (see ftz_result).
+        let expr = if ftz {
+            let rounded = !matches!(i.name, "add" | "sub");
+            format!("::cuda_emu::ptx::ftz_result({expr}, {rounded}, __FILE__, __LINE__)")
+        } else {
+            expr
         };
         self.assign(i.args[0], expr)
     }
@@ -902,17 +929,35 @@ impl Translator<'_> {
     /// `setp.cmp.type p, a, b`: a comparison into a predicate. Float `eq`,
     /// `ne`, `lt`, ... are false when either side is NaN, their `u` forms
     /// true; integer `lo`, `ls`, `hi`, `hs` compare unsigned.
+    /// `setp.cmp{.bool}{.ftz}.type p{|q}, a, b{, {!}c}`: p = t, q = !t for the
+    /// comparison t; with a boolean operation, p = t bool c and q = !t bool c.
     fn set_predicate(&mut self, i: &Instruction) -> Result<(), String> {
-        i.arity(3)?;
         let ty = i.ty()?;
-        let [cmp] = i.qualifiers() else {
-            return Err(i.opcode());
-        };
-        if i.args[0].contains('|') {
-            return Err(format!("{} (a second predicate)", i.text));
+        let (cmp, rest) = i.qualifiers().split_first().ok_or_else(|| i.opcode())?;
+        let (mut combine, mut ftz) = (None, false);
+        for m in rest {
+            match *m {
+                "and" | "or" | "xor" if combine.is_none() => {
+                    combine = Some(match *m {
+                        "and" => "&&",
+                        "or" => "||",
+                        _ => "!=",
+                    })
+                }
+                "ftz" if ty == Ty::F32 => ftz = true,
+                _ => return Err(i.opcode()),
+            }
         }
+        i.arity(if combine.is_some() { 4 } else { 3 })?;
+        let flush = |v: String| {
+            if ftz {
+                format!("::cuda_emu::ptx::flush_subnormal({v})")
+            } else {
+                v
+            }
+        };
         let (a, b) = (self.value(i.args[1], ty)?, self.value(i.args[2], ty)?);
-        let (a, b) = (format!("({a})"), format!("({b})"));
+        let (a, b) = (format!("({})", flush(a)), format!("({})", flush(b)));
         let expr = if ty.is_float() {
             let nan = format!("(std::isnan({a}) || std::isnan({b}))");
             match *cmp {
@@ -954,8 +999,45 @@ impl Translator<'_> {
         } else {
             return Err(i.opcode());
         };
-        let dest = self.destination(i.args[0])?;
-        self.out.code.push_str(&format!("{dest} = {expr}; "));
+        let (p, q) = match i.args[0].split_once('|') {
+            Some((p, q)) => (p.trim(), Some(q.trim())),
+            None => (i.args[0], None),
+        };
+        let c = match combine {
+            Some(op) => {
+                let c = i.args[3];
+                let (negate, c) = match c.strip_prefix('!') {
+                    Some(c) => ("!", c.trim()),
+                    None => ("", c),
+                };
+                Some((op, format!("{negate}({})", self.value(c, Ty::Pred)?)))
+            }
+            None => None,
+        };
+        let with_c = |t: String| match &c {
+            Some((op, _)) => format!("({t} {op} cuda_emu_c)"),
+            None => t,
+        };
+        // In a block of its own: the comparison and c are read once, before p or
+        // q is written (c may be either).
+        let mut code = format!("{{ const bool cuda_emu_t = {expr}; ");
+        if let Some((_, c)) = &c {
+            code.push_str(&format!("const bool cuda_emu_c = {c}; "));
+        }
+        let mut set = |dest: &str, t: &str| -> Result<(), String> {
+            code.push_str(&format!(
+                "{} = {}; ",
+                self.destination(dest)?,
+                with_c(t.to_string())
+            ));
+            Ok(())
+        };
+        if let Some(q) = q {
+            set(q, "!cuda_emu_t")?;
+        }
+        set(p, "cuda_emu_t")?;
+        code.push_str("} ");
+        self.out.code.push_str(&code);
         Ok(())
     }
 
@@ -1395,7 +1477,7 @@ mod tests {
         .unwrap()
         .code;
         assert!(
-            code.starts_with("bool cuda_emu_reg_p = 0; cuda_emu_reg_p = !(("),
+            code.starts_with("bool cuda_emu_reg_p = 0; { const bool cuda_emu_t = !(("),
             "{code}"
         );
         assert!(
@@ -1559,6 +1641,51 @@ mod tests {
     }
 
     #[test]
+    fn setp_writes_a_second_predicate_and_combines_with_a_third() {
+        // p = t op c and q = !t op c, with t and c read before either is
+        // written (here c is q itself).
+        let code = translate(
+            "{ .reg .pred p, q; setp.gt.and.ftz.f32 p|q, %1, %2, !q; selp.u32 %0, 1, 0, p; }",
+            &ops(3),
+            1,
+        )
+        .unwrap()
+        .code;
+        let t = code.find("const bool cuda_emu_t = (::cuda_emu::ptx::flush_subnormal(");
+        let c = code.find("const bool cuda_emu_c = !(::cuda_emu::ptx::in<bool>(cuda_emu_reg_q));");
+        let q = code.find("cuda_emu_reg_q = (!cuda_emu_t && cuda_emu_c);");
+        let p = code.find("cuda_emu_reg_p = (cuda_emu_t && cuda_emu_c);");
+        assert!(
+            t.is_some() && t < c && c < q && q.is_some() && p.is_some(),
+            "{code}"
+        );
+    }
+
+    #[test]
+    fn ftz_flushes_the_inputs_and_checks_the_result() {
+        let flush = "::cuda_emu::ptx::flush_subnormal(";
+        let code = translate("mul.rz.ftz.f32 %0, %1, %2;", &ops(3), 1)
+            .unwrap()
+            .code;
+        assert_eq!(
+            code,
+            format!(
+                "::cuda_emu::ptx::out(op0, ::cuda_emu::ptx::ftz_result(__fmul_rz(\
+                 {flush}::cuda_emu::ptx::in<float>(op1)), {flush}::cuda_emu::ptx::in<float>(op2))), \
+                 true, __FILE__, __LINE__)); "
+            )
+        );
+        // A sum cannot round to 2^-126 from below.
+        let code = translate("sub.rn.ftz.f32 %0, %1, %2;", &ops(3), 1)
+            .unwrap()
+            .code;
+        assert!(
+            code.contains("__fsub_rn(") && code.contains(", false, __FILE__"),
+            "{code}"
+        );
+    }
+
+    #[test]
     fn hardware_approximations_name_what_installs_their_tables() {
         // The build installs a measured table when the program's C++ names a
         // function that reads it (`Emulator::compile`); a translation must
@@ -1591,7 +1718,18 @@ mod tests {
         let refused = |ptx: &str, n: usize| translate(ptx, &ops(n), 1).unwrap_err();
         assert_eq!(refused("tanh.approx.f32 %0, %0;", 1), "tanh.approx.f32");
         assert!(refused("@p add.u32 %0, %0, 1;", 1).contains("no .pred register"));
-        assert!(refused("setp.lt.and.s32 p|q, %0, 1, r;", 1).contains("setp.lt.and.s32"));
+        assert_eq!(refused("setp.lt.ftz.s32 p, %0, 1;", 1), "setp.lt.ftz.s32");
+        assert_eq!(
+            refused("setp.lt.and.or.s32 p, %0, 1, p;", 1),
+            "setp.lt.and.or.s32"
+        );
+        // Not measured on a GPU: .sat, and NaNs and signed zeros in min, max,
+        // abs and neg.
+        assert_eq!(refused("add.rn.sat.f32 %0, %0, %0;", 1), "add.rn.sat.f32");
+        assert_eq!(refused("min.f32 %0, %0, %0;", 1), "min.f32");
+        assert_eq!(refused("abs.f32 %0, %0;", 1), "abs.f32");
+        assert_eq!(refused("add.rn.ftz.f64 %0, %0, %0;", 1), "add.rn.ftz.f64");
+        assert_eq!(refused("add.rn.rz.f32 %0, %0, %0;", 1), "add.rn.rz.f32");
         assert_eq!(
             refused("vote.sync.uni.pred %0, %1, %2;", 3),
             "vote.sync.uni.pred"

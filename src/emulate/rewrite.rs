@@ -104,7 +104,7 @@ impl fmt::Display for UnsupportedFeature {
             Self::InlineAssemblyInstruction(what) => {
                 write!(
                     f,
-                    "inline PTX `{what}` (the emulator translates integer arithmetic and bit operations, float arithmetic with a rounding modifier and the .approx functions, global loads and stores, fences, trap and the special registers; see the README)"
+                    "inline PTX `{what}` (the emulator translates integer and bit operations, float arithmetic with a rounding modifier, the .approx functions, conversions, predicates, warp shuffles and votes, loads and stores of global and shared memory, cp.async, fences, barriers, trap and the special registers; see the README)"
                 )
             }
             Self::CooperativeGroups(name) => {
@@ -2966,9 +2966,10 @@ mod tests {
         let error = rewrite(Path::new(PATH), "\n  asm(\"exit;\");").unwrap_err();
         assert_eq!(
             error.to_string(),
-            "lesson/k.cu:2:3: inline PTX `exit` (the emulator translates integer arithmetic \
-             and bit operations, float arithmetic with a rounding modifier and the .approx \
-             functions, global loads and stores, fences, trap and the special registers; see \
+            "lesson/k.cu:2:3: inline PTX `exit` (the emulator translates integer and bit \
+             operations, float arithmetic with a rounding modifier, the .approx functions, \
+             conversions, predicates, warp shuffles and votes, loads and stores of global and \
+             shared memory, cp.async, fences, barriers, trap and the special registers; see \
              the README) is not supported by the CPU emulator; run this program on a GPU with \
              `--backend gpu`"
         );

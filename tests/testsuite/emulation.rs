@@ -2056,6 +2056,110 @@ fn inline_ptx_gives_what_the_isa_defines_and_trap_stops_the_kernel() {
 }
 
 #[test]
+fn setp_with_two_predicates_and_ftz_arithmetic_follow_the_isa_or_stop_at_their_line() {
+    // setp p|q, a, b{, !c}: p = t op c, q = !t op c (the PTX ISA), checked
+    // against the same logic in C++ for every pair of edge values; .ftz
+    // reads subnormal inputs as zeros of their sign and flushes a subnormal
+    // result; a product that rounds up to 2^-126 (0x3f7fffff * 2^-126) is
+    // where "subnormal before rounding" and "after" part, which no GPU run
+    // has settled: the run stops at that asm's line (argv[1] = "edge").
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let source = r#"#include <cuda_runtime.h>
+#include <cstdio>
+#include <cstring>
+__device__ unsigned bits(float f) { return __float_as_uint(f); }
+__global__ void check(const float* v, int n, int* bad, unsigned* out) {
+  const int i = threadIdx.x / n, j = threadIdx.x % n;
+  const float a = v[i], b = v[j];
+  const unsigned odd = (i + j) & 1;
+  unsigned got;
+  asm("{\n\t.reg .pred p, q, r, s, c;\n\t"
+      "setp.ne.u32 c, %3, 0;\n\t"
+      "setp.lt.ftz.f32 p|q, %1, %2;\n\t"
+      "setp.gt.xor.f32 r|s, %1, %2, !c;\n\t"
+      "selp.u32 %0, 1, 0, p;\n\t"
+      "@q add.u32 %0, %0, 2;\n\t"
+      "@r add.u32 %0, %0, 4;\n\t"
+      "@s add.u32 %0, %0, 8;\n\t"
+      "}" : "=r"(got) : "f"(a), "f"(b), "r"(odd));
+  const float fa = fabsf(a) < 1.17549435e-38f ? 0.0f : a, fb = fabsf(b) < 1.17549435e-38f ? 0.0f : b;
+  const bool t = fa < fb, u = a > b, c = odd != 0;
+  const unsigned want = t | (!t) << 1 | (u != !c) << 2 | ((!u) != !c) << 3;
+  if (got != want) atomicAdd(bad, 1);
+  float sum, product;
+  asm("add.rn.ftz.f32 %0, %1, %2;" : "=f"(sum) : "f"(a), "f"(b));
+  asm("mul.rn.ftz.f32 %0, %1, %2;" : "=f"(product) : "f"(a), "f"(0.25f));
+  out[2 * threadIdx.x] = bits(sum);
+  out[2 * threadIdx.x + 1] = bits(product);
+}
+__global__ void edge(float x, float* out) {
+  asm("mul.rn.ftz.f32 %0, %1, %2;" : "=f"(*out) : "f"(x), "f"(1.17549435e-38f));
+}
+int main(int argc, char** argv) {
+  const float v[6] = {0.0f, -1e-40f, 1e-40f, 1.17549435e-38f, -2.0f, 3.0f};
+  float* d_v;
+  int* bad;
+  unsigned* out;
+  cudaMalloc(&d_v, sizeof v);
+  cudaMemcpy(d_v, v, sizeof v, cudaMemcpyHostToDevice);
+  cudaMallocManaged(&bad, sizeof(int));
+  cudaMallocManaged(&out, 72 * sizeof(unsigned));
+  *bad = 0;
+  if (argc > 1) {
+    edge<<<1, 1>>>(0.99999994f, reinterpret_cast<float*>(out));
+    cudaDeviceSynchronize();
+    printf("%08x\n", out[0]);
+    return 0;
+  }
+  check<<<1, 36>>>(d_v, 6, bad, out);
+  cudaDeviceSynchronize();
+  printf("setp mismatches: %d\n", *bad);
+  for (int k = 0; k < 36; ++k) printf("%08x %08x%s", out[2 * k], out[2 * k + 1], k % 6 == 5 ? "\n" : " | ");
+  return 0;
+}
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("uses.cu"), source).unwrap();
+    let compiled = backend
+        .compile(&Program::load(dir.path(), "uses.cu").unwrap())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let done = backend.run(&compiled, Duration::from_secs(60)).unwrap();
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    assert_eq!(done.termination, Termination::Exited(0), "{stdout}");
+    // Rows: a = 0, -1e-40, 1e-40, 2^-126, -2, 3; columns b the same; each
+    // a + b, then a * 0.25. A subnormal reads as a zero of its sign
+    // (-1e-40 + 0 is +0, -1e-40 + -1e-40 is -0, -1e-40 * 0.25 is -0); a
+    // quarter of 2^-126 is subnormal and flushed; -2 * 0.25 = -0.5.
+    let flt_min = "00800000";
+    let rows: Vec<&str> = stdout.lines().collect();
+    assert_eq!(rows[0], "setp mismatches: 0", "{stdout}");
+    assert!(
+        rows[1].starts_with("00000000 00000000 | 00000000 00000000 | "),
+        "{stdout}"
+    );
+    assert!(
+        rows[2].starts_with("00000000 80000000 | 80000000 80000000 | "),
+        "{stdout}"
+    );
+    assert!(
+        rows[4].starts_with(&format!("{flt_min} 00000000 | {flt_min} 00000000 | ")),
+        "{stdout}"
+    );
+    assert!(rows[5].starts_with("c0000000 bf000000 | "), "{stdout}");
+    let mut command = backend.command(&compiled);
+    command.arg("edge");
+    let edge = mdbook_evidence::run_captured(&mut command, Duration::from_secs(60)).unwrap();
+    let stderr = String::from_utf8_lossy(&edge.stderr);
+    assert_eq!(edge.termination, Termination::Exited(1), "{stderr}");
+    assert!(
+        stderr.contains("uses.cu:30: inline PTX: a .ftz result of +-2^-126"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn nvtx_annotations_do_nothing_as_with_no_profiler_attached() {
     // Programs annotated for Nsight include NVTX; it was refused as a
     // library the emulator lacks. With no tool attached NVTX does nothing.

@@ -178,9 +178,21 @@ inline int shfl_width(unsigned c, bool up, const char* file, int line) {
   ptx_refused(file, line, "shfl.sync with a c operand that is no __shfl_*_sync width");
 }
 
-// sin.approx.ftz and cos.approx.ftz: a subnormal input is a zero of its sign.
+// .ftz: a subnormal input or result is a zero of its sign.
 inline float flush_subnormal(float x) {
   return (x != 0.0f && x > -1.17549435e-38f && x < 1.17549435e-38f) ? (x < 0 ? -0.0f : 0.0f) : x;
+}
+
+// An .ftz instruction's result: a subnormal is a zero of its sign. One that rounded
+// to +-2^-126 stops the run, naming the line: whether the GPU flushes a result that
+// is subnormal before rounding and 2^-126 after was not measured (rounded is false
+// for a sum or difference, which is exact there).
+inline float ftz_result(float r, bool rounded, const char* file, int line) {
+  if (rounded && (r == 1.17549435e-38f || r == -1.17549435e-38f))
+    ptx_refused(file, line,
+                "a .ftz result of +-2^-126, perhaps rounded up from a subnormal (whether the GPU "
+                "flushes it was not measured)");
+  return flush_subnormal(r);
 }
 
 }  // namespace ptx
