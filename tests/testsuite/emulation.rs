@@ -394,6 +394,38 @@ fn a_grid_handed_back_to_one_thread_runs_every_block_once() {
     );
     let differences = differences_from_the_gpu(name, &handed_back);
     assert!(differences.is_empty(), "{}", differences.join("\n"));
+    // A grid whose first block stops the kernel: the helpers take nothing,
+    // and the calling thread, which waits for them to take a block, must not
+    // wait for ever (it did, once).
+    let source = r#"#include <cuda_runtime.h>
+#include <cstdio>
+__global__ void k(int* out) {
+  if (blockIdx.x == 0 && threadIdx.x == 0) __trap();
+  out[blockIdx.x] = blockIdx.x;
+}
+int main() {
+  int* out;
+  cudaMalloc(&out, 64 * sizeof(int));
+  k<<<64, 32>>>(out);
+  printf("%s\n", cudaGetErrorName(cudaDeviceSynchronize()));
+  return 0;
+}
+"#;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("uses.cu"), source).unwrap();
+    let compiled = backend
+        .compile(&Program::load(dir.path(), "uses.cu").unwrap())
+        .unwrap();
+    let mut command = backend.command(&compiled);
+    command
+        .env("CUDA_EMU_THREADS", "2")
+        .env("CUDA_EMU_CONTENTION_GUARD", "force");
+    let stopped = mdbook_evidence::run_captured(&mut command, Duration::from_secs(60)).unwrap();
+    assert_eq!(stopped.termination, Termination::Exited(0), "{stopped:?}");
+    assert_eq!(
+        String::from_utf8_lossy(&stopped.stdout),
+        "cudaErrorLaunchFailure\n"
+    );
 }
 
 #[test]

@@ -3598,8 +3598,10 @@ void run_grid(const LaunchConfig& c) {
         alone_per_block = (cpu - cpu_start) / alone_blocks;
         watching = woken > 0 && s.contention_guard && !s.contention_force;
         if (woken > 0 && s.contention_force) {
+          // (Until a block stopped the kernel, when the helpers take nothing.)
           while (g.next.load(std::memory_order_relaxed) == mine &&
-                 !g.alone.load(std::memory_order_relaxed))
+                 !g.alone.load(std::memory_order_relaxed) &&
+                 g.stopped.load(std::memory_order_relaxed) == ~0ull)
             sched_yield();
         }
       }
