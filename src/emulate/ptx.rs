@@ -1448,9 +1448,11 @@ mod tests {
             "fma.rn.f64 %0, %1, 0d3FF0000000000000, -0f3F800000;",
             "bar.warp.sync %%laneid; trap;",
             "{ .reg .pred p; setp.ne.u32 p, %1, 0; @!p shfl.sync.up.b32 %0, %1, 2, 0, -1; }",
+            "{ .reg .pred p, q; setp.lt.and.ftz.f32 p|q, %1, %2, !q; @q mul.rz.ftz.f32 %0, %1, %2; }",
         ];
         let alphabet = [
-            '{', '}', '[', ']', ',', ';', '%', '.', '+', '-', '<', '>', ' ', '0', 'x', '@',
+            '{', '}', '[', ']', ',', ';', '%', '.', '+', '-', '<', '>', ' ', '0', 'x', '@', '|',
+            '!',
         ];
         for seed in seeds {
             let chars: Vec<char> = seed.chars().collect();
