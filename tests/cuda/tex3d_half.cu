@@ -61,7 +61,8 @@ void run(const char* name, int W, int H, int D, bool narrow, int n) {
   for (int i = 0; i < n; ++i) {
     unsigned u;
     memcpy(&u, &out[i], 4);
-    printf(i % 8 == 0 ? "%s %4d: %08x" : " %08x", name, i, u);
+    if (i % 8 == 0) printf("%s %4d:", name, i);
+    printf(" %08x", u);
     if (i % 8 == 7 || i == n - 1) printf("\n");
   }
 }

@@ -56,7 +56,8 @@ void print(const char* name, const float* v, int n) {
   for (int i = 0; i < n; ++i) {
     unsigned u;
     memcpy(&u, &v[i], 4);
-    printf(i % 8 == 0 ? "%s %4d: %08x" : " %08x", name, i, u);
+    if (i % 8 == 0) printf("%s %4d:", name, i);
+    printf(" %08x", u);
     if (i % 8 == 7 || i == n - 1) printf("\n");
   }
 }
