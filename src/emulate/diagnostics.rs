@@ -130,7 +130,6 @@ const CUDA_LIBRARIES: &[(&str, &str)] = &[
     ("npp", "NPP"),
     ("nvjpeg", "nvJPEG"),
     ("nvrtc", "NVRTC (run-time compilation)"),
-    ("cuComplex.h", "cuComplex (CUDA's complex numbers)"),
     ("cuda_fp8.h", "CUDA's 8-bit floating-point types"),
     ("cuda_fp6.h", "CUDA's 6-bit floating-point types"),
     ("cuda_fp4.h", "CUDA's 4-bit floating-point types"),
@@ -273,7 +272,6 @@ mod tests {
             ("cublas_v2.h", "cuBLAS"),
             ("cublasLt.h", "cuBLAS"),
             ("curand.h", "cuRAND's host API"),
-            ("cuComplex.h", "cuComplex"),
             ("cuda_fp8.h", "CUDA's 8-bit floating-point"),
             ("cuda/ptx", "libcu++"),
         ] {

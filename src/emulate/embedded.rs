@@ -139,6 +139,10 @@ const SHIM_FILES: &[ShimFile] = &[
         text: include_str!("shim/curand_kernel.h"),
     },
     ShimFile {
+        name: "cuComplex.h",
+        text: include_str!("shim/cuComplex.h"),
+    },
+    ShimFile {
         name: "math_constants.h",
         text: include_str!("shim/math_constants.h"),
     },

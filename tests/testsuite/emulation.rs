@@ -627,6 +627,53 @@ fn classification_functions_are_found_without_std() {
 }
 
 #[test]
+fn cucomplex_products_are_fused_in_device_code_and_rounded_in_host_code() {
+    // cuComplex.h's functions are compiled twice by nvcc: its device code
+    // fuses x.re y.re - x.im y.im into one multiply-add, the host compiler
+    // rounds both products. With x = y = a + ai, a = 1 + 2^-12 (a float)
+    // or 1 + 2^-27 (a double), the real part is a^2 - a^2: 0 on the host,
+    // and on the device a^2's rounding error, 2^-24 (2^-54), as a fused
+    // multiply-add computes it. The same function, called from a
+    // __host__ __device__ function, takes the form of the side it runs on.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let done = run_source(
+        &backend,
+        "#include <cuComplex.h>\n\
+         #include <cstdio>\n\
+         #include <cstring>\n\
+         __host__ __device__ void square(float* f, double* d) {\n\
+           const float a = 1.0f + 0x1p-12f;\n\
+           const double b = 1.0 + 0x1p-27;\n\
+           *f = cuCrealf(cuCmulf(make_cuFloatComplex(a, a), make_cuFloatComplex(a, a)));\n\
+           *d = cuCreal(cuCmul(make_cuDoubleComplex(b, b), make_cuDoubleComplex(b, b)));\n\
+         }\n\
+         __global__ void k(float* f, double* d) { square(f, d); }\n\
+         int main() {\n\
+           float *f, hf;\n\
+           double *d, hd;\n\
+           cudaMallocManaged(&f, 4);\n\
+           cudaMallocManaged(&d, 8);\n\
+           k<<<1, 1>>>(f, d);\n\
+           cudaDeviceSynchronize();\n\
+           square(&hf, &hd);\n\
+           unsigned u[2];\n\
+           unsigned long long v[2];\n\
+           memcpy(&u[0], f, 4); memcpy(&u[1], &hf, 4);\n\
+           memcpy(&v[0], d, 8); memcpy(&v[1], &hd, 8);\n\
+           printf(\"device %08x %016llx host %08x %016llx\\n\", u[0], v[0], u[1], v[1]);\n\
+         }\n",
+    )
+    .unwrap();
+    assert_eq!(String::from_utf8_lossy(&done.stderr), "");
+    assert_eq!(
+        String::from_utf8_lossy(&done.stdout),
+        "device 33800000 3c90000000000000 host 00000000 0000000000000000\n"
+    );
+}
+
+#[test]
 fn programs_nvcc_compiles_compile_here_too() {
     // Each of these failed to compile under emulation (found in programs of a
     // public benchmark collection): a `__host__ __device__` member after an
