@@ -228,6 +228,20 @@ const DEVICE_EXACT: &[(&str, &str)] = &[
     ("normcdfinvf", "::cuda_emu::math::cuda_normcdfinvf"),
 ];
 
+/// Functions whose GPU behaviour a probe of `tests/cuda` measured beyond the
+/// sweep's values (the signs of zeros, which NaN comes out), with the shim's
+/// implementation of it: a call in a `__global__` or `__device__` function is
+/// rewritten to it, as for [`DEVICE_EXACT`]; the probe prints the GPU's output
+/// byte for byte (in `SAME_AS_THE_GPU` of `tests/testsuite/emulation.rs`).
+/// `__host__ __device__` functions keep the C library's (a rewrite inside
+/// one would cost it its contracted device copy), which differs only there.
+const DEVICE_BY_PROBE: &[(&str, &str, &str)] = &[
+    ("fminf", "::cuda_emu::math::gpu_fminf", "math_fminmax"),
+    ("fmaxf", "::cuda_emu::math::gpu_fmaxf", "math_fminmax"),
+    ("fmin", "::cuda_emu::math::gpu_fmin", "math_fminmax"),
+    ("fmax", "::cuda_emu::math::gpu_fmax", "math_fminmax"),
+];
+
 /// What a program's device code must be rewritten to call for the shim to
 /// need the hardware's float reciprocal (`super::tables::MUFU_RCP`) or
 /// reciprocal square root (`MUFU_RSQ`): the functions of [`DEVICE_EXACT`]
@@ -387,6 +401,12 @@ pub(crate) fn device_replacement(name: &str) -> Option<&'static str> {
         .iter()
         .find(|(function, _)| *function == name)
         .map(|(_, replacement)| *replacement)
+        .or_else(|| {
+            DEVICE_BY_PROBE
+                .iter()
+                .find(|(function, _, _)| *function == name)
+                .map(|(_, replacement, _)| *replacement)
+        })
 }
 
 /// Whether `name`, called in device code, is a math function the emulator
@@ -638,6 +658,14 @@ mod tests {
             Some("::cuda_emu::math::cuda_expf")
         );
         assert_eq!(device_replacement("lgammaf"), None);
+        assert_eq!(
+            device_replacement("fminf"),
+            Some("::cuda_emu::math::gpu_fminf")
+        );
+        for (_, _, probe) in DEVICE_BY_PROBE {
+            let path = format!("{}/tests/cuda/{probe}.cu", env!("CARGO_MANIFEST_DIR"));
+            assert!(std::path::Path::new(&path).exists(), "{path}");
+        }
     }
 
     #[test]

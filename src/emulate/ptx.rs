@@ -13,9 +13,13 @@
 //! - floats: `add`, `sub`, `mul`, `fma`, `div`, `rcp`, `sqrt` with a rounding
 //!   modifier (`.rn`, `.rz`, `.rm`, `.rp`: rounded once, as `__fadd_rz` and
 //!   the rest), `.ftz` or not (f32: subnormal inputs and results read as
-//!   zeros of their sign; a result that rounded to 2^-126 stops the run at
-//!   its line, as no GPU run has said whether it is flushed), and the
-//!   hardware approximations `ex2`, `lg2`, `rsqrt`,
+//!   zeros of their sign; a product below 2^-126 is flushed even where it
+//!   rounds to 2^-126, as the H200 flushed it; any other result that rounded
+//!   to 2^-126 stops the run at its line, as no GPU run has said whether it
+//!   is flushed), `.sat` on f32 `add`, `sub`, `mul`, `fma` (clamped to
+//!   [0, 1], NaN and -0 made +0), f32 `min`, `max` (`.ftz` or not), `abs`
+//!   and `neg` as the H200 computes them (probe `tests/cuda/ptx_ftz.cu`),
+//!   and the hardware approximations `ex2`, `lg2`, `rsqrt`,
 //!   `sin`, `cos` (`.approx`, `.ftz` or not) and `rcp.approx.ftz` on the
 //!   tables measured on the GPU;
 //! - conversions: `cvt` between integers, between integers and floats with
@@ -45,11 +49,11 @@
 //! Anything else is an `Err` naming the instruction or operand, which the
 //! rewriter reports with the `asm`'s file and line. Refused on purpose:
 //! float `add`/`sub`/`mul` without a rounding modifier (ptxas may fuse them
-//! into an fma, so the answer depends on the neighbouring code); `.sat`, and
-//! float `min`, `max`, `abs` and `neg` (what the GPU makes of NaNs and
-//! signed zeros there was not measured: probe `tests/cuda/ptx_ftz.cu` is
-//! written for it); local and constant state spaces; and the instructions
-//! not listed.
+//! into an fma, so the answer depends on the neighbouring code); `.sat` on
+//! other than f32 `add`, `sub`, `mul`, `fma`, f64 `min`, `max`, `abs` and
+//! `neg`, and `abs.ftz`/`neg.ftz` (not measured: f32's were, by probe
+//! `tests/cuda/ptx_ftz.cu`); local and constant state spaces; and the
+//! instructions not listed.
 //!
 //! Written by hand: PTX is a line-oriented assembly language whose inline
 //! templates are a few instructions long, no crate parses it, and the
@@ -816,13 +820,44 @@ impl Translator<'_> {
         if let Some(expr) = approx {
             return self.assign(i.args[0], expr);
         }
+        // min, max, abs and neg of f32 as the H200 computes them
+        // (tests/cuda/ptx_ftz.cu): -0 below +0, a NaN operand of min or max
+        // giving the other (two give 0x7fffffff), abs and neg of a NaN
+        // 0x7fffffff; .ftz on min and max flushes the inputs.
+        let flushed = |a: &String| format!("::cuda_emu::ptx::flush_subnormal({a})");
+        let sign = match (i.name, q) {
+            ("min" | "max", []) if single => Some((args[0].clone(), args.get(1).cloned())),
+            ("min" | "max", ["ftz"]) if single => {
+                Some((flushed(&args[0]), args.get(1).map(&flushed)))
+            }
+            ("abs" | "neg", []) if single => Some((args[0].clone(), None)),
+            _ => None,
+        };
+        if let Some((a, b)) = sign {
+            let expr = match (i.name, b) {
+                ("min" | "max", Some(b)) => {
+                    i.arity(3)?;
+                    let max = i.name == "max";
+                    format!("::cuda_emu::math::gpu_min_max({a}, {b}, {max})")
+                }
+                ("abs" | "neg", None) => {
+                    i.arity(2)?;
+                    format!("::cuda_emu::ptx::{}_f32({a})", i.name)
+                }
+                _ => return Err(i.opcode()),
+            };
+            return self.assign(i.args[0], expr);
+        }
         // Rounded arithmetic; `.ftz` (f32 only) flushes subnormal inputs and
         // the result to zeros of their sign.
         let mut round = None;
-        let mut ftz = false;
+        let (mut ftz, mut sat) = (false, false);
         for m in q {
             match (*m, rounding(m)) {
                 ("ftz", _) if single && !ftz => ftz = true,
+                ("sat", _) if single && !sat && matches!(i.name, "add" | "sub" | "mul" | "fma") => {
+                    sat = true
+                }
                 (_, Some(r)) if round.is_none() => round = Some(r),
                 _ => return Err(i.opcode()),
             }
@@ -858,11 +893,31 @@ impl Translator<'_> {
             _ => return Err(i.opcode()),
         };
         // A sum or difference of floats is exact wherever it is below 2^-125
-        // (every float is a multiple of 2^-149), so only the others can round
-        // to 2^-126 from below (see ftz_result).
-        let expr = if ftz {
-            let rounded = !matches!(i.name, "add" | "sub");
-            format!("::cuda_emu::ptx::ftz_result({expr}, {rounded}, __FILE__, __LINE__)")
+        // (every float is a multiple of 2^-149); a product is flushed by its
+        // exact value; the others that rounded to 2^-126 from below stop the
+        // run (see ftz_product and the rest in cuda_emu_ptx.h).
+        let at = "__FILE__, __LINE__";
+        let expr = match (ftz, i.name) {
+            (false, _) => expr,
+            (true, "add" | "sub") => format!("::cuda_emu::ptx::flush_subnormal({expr})"),
+            (true, "mul") => format!(
+                "::cuda_emu::ptx::ftz_product({expr}, {}, {})",
+                args[0], args[1]
+            ),
+            (true, "fma") => format!(
+                "::cuda_emu::ptx::ftz_fused({expr}, {}, {}, {}, {at})",
+                args[0], args[1], args[2]
+            ),
+            (true, "div") => format!(
+                "::cuda_emu::ptx::ftz_quotient({expr}, {}, {}, {at})",
+                args[0], args[1]
+            ),
+            (true, "sqrt") => format!("::cuda_emu::ptx::ftz_root({expr}, {}, {at})", args[0]),
+            (true, _) => format!("::cuda_emu::ptx::ftz_reciprocal({expr}, {}, {at})", args[0]),
+        };
+        // .sat after the flush: a NaN, a negative result and -0 are +0.
+        let expr = if sat {
+            format!("::cuda_emu::ptx::saturate({expr})")
         } else {
             expr
         };
@@ -1666,15 +1721,27 @@ mod tests {
     #[test]
     fn ftz_flushes_the_inputs_and_checks_the_result() {
         let flush = "::cuda_emu::ptx::flush_subnormal(";
+        let a = format!("{flush}::cuda_emu::ptx::in<float>(op1))");
+        let b = format!("{flush}::cuda_emu::ptx::in<float>(op2))");
+        let code = translate("div.rz.ftz.f32 %0, %1, %2;", &ops(3), 1)
+            .unwrap()
+            .code;
+        assert_eq!(
+            code,
+            format!(
+                "::cuda_emu::ptx::out(op0, ::cuda_emu::ptx::ftz_quotient(__fdiv_rz({a}, {b}), \
+                 {a}, {b}, __FILE__, __LINE__)); "
+            )
+        );
+        // A product below 2^-126 is flushed before rounding (the H200's
+        // 0x3f7fffff * 2^-126): the exact product decides, from the operands.
         let code = translate("mul.rz.ftz.f32 %0, %1, %2;", &ops(3), 1)
             .unwrap()
             .code;
         assert_eq!(
             code,
             format!(
-                "::cuda_emu::ptx::out(op0, ::cuda_emu::ptx::ftz_result(__fmul_rz(\
-                 {flush}::cuda_emu::ptx::in<float>(op1)), {flush}::cuda_emu::ptx::in<float>(op2))), \
-                 true, __FILE__, __LINE__)); "
+                "::cuda_emu::ptx::out(op0, ::cuda_emu::ptx::ftz_product(__fmul_rz({a}, {b}), {a}, {b})); "
             )
         );
         // A sum cannot round to 2^-126 from below.
@@ -1682,9 +1749,34 @@ mod tests {
             .unwrap()
             .code;
         assert!(
-            code.contains("__fsub_rn(") && code.contains(", false, __FILE__"),
+            code.contains("::cuda_emu::ptx::flush_subnormal(__fsub_rn("),
             "{code}"
         );
+    }
+
+    #[test]
+    fn sat_min_max_abs_and_neg_take_the_measured_forms() {
+        let code = |text: &str, n: usize| translate(text, &ops(n), 1).unwrap().code;
+        assert!(
+            code("fma.rn.ftz.sat.f32 %0, %1, %2, %3;", 4)
+                .starts_with("::cuda_emu::ptx::out(op0, ::cuda_emu::ptx::saturate(::cuda_emu::ptx::ftz_fused(__fmaf_rn(")
+        );
+        assert!(code("min.ftz.f32 %0, %1, %2;", 3).contains(
+            "::cuda_emu::math::gpu_min_max(::cuda_emu::ptx::flush_subnormal(::cuda_emu::ptx::in<float>(op1)), \
+             ::cuda_emu::ptx::flush_subnormal(::cuda_emu::ptx::in<float>(op2)), false)"
+        ));
+        assert!(code("max.f32 %0, %1, %2;", 3).contains(", true)"));
+        assert!(code("neg.f32 %0, %1;", 2).contains("::cuda_emu::ptx::neg_f32("));
+        assert!(code("abs.f32 %0, %1;", 2).contains("::cuda_emu::ptx::abs_f32("));
+        // Not measured: kept refused.
+        for (text, n) in [
+            ("abs.ftz.f32 %0, %1;", 2),
+            ("min.f64 %0, %1, %2;", 3),
+            ("div.rn.sat.f32 %0, %1, %2;", 3),
+            ("add.rn.sat.f64 %0, %1, %2;", 3),
+        ] {
+            assert!(translate(text, &ops(n), 1).is_err(), "{text}");
+        }
     }
 
     #[test]
@@ -1725,11 +1817,11 @@ mod tests {
             refused("setp.lt.and.or.s32 p, %0, 1, p;", 1),
             "setp.lt.and.or.s32"
         );
-        // Not measured on a GPU: .sat, and NaNs and signed zeros in min, max,
-        // abs and neg.
-        assert_eq!(refused("add.rn.sat.f32 %0, %0, %0;", 1), "add.rn.sat.f32");
-        assert_eq!(refused("min.f32 %0, %0, %0;", 1), "min.f32");
-        assert_eq!(refused("abs.f32 %0, %0;", 1), "abs.f32");
+        // Not measured on a GPU: .sat on a quotient, NaNs and signed zeros
+        // in f64 min and abs.
+        assert_eq!(refused("div.rn.sat.f32 %0, %0, %0;", 1), "div.rn.sat.f32");
+        assert_eq!(refused("min.f64 %0, %0, %0;", 1), "min.f64");
+        assert_eq!(refused("abs.f64 %0, %0;", 1), "abs.f64");
         assert_eq!(refused("add.rn.ftz.f64 %0, %0, %0;", 1), "add.rn.ftz.f64");
         assert_eq!(refused("add.rn.rz.f32 %0, %0, %0;", 1), "add.rn.rz.f32");
         assert_eq!(

@@ -252,6 +252,11 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "tex3d_trilinear",
     "tex_char_linear",
     "tex_half",
+    "tex_half_random",
+    "tex3d_half",
+    "cucomplex",
+    "math_fminmax",
+    "ptx_ftz",
     "tex_cubemap",
     "tex_cubemap_edges",
     "tex_cubemap_modes",
@@ -671,6 +676,80 @@ fn cucomplex_products_are_fused_in_device_code_and_rounded_in_host_code() {
         String::from_utf8_lossy(&done.stdout),
         "device 33800000 3c90000000000000 host 00000000 0000000000000000\n"
     );
+}
+
+#[test]
+fn host_code_rounds_the_products_of_a_complex_multiply() {
+    // nvcc's host compiler targets plain x86-64 and rounds every product;
+    // g++'s basic-block vectorizer, given FMA, fused re = a*c - b*d beside
+    // im = a*d + b*c into one vfmaddsub despite -ffp-contract=off, so a
+    // program's CPU reference agreed with its kernel where on a GPU the
+    // two differ. With a = b = c = d = 1 + 2^-27 the real part is 0
+    // rounded, a^2's rounding error (2^-54) fused; the kernel's is fused.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let done = run_source(
+        &backend,
+        "#include <cstdio>\n\
+         struct C { double re, im; };\n\
+         __host__ __device__ __noinline__ C mul(C x, C y) {\n\
+           return C{x.re * y.re - x.im * y.im, x.re * y.im + x.im * y.re};\n\
+         }\n\
+         __global__ void k(const double* b, double* out) { *out = mul(C{*b, *b}, C{*b, *b}).re; }\n\
+         int main() {\n\
+           double *b, *out;\n\
+           cudaMallocManaged(&b, 8);\n\
+           cudaMallocManaged(&out, 8);\n\
+           *b = 1.0 + 0x1p-27;\n\
+           k<<<1, 1>>>(b, out);\n\
+           cudaDeviceSynchronize();\n\
+           printf(\"host %a device %a\\n\", mul(C{*b, *b}, C{*b, *b}).re, *out);\n\
+         }\n",
+    )
+    .unwrap();
+    assert_eq!(String::from_utf8_lossy(&done.stderr), "");
+    assert_eq!(
+        String::from_utf8_lossy(&done.stdout),
+        "host 0x0p+0 device 0x1p-54\n"
+    );
+}
+
+#[test]
+fn fminf_in_device_code_is_the_gpus_and_a_programs_own_overloads_still_answer() {
+    // Device fminf and fmaxf take the H200's rule (math_fminmax, in
+    // SAME_AS_THE_GPU): here fminf(+0, -0) is -0 and fmaxf of a signalling
+    // NaN and 2 is 2, where glibc gives +0 and a NaN. helper_math.h-style
+    // overloads of the same names for a program's own types must still be
+    // the ones called, and integers promote as std::fmin promotes them.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let done = run_source(
+        &backend,
+        "#include <cstdio>\n\
+         struct V { float x, y; };\n\
+         __host__ __device__ V fminf(V a, V b) { return V{fminf(a.x, b.x), fminf(a.y, b.y)}; }\n\
+         __global__ void k(const float* in, float* out) {\n\
+           const V v = fminf(V{in[0], 4.0f}, V{in[1], 3.0f});\n\
+           out[0] = fminf(in[0], in[1]);\n\
+           out[1] = fmaxf(__int_as_float(0x7f800001), 2.0f);\n\
+           out[2] = v.y;\n\
+           out[3] = (float)fmin(7, 5);\n\
+         }\n\
+         int main() {\n\
+           float *in, *out;\n\
+           cudaMallocManaged(&in, 8);\n\
+           cudaMallocManaged(&out, 16);\n\
+           in[0] = 0.0f; in[1] = -0.0f;\n\
+           k<<<1, 1>>>(in, out);\n\
+           cudaDeviceSynchronize();\n\
+           printf(\"%g %g %g %g\\n\", out[0], out[1], out[2], out[3]);\n\
+         }\n",
+    )
+    .unwrap();
+    assert_eq!(String::from_utf8_lossy(&done.stderr), "");
+    assert_eq!(String::from_utf8_lossy(&done.stdout), "-0 2 3 5\n");
 }
 
 #[test]
@@ -2139,9 +2218,10 @@ fn setp_with_two_predicates_and_ftz_arithmetic_follow_the_isa_or_stop_at_their_l
     // setp p|q, a, b{, !c}: p = t op c, q = !t op c (the PTX ISA), checked
     // against the same logic in C++ for every pair of edge values; .ftz
     // reads subnormal inputs as zeros of their sign and flushes a subnormal
-    // result; a product that rounds up to 2^-126 (0x3f7fffff * 2^-126) is
-    // where "subnormal before rounding" and "after" part, which no GPU run
-    // has settled: the run stops at that asm's line (argv[1] = "edge").
+    // result. A product that rounds up to 2^-126 (0x3f7fffff * 2^-126) is
+    // flushed, as the H200 flushed it (tests/cuda/ptx_ftz.cu: subnormal
+    // before rounding); an fma that rounds up to 2^-126 was not measured:
+    // the run stops at that asm's line (argv[1] = "edge").
     let Some(backend) = emulator(false) else {
         return;
     };
@@ -2174,7 +2254,12 @@ __global__ void check(const float* v, int n, int* bad, unsigned* out) {
   out[2 * threadIdx.x + 1] = bits(product);
 }
 __global__ void edge(float x, float* out) {
-  asm("mul.rn.ftz.f32 %0, %1, %2;" : "=f"(*out) : "f"(x), "f"(1.17549435e-38f));
+  asm("fma.rn.ftz.f32 %0, %1, %2, %3;" : "=f"(*out) : "f"(x), "f"(1.17549435e-38f), "f"(0.0f));
+}
+__global__ void edge_product(float x, float* out) {
+  asm("mul.rp.ftz.f32 %0, %1, %2;" : "=f"(out[1]) : "f"(x), "f"(1.17549435e-38f));
+  asm("mul.rn.ftz.f32 %0, %1, %2;" : "=f"(out[2]) : "f"(x), "f"(-1.17549435e-38f));
+  asm("fma.rn.ftz.f32 %0, %1, %2, %3;" : "=f"(out[3]) : "f"(1.5f), "f"(0.75f), "f"(-1.125f));
 }
 int main(int argc, char** argv) {
   const float v[6] = {0.0f, -1e-40f, 1e-40f, 1.17549435e-38f, -2.0f, 3.0f};
@@ -2183,7 +2268,7 @@ int main(int argc, char** argv) {
   unsigned* out;
   cudaMalloc(&d_v, sizeof v);
   cudaMemcpy(d_v, v, sizeof v, cudaMemcpyHostToDevice);
-  cudaMallocManaged(&bad, sizeof(int));
+  cudaMallocManaged(&bad, 5 * sizeof(int));
   cudaMallocManaged(&out, 72 * sizeof(unsigned));
   *bad = 0;
   if (argc > 1) {
@@ -2195,6 +2280,9 @@ int main(int argc, char** argv) {
   check<<<1, 36>>>(d_v, 6, bad, out);
   cudaDeviceSynchronize();
   printf("setp mismatches: %d\n", *bad);
+  edge_product<<<1, 1>>>(0.99999994f, reinterpret_cast<float*>(bad + 1));
+  cudaDeviceSynchronize();
+  printf("products %08x %08x fma %08x\n", bad[2], bad[3], bad[4]);
   for (int k = 0; k < 36; ++k) printf("%08x %08x%s", out[2 * k], out[2 * k + 1], k % 6 == 5 ? "\n" : " | ");
   return 0;
 }
@@ -2214,6 +2302,13 @@ int main(int argc, char** argv) {
     let flt_min = "00800000";
     let rows: Vec<&str> = stdout.lines().collect();
     assert_eq!(rows[0], "setp mismatches: 0", "{stdout}");
+    // (1 - 2^-24) 2^-126 rounds up to 2^-126 and is flushed all the same, of
+    // its sign; 1.5 * 0.75 - 1.125 is an exact zero.
+    assert_eq!(
+        rows[1], "products 00000000 80000000 fma 00000000",
+        "{stdout}"
+    );
+    let rows = &rows[1..];
     assert!(
         rows[1].starts_with("00000000 00000000 | 00000000 00000000 | "),
         "{stdout}"
@@ -2258,12 +2353,12 @@ fn nvtx_annotations_do_nothing_as_with_no_profiler_attached() {
 }
 
 #[test]
-fn half_float_trilinear_filtering_and_an_unheld_border_colour_are_refused_at_their_line() {
-    // tex_half.cu (an H100's bits, in SAME_AS_THE_GPU) measured 1D and 2D
-    // linear filtering of half texels; tex3D's sum of two slices of half
-    // texels, and a border colour no half holds, were not measured: each
-    // stops the program at its fetch rather than print a guess. A border
-    // colour that is a half value filters.
+fn half_float_filtering_beside_a_border_colour_no_half_holds_is_refused_at_its_line() {
+    // tex_half.cu and tex3d_half.cu (in SAME_AS_THE_GPU) measured linear
+    // filtering of half texels in 1D, 2D and 3D; beside a border colour no
+    // half holds it was not measured: tex2D and tex3D stop the program at
+    // the fetch rather than print a guess. A border colour that is a half
+    // value filters, in 2D and in 3D.
     let Some(backend) = emulator(false) else {
         return;
     };
@@ -2271,10 +2366,10 @@ fn half_float_trilinear_filtering_and_an_unheld_border_colour_are_refused_at_the
 #include <cuda_fp16.h>
 #include <cstdio>
 __global__ void fetch2(cudaTextureObject_t t, float* out) { *out = tex2D<float>(t, -0.25f, 0.5f); }
-__global__ void fetch3(cudaTextureObject_t t, float* out) { *out = tex3D<float>(t, 0.7f, 0.5f, 0.5f); }
+__global__ void fetch3(cudaTextureObject_t t, float* out) { *out = tex3D<float>(t, -0.25f, 0.5f, 0.5f); }
 int main(int argc, char** argv) {
   cudaChannelFormatDesc d = cudaCreateChannelDescHalf();
-  const bool three = argv[1][0] == '3';
+  const bool three = argv[1][0] == '3' || argv[1][0] == 'H';
   cudaArray_t a;
   cudaMalloc3DArray(&a, &d, make_cudaExtent(2, 2, three ? 2 : 0));
   __half texels[8];
@@ -2291,7 +2386,7 @@ int main(int argc, char** argv) {
   cudaTextureDesc td = {};
   td.addressMode[0] = td.addressMode[1] = td.addressMode[2] = cudaAddressModeBorder;
   td.filterMode = cudaFilterModeLinear;
-  td.borderColor[0] = argv[1][0] == 'h' ? 0.5f : 0.1f;
+  td.borderColor[0] = argv[1][0] == 'h' || argv[1][0] == 'H' ? 0.5f : 0.1f;
   cudaTextureObject_t t;
   cudaCreateTextureObject(&t, &r, &td, nullptr);
   float* out;
@@ -2314,7 +2409,11 @@ int main(int argc, char** argv) {
         mdbook_evidence::run_captured(&mut command, Duration::from_secs(60)).unwrap()
     };
     for (arg, line, what) in [
-        ("3", 5, "trilinear filtering of half-float texels in tex3D"),
+        (
+            "3",
+            5,
+            "linear filtering of half-float texels in tex3D beside a border colour that is not a half value",
+        ),
         (
             "2",
             4,
@@ -2330,10 +2429,18 @@ int main(int argc, char** argv) {
             "{arg}: {stderr}"
         );
     }
-    // At (-0.25, 0.5) in texels: three quarters of the weight on the border
-    // column (0.5), a quarter on texel (0, 0) (1.0): 0.625.
-    let done = run_with("h");
-    let stdout = String::from_utf8_lossy(&done.stdout);
-    assert_eq!(done.termination, Termination::Exited(0), "{:?}", done);
-    assert_eq!(stdout, "0x1.4p-1\n");
+    // At (-0.25, 0.5) in texels (and z 0.5, the first slice alone): three
+    // quarters of the weight on the border column (0.5), a quarter on texel
+    // (0, 0) (1.0): 0.625.
+    for arg in ["h", "H"] {
+        let done = run_with(arg);
+        let stdout = String::from_utf8_lossy(&done.stdout);
+        assert_eq!(
+            done.termination,
+            Termination::Exited(0),
+            "{arg}: {:?}",
+            done
+        );
+        assert_eq!(stdout, "0x1.4p-1\n", "{arg}");
+    }
 }

@@ -33,6 +33,14 @@ namespace complex_detail {
 // a*b + c as nvcc's device code computes it (fused) or as the host's (two roundings).
 inline float mul_add(bool device, float a, float b, float c) { return device ? std::fma(a, b, c) : a * b + c; }
 inline double mul_add(bool device, double a, double b, double c) { return device ? std::fma(a, b, c) : a * b + c; }
+// -v as an operand of the device's fused multiply-add: a negated operand
+// there is a modifier of the instruction, and a NaN passes through it with
+// its sign (the H200 gave 0x7fffffff and 0xfff8000000000000 where x86's
+// negation makes 0xffffffff and 0x7ff8000000000000, tests/cuda/cucomplex.cu).
+template <class T>
+inline T negated(bool device, T v) {
+  return device && std::isnan(v) ? v : -v;
+}
 
 template <class T, class C>
 inline C multiply(C x, C y) {
@@ -40,7 +48,7 @@ inline C multiply(C x, C y) {
   // re = x.x y.x - x.y y.y, im = x.x y.y + x.y y.x: the second product rounded,
   // the first fused.
   C r;
-  r.x = mul_add(device, x.x, y.x, -(x.y * y.y));
+  r.x = mul_add(device, x.x, y.x, negated(device, x.y * y.y));
   r.y = mul_add(device, x.x, y.y, x.y * y.x);
   return r;
 }
@@ -56,7 +64,7 @@ inline C divide(C x, C y) {
   oos = T(1) / s;
   C q;
   q.x = mul_add(device, ars, brs, ais * bis) * oos;
-  q.y = mul_add(device, ais, brs, -(ars * bis)) * oos;
+  q.y = mul_add(device, ais, brs, negated(device, ars * bis)) * oos;
   return q;
 }
 
@@ -77,7 +85,7 @@ inline C fused(C x, C y, C d) {
   const bool device = in_device_code();
   T re = mul_add(device, x.x, y.x, d.x);
   T im = mul_add(device, x.x, y.y, d.y);
-  re = mul_add(device, -x.y, y.y, re);
+  re = mul_add(device, negated(device, x.y), y.y, re);
   im = mul_add(device, x.y, y.x, im);
   C r;
   r.x = re;

@@ -9,6 +9,8 @@
 #include <cstdint>
 #include <cstring>
 #include <limits>
+#include <type_traits>
+#include <utility>
 
 #include "cuda_emu_rounding_core.h"
 
@@ -993,6 +995,73 @@ inline float cuda_logbf(float x) {
   int32_t top = 31;
   while ((bits >> top) == 0) --top;
   return static_cast<float>(top - 149);
+}
+
+// ---- fminf, fmaxf, fmin and fmax as the GPU computes them ----------------------------
+// tests/cuda/math_fminmax.cu, on the H200 (FMNMX in float; DSETP.MIN/MAX and
+// a select in double): -0 is below +0; a NaN operand, quiet or signalling,
+// gives the other operand; two NaNs give 0x7fffffff in float and the second
+// operand, quieted, in double. glibc's differ on each of these. NaNs are
+// told by their bits, so a signalling one raises no invalid operation.
+inline bool nan_bits(float f) { return (float_bits(f) & 0x7fffffffu) > 0x7f800000u; }
+inline bool nan_bits(double d) { return (double_bits(d) & 0x7fffffffffffffffull) > 0x7ff0000000000000ull; }
+inline float gpu_min_max(float a, float b, bool max) {
+  const bool na = nan_bits(a), nb = nan_bits(b);
+  if (na || nb) return na && nb ? bits_float(kGpuNanF) : (na ? b : a);
+  if (a == b) return std::signbit(a) != max ? a : b;  // +0 and -0, or the same bits
+  return (a < b) != max ? a : b;
+}
+inline double gpu_min_max(double a, double b, bool max) {
+  const bool na = nan_bits(a), nb = nan_bits(b);
+  if (na || nb) return na && nb ? bits_double(double_bits(b) | 0x0008000000000000ull) : (na ? b : a);
+  if (a == b) return std::signbit(a) != max ? a : b;
+  return (a < b) != max ? a : b;
+}
+inline float gpu_fminf(float a, float b) { return gpu_min_max(a, b, false); }
+inline float gpu_fmaxf(float a, float b) { return gpu_min_max(a, b, true); }
+inline float gpu_fmin(float a, float b) { return gpu_min_max(a, b, false); }
+inline float gpu_fmax(float a, float b) { return gpu_min_max(a, b, true); }
+inline double gpu_fmin(double a, double b) { return gpu_min_max(a, b, false); }
+inline double gpu_fmax(double a, double b) { return gpu_min_max(a, b, true); }
+// Other arithmetic types as std::fmin promotes them (integers to double; long
+// double, which device code does not have, stays the C library's).
+template <class A, class B>
+using gpu_if_arithmetic = typename std::enable_if<std::is_arithmetic<A>::value && std::is_arithmetic<B>::value>::type;
+template <class A, class B>
+using gpu_unless_arithmetic = typename std::enable_if<!(std::is_arithmetic<A>::value && std::is_arithmetic<B>::value)>::type;
+template <class A, class B, class = gpu_if_arithmetic<A, B>>
+inline auto gpu_fmin(A a, B b) {
+  using R = decltype(std::fmin(a, b));
+  if constexpr (std::is_same<R, long double>::value)
+    return std::fmin(a, b);
+  else
+    return gpu_min_max(static_cast<R>(a), static_cast<R>(b), false);
+}
+template <class A, class B, class = gpu_if_arithmetic<A, B>>
+inline auto gpu_fmax(A a, B b) {
+  using R = decltype(std::fmax(a, b));
+  if constexpr (std::is_same<R, long double>::value)
+    return std::fmax(a, b);
+  else
+    return gpu_min_max(static_cast<R>(a), static_cast<R>(b), true);
+}
+// Anything else (a program's own fminf of float3s, found where the call is by
+// its arguments' namespace) keeps the overload its name finds.
+template <class A, class B, class = gpu_unless_arithmetic<A, B>>
+inline auto gpu_fminf(const A& a, const B& b) -> decltype(fminf(a, b)) {
+  return fminf(a, b);
+}
+template <class A, class B, class = gpu_unless_arithmetic<A, B>>
+inline auto gpu_fmaxf(const A& a, const B& b) -> decltype(fmaxf(a, b)) {
+  return fmaxf(a, b);
+}
+template <class A, class B, class = gpu_unless_arithmetic<A, B>, class = void>
+inline auto gpu_fmin(const A& a, const B& b) -> decltype(fmin(a, b)) {
+  return fmin(a, b);
+}
+template <class A, class B, class = gpu_unless_arithmetic<A, B>, class = void>
+inline auto gpu_fmax(const A& a, const B& b) -> decltype(fmax(a, b)) {
+  return fmax(a, b);
 }
 }  // namespace math
 }  // namespace cuda_emu

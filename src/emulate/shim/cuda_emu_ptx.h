@@ -14,6 +14,7 @@
 #ifndef CUDA_EMU_PTX_H
 #define CUDA_EMU_PTX_H
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
@@ -183,16 +184,67 @@ inline float flush_subnormal(float x) {
   return (x != 0.0f && x > -1.17549435e-38f && x < 1.17549435e-38f) ? (x < 0 ? -0.0f : 0.0f) : x;
 }
 
-// An .ftz instruction's result: a subnormal is a zero of its sign. One that rounded
-// to +-2^-126 stops the run, naming the line: whether the GPU flushes a result that
-// is subnormal before rounding and 2^-126 after was not measured (rounded is false
-// for a sum or difference, which is exact there).
-inline float ftz_result(float r, bool rounded, const char* file, int line) {
-  if (rounded && (r == 1.17549435e-38f || r == -1.17549435e-38f))
-    ptx_refused(file, line,
-                "a .ftz result of +-2^-126, perhaps rounded up from a subnormal (whether the GPU "
-                "flushes it was not measured)");
+// An .ftz instruction's result: a subnormal is a zero of its sign. A product
+// whose exact value is below 2^-126 is flushed even where it rounds to 2^-126
+// (tests/cuda/ptx_ftz.cu on the H200: 0x3f7fffff * 2^-126 gave 0 in every
+// rounding mode), so a product passes its operands (exact in double). A sum
+// or difference is exact wherever it is that small. A fused multiply-add,
+// quotient, root or reciprocal that rounded to +-2^-126 from an inexact
+// value stops the run, naming the line (whether the GPU flushes those was
+// not measured); an exact +-2^-126 is kept.
+inline bool is_min_normal(float r) { return r == 1.17549435e-38f || r == -1.17549435e-38f; }
+[[noreturn]] inline void ftz_rounded_refused(const char* file, int line) {
+  ptx_refused(file, line,
+              "a .ftz result of +-2^-126 rounded up from a subnormal (whether the GPU flushes it was "
+              "measured for mul only)");
+}
+inline float ftz_product(float r, float a, float b) {
+  const double exact = static_cast<double>(a) * static_cast<double>(b);
+  if (exact != 0.0 && exact > -0x1p-126 && exact < 0x1p-126) return exact < 0 ? -0.0f : 0.0f;
   return flush_subnormal(r);
+}
+inline float ftz_fused(float r, float a, float b, float c, const char* file, int line) {
+  // Near 2^-126 the exact a*b + c has few enough bits for a double.
+  if (is_min_normal(r) && std::fma(static_cast<double>(a), static_cast<double>(b), static_cast<double>(c)) != r)
+    ftz_rounded_refused(file, line);
+  return flush_subnormal(r);
+}
+inline float ftz_quotient(float r, float a, float b, const char* file, int line) {
+  if (is_min_normal(r) && std::fma(r, b, -a) != 0.0f) ftz_rounded_refused(file, line);
+  return flush_subnormal(r);
+}
+inline float ftz_root(float r, float a, const char* file, int line) {
+  if (is_min_normal(r) && std::fma(r, r, -a) != 0.0f) ftz_rounded_refused(file, line);
+  return flush_subnormal(r);
+}
+inline float ftz_reciprocal(float r, float a, const char* file, int line) {
+  if (is_min_normal(r) && std::fma(r, a, -1.0f) != 0.0f) ftz_rounded_refused(file, line);
+  return flush_subnormal(r);
+}
+
+// .sat: the result clamped to [0, 1], a NaN and -0 made +0 (ptx_ftz.cu).
+inline float saturate(float r) {
+  uint32_t u;
+  std::memcpy(&u, &r, 4);
+  if ((u & 0x7fffffffu) > 0x7f800000u || !(r > 0.0f)) return 0.0f;
+  return r > 1.0f ? 1.0f : r;
+}
+
+// abs.f32 and neg.f32 (ptx_ftz.cu): the sign bit cleared or flipped, a NaN made
+// 0x7fffffff; subnormals kept.
+inline float abs_f32(float x) {
+  uint32_t u;
+  std::memcpy(&u, &x, 4);
+  u = (u & 0x7fffffffu) > 0x7f800000u ? 0x7fffffffu : (u & 0x7fffffffu);
+  std::memcpy(&x, &u, 4);
+  return x;
+}
+inline float neg_f32(float x) {
+  uint32_t u;
+  std::memcpy(&u, &x, 4);
+  u = (u & 0x7fffffffu) > 0x7f800000u ? 0x7fffffffu : (u ^ 0x80000000u);
+  std::memcpy(&x, &u, 4);
+  return x;
 }
 
 }  // namespace ptx

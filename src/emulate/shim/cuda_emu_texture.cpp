@@ -83,8 +83,8 @@
 // - Surfaces: x is in bytes; Zero drops writes and reads zeros out of range,
 //   Clamp clamps the element index, Trap stops the kernel with error 700.
 //
-// What it refuses at run time, naming the line: trilinear filtering of half-float
-// texels, and their linear filtering beside a border colour no half holds, sRGB
+// What it refuses at run time, naming the line: linear filtering of half-float
+// texels beside a border colour no half holds, sRGB
 // textures, anisotropy,
 // resource views, a non-zero border colour except on float textures, a fetch type that
 // does not match the texture's format, a destroyed or unknown object.
@@ -211,6 +211,11 @@ Object* object_of(unsigned long long h) {
 
 [[noreturn]] void refuse(const char* file, int line, const std::string& what) {
   refuse_feature(file, line, what.c_str());
+}
+
+[[noreturn]] void refuse_unheld_border(const char* file, int line, const char* name) {
+  refuse(file, line, std::string("linear filtering of half-float texels in ") + name +
+                         " beside a border colour that is not a half value (not measured on the GPU)");
 }
 
 bool is_zero_border(const cudaTextureDesc& td) {
@@ -662,34 +667,68 @@ float filter_normalized(const Format& fmt, const long long* v, const long* w, in
   return r < -1.0f ? -1.0f : r;
 }
 
+// Whether a border colour component is a half value. Beside one that is not,
+// half texels are not filtered: how the GPU would round it was not measured.
+bool half_holds(float v) { return widen_half(fp::Half::from_float(v, fp::kRN)) == v; }
+
 // ---- Trilinear filtering (tex3D, see the top of the file) -----------------------------------------
 // Both slices' sums added on the grid 2^g that the larger slice exponent
-// sets (g = 4 floor(b / 4) - 162, b that exponent biased as a float's: the
-// H200 adds in steps of four binary exponents), the other slice floored
-// onto it (an arithmetic shift: toward minus infinity), then rounded to
-// float, halves away from zero. A slice whose texels cancel still sets the
-// grid (tests/cuda/tex3d_slice_grid.cu).
+// sets, the H200 adding in steps of four binary exponents: each slice's sum
+// aligned K bits below its largest exponent (its own grid, with the weights'
+// 8 bits, is 2^(E - K - 8)); with b the larger E biased as a float's, g =
+// 4 floor(b / 4) - 134 - K (162 for float texels, K = 28; 149 for half
+// ones, K = 15), the larger slice's own grid or up to 3 bits finer. The
+// other slice is floored onto it (an arithmetic shift: toward minus
+// infinity). A slice whose texels cancel still sets the grid
+// (tests/cuda/tex3d_slice_grid.cu). The total, in units of 2^g, in *total;
+// false when no texel with a weight is other than zero.
+bool slices_on_one_grid(const float* t, const long* w, int K, __int128* total, int* g) {
+  __int128 sum[2];
+  int E[2];
+  aligned_sum(t, w, 4, K, &sum[0], &E[0]);
+  aligned_sum(t + 4, w + 4, 4, K, &sum[1], &E[1]);
+  const int hi = std::max(E[0], E[1]);
+  if (hi == INT_MIN) return false;
+  *g = 4 * ((hi + 126) >> 2) - 134 - K;
+  *total = 0;
+  for (int z = 0; z < 2; ++z) {
+    if (sum[z] == 0) continue;
+    const int sh = *g - (E[z] - K - 8);  // the slice's sum is sum[z] * 2^(E - K - 8)
+    if (sh <= 0)
+      *total += sum[z] * (static_cast<__int128>(1) << -sh);
+    else
+      *total += sh >= 127 ? (sum[z] < 0 ? -1 : 0) : sum[z] >> sh;  // floor
+  }
+  return true;
+}
+
+// Float texels: the total rounded to float, halves away from zero.
 float filter_float_slices(const float* texels, const long* w, unsigned in) {
   float t[8], out;
   std::copy(texels, texels + 8, t);
   if (special_texels(t, in, 8, &out)) return out;
-  __int128 sum[2];
-  int E[2];
-  aligned_sum(t, w, 4, kAlignBits, &sum[0], &E[0]);
-  aligned_sum(t + 4, w + 4, 4, kAlignBits, &sum[1], &E[1]);
-  const int hi = std::max(E[0], E[1]);  // not INT_MIN: some texel with a weight is not zero
-  const int g = 4 * ((hi + 126) >> 2) - 162;  // at most 3 below the larger slice's own grid
-  __int128 total = 0;
-  for (int z = 0; z < 2; ++z) {
-    if (sum[z] == 0) continue;
-    const int ex = E[z] - kAlignBits - 8;  // the slice's sum is sum[z] * 2^ex
-    const int sh = g - ex;
-    if (sh <= 0)
-      total += sum[z] * (static_cast<__int128>(1) << -sh);
-    else
-      total += sh >= 127 ? (sum[z] < 0 ? -1 : 0) : sum[z] >> sh;  // floor
-  }
-  return total == 0 ? 0.0f : round_away(total, g);
+  __int128 total;
+  int g;
+  if (!slices_on_one_grid(t, w, kAlignBits, &total, &g) || total == 0) return 0.0f;
+  return round_away(total, g);
+}
+
+// Half texels (tests/cuda/tex3d_half.cu, on the H200: 5120 random samples of
+// every exponent, both signs and subnormal halves, no miss): the float rule
+// on the half's scale, K = 15 as in filter_half, the total rounded to half
+// halves away and widened. (Adding the slices exactly missed 1 of the 5120;
+// grids one bit finer, or aligned to other multiples of four, fit too: the
+// samples do not tell those apart, and the float rule's is taken.)
+float filter_half_slices(const float* texels, const long* w, unsigned in) {
+  float t[8], out;
+  std::copy(texels, texels + 8, t);
+  if (special_texels(t, in, 8, &out)) return std::isnan(out) ? widen_half(0x7fff) : out;
+  __int128 total;
+  int g;
+  if (!slices_on_one_grid(t, w, kHalfAlignBits, &total, &g) || total == 0) return 0.0f;
+  // |total| < 2^(16 + 8 + 2 + 3): aligned significands below 2^16, weights
+  // summing to 256, the grid at most 3 bits below the larger slice's own.
+  return widen_half(round_half_away(static_cast<long long>(total), g));
 }
 
 // Mirror addressing of a texel index over the period 2n (-1 is 0, n is n - 1).
@@ -702,7 +741,7 @@ long long mirror_index(long long i, long long n) {
 // texel (for mirror addressing on normalized coordinates, as if not
 // reflected: the H200 takes the weights there and mirrors the texel
 // indices, tests/cuda/fitting, 262144 samples, no miss).
-void trilinear(const Object* o, const cudaTextureDesc& td, const __int128* X, float* fres) {
+bool trilinear(const Object* o, const cudaTextureDesc& td, const __int128* X, float* fres) {
   const Format& fmt = o->format;
   const size_t size[3] = {o->nx, o->ny, o->nz};
   long long i0[3];
@@ -751,14 +790,19 @@ void trilinear(const Object* o, const cudaTextureDesc& td, const __int128* X, fl
   for (int c = 0; c < fmt.channels; ++c) {
     if (fmt.kind == cudaChannelFormatKindFloat) {
       float v[8];
-      for (int k = 0; k < 8; ++k) v[k] = border[k] ? td.borderColor[c] : t[k].f[c];
-      fres[c] = filter_float_slices(v, w, footprint(a, 3));
+      const bool half = fmt.bits == 16;
+      for (int k = 0; k < 8; ++k) {
+        v[k] = border[k] ? td.borderColor[c] : t[k].f[c];
+        if (half && border[k] && !half_holds(v[k])) return false;
+      }
+      fres[c] = half ? filter_half_slices(v, w, footprint(a, 3)) : filter_float_slices(v, w, footprint(a, 3));
     } else {
       long long v[8];
       for (int k = 0; k < 8; ++k) v[k] = border[k] ? 0 : t[k].i[c];
       fres[c] = filter_normalized(fmt, v, w, 8);
     }
   }
+  return true;
 }
 
 }  // namespace
@@ -978,14 +1022,8 @@ void texture_fetch(cudaTextureObject_t h, FetchShape shape, TexelType type, void
   }
   // Linear filtering.
   const bool half = fmt.kind == cudaChannelFormatKindFloat && fmt.bits == 16;
-  // Half texels were measured in 1D and 2D (filter_half); how tex3D adds the two
-  // slices' sums of half texels was not.
-  if (half && dims == 3)
-    refuse(file, line, std::string("trilinear filtering of half-float texels in ") + name +
-                           " (1D and 2D linear filtering of half texels is emulated; 3D was not "
-                           "measured on the GPU)");
   if (dims == 3) {
-    trilinear(o, td, X, fres);
+    if (!trilinear(o, td, X, fres)) refuse_unheld_border(file, line, name);
     store();
     return;
   }
@@ -1052,12 +1090,7 @@ void texture_fetch(cudaTextureObject_t h, FetchShape shape, TexelType type, void
       float v[4];
       for (int k = 0; k < corners; ++k) {
         v[k] = border[k] ? td.borderColor[c] : t[k].f[c];
-        // A border colour half texels cannot hold: how the GPU would round it was not
-        // measured.
-        if (half && border[k] && widen_half(fp::Half::from_float(v[k], fp::kRN)) != v[k])
-          refuse(file, line, std::string("linear filtering of half-float texels in ") + name +
-                                 " beside a border colour that is not a half value (not measured "
-                                 "on the GPU)");
+        if (half && border[k] && !half_holds(v[k])) refuse_unheld_border(file, line, name);
       }
       fres[c] = half ? filter_half(v, w, in, corners, 8) : filter_float(v, w, in, corners, 8);
     } else {
