@@ -824,28 +824,25 @@ impl Translator<'_> {
         // (tests/cuda/ptx_ftz.cu): -0 below +0, a NaN operand of min or max
         // giving the other (two give 0x7fffffff), abs and neg of a NaN
         // 0x7fffffff; .ftz on min and max flushes the inputs.
-        let flushed = |a: &String| format!("::cuda_emu::ptx::flush_subnormal({a})");
-        let sign = match (i.name, q) {
-            ("min" | "max", []) if single => Some((args[0].clone(), args.get(1).cloned())),
-            ("min" | "max", ["ftz"]) if single => {
-                Some((flushed(&args[0]), args.get(1).map(&flushed)))
+        let measured = match (i.name, q) {
+            ("min" | "max", [] | ["ftz"]) if single => {
+                i.arity(3)?;
+                let (a, b) = if q.is_empty() {
+                    (args[0].clone(), args[1].clone())
+                } else {
+                    let flushed = |a: &str| format!("::cuda_emu::ptx::flush_subnormal({a})");
+                    (flushed(&args[0]), flushed(&args[1]))
+                };
+                let max = i.name == "max";
+                Some(format!("::cuda_emu::math::gpu_min_max({a}, {b}, {max})"))
             }
-            ("abs" | "neg", []) if single => Some((args[0].clone(), None)),
+            ("abs" | "neg", []) if single => {
+                i.arity(2)?;
+                Some(format!("::cuda_emu::ptx::{}_f32({})", i.name, args[0]))
+            }
             _ => None,
         };
-        if let Some((a, b)) = sign {
-            let expr = match (i.name, b) {
-                ("min" | "max", Some(b)) => {
-                    i.arity(3)?;
-                    let max = i.name == "max";
-                    format!("::cuda_emu::math::gpu_min_max({a}, {b}, {max})")
-                }
-                ("abs" | "neg", None) => {
-                    i.arity(2)?;
-                    format!("::cuda_emu::ptx::{}_f32({a})", i.name)
-                }
-                _ => return Err(i.opcode()),
-            };
+        if let Some(expr) = measured {
             return self.assign(i.args[0], expr);
         }
         // Rounded arithmetic; `.ftz` (f32 only) flushes subnormal inputs and

@@ -39,7 +39,7 @@ inline double mul_add(bool device, double a, double b, double c) { return device
 // negation makes 0xffffffff and 0x7ff8000000000000, tests/cuda/cucomplex.cu).
 template <class T>
 inline T negated(bool device, T v) {
-  return device && std::isnan(v) ? v : -v;
+  return device && ::cuda_emu::math::nan_bits(v) ? v : -v;
 }
 
 template <class T, class C>

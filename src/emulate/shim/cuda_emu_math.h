@@ -1029,21 +1029,21 @@ template <class A, class B>
 using gpu_if_arithmetic = typename std::enable_if<std::is_arithmetic<A>::value && std::is_arithmetic<B>::value>::type;
 template <class A, class B>
 using gpu_unless_arithmetic = typename std::enable_if<!(std::is_arithmetic<A>::value && std::is_arithmetic<B>::value)>::type;
-template <class A, class B, class = gpu_if_arithmetic<A, B>>
-inline auto gpu_fmin(A a, B b) {
+template <class A, class B>
+inline auto gpu_promoted_min_max(A a, B b, bool max) {
   using R = decltype(std::fmin(a, b));
   if constexpr (std::is_same<R, long double>::value)
-    return std::fmin(a, b);
+    return max ? std::fmax(a, b) : std::fmin(a, b);
   else
-    return gpu_min_max(static_cast<R>(a), static_cast<R>(b), false);
+    return gpu_min_max(static_cast<R>(a), static_cast<R>(b), max);
+}
+template <class A, class B, class = gpu_if_arithmetic<A, B>>
+inline auto gpu_fmin(A a, B b) {
+  return gpu_promoted_min_max(a, b, false);
 }
 template <class A, class B, class = gpu_if_arithmetic<A, B>>
 inline auto gpu_fmax(A a, B b) {
-  using R = decltype(std::fmax(a, b));
-  if constexpr (std::is_same<R, long double>::value)
-    return std::fmax(a, b);
-  else
-    return gpu_min_max(static_cast<R>(a), static_cast<R>(b), true);
+  return gpu_promoted_min_max(a, b, true);
 }
 // Anything else (a program's own fminf of float3s, found where the call is by
 // its arguments' namespace) keeps the overload its name finds.
@@ -1055,11 +1055,11 @@ template <class A, class B, class = gpu_unless_arithmetic<A, B>>
 inline auto gpu_fmaxf(const A& a, const B& b) -> decltype(fmaxf(a, b)) {
   return fmaxf(a, b);
 }
-template <class A, class B, class = gpu_unless_arithmetic<A, B>, class = void>
+template <class A, class B, class = gpu_unless_arithmetic<A, B>>
 inline auto gpu_fmin(const A& a, const B& b) -> decltype(fmin(a, b)) {
   return fmin(a, b);
 }
-template <class A, class B, class = gpu_unless_arithmetic<A, B>, class = void>
+template <class A, class B, class = gpu_unless_arithmetic<A, B>>
 inline auto gpu_fmax(const A& a, const B& b) -> decltype(fmax(a, b)) {
   return fmax(a, b);
 }

@@ -224,28 +224,14 @@ inline float ftz_reciprocal(float r, float a, const char* file, int line) {
 
 // .sat: the result clamped to [0, 1], a NaN and -0 made +0 (ptx_ftz.cu).
 inline float saturate(float r) {
-  uint32_t u;
-  std::memcpy(&u, &r, 4);
-  if ((u & 0x7fffffffu) > 0x7f800000u || !(r > 0.0f)) return 0.0f;
+  if (math::nan_bits(r) || !(r > 0.0f)) return 0.0f;
   return r > 1.0f ? 1.0f : r;
 }
 
 // abs.f32 and neg.f32 (ptx_ftz.cu): the sign bit cleared or flipped, a NaN made
 // 0x7fffffff; subnormals kept.
-inline float abs_f32(float x) {
-  uint32_t u;
-  std::memcpy(&u, &x, 4);
-  u = (u & 0x7fffffffu) > 0x7f800000u ? 0x7fffffffu : (u & 0x7fffffffu);
-  std::memcpy(&x, &u, 4);
-  return x;
-}
-inline float neg_f32(float x) {
-  uint32_t u;
-  std::memcpy(&u, &x, 4);
-  u = (u & 0x7fffffffu) > 0x7f800000u ? 0x7fffffffu : (u ^ 0x80000000u);
-  std::memcpy(&x, &u, 4);
-  return x;
-}
+inline float abs_f32(float x) { return math::nan_bits(x) ? math::bits_float(math::kGpuNanF) : std::fabs(x); }
+inline float neg_f32(float x) { return math::nan_bits(x) ? math::bits_float(math::kGpuNanF) : -x; }
 
 }  // namespace ptx
 }  // namespace cuda_emu
