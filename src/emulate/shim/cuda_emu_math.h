@@ -1001,7 +1001,8 @@ inline float cuda_logbf(float x) {
 // tests/cuda/math_fminmax.cu, on the H200 (FMNMX in float; DSETP.MIN/MAX and
 // a select in double): -0 is below +0; a NaN operand, quiet or signalling,
 // gives the other operand; two NaNs give 0x7fffffff in float and the second
-// operand, quieted, in double. glibc's differ on each of these. NaNs are
+// operand, quieted, in double. glibc's differ on signed zeros, on a
+// signalling NaN beside a number and on two quiet NaNs. NaNs are
 // told by their bits, so a signalling one raises no invalid operation.
 inline bool nan_bits(float f) { return (float_bits(f) & 0x7fffffffu) > 0x7f800000u; }
 inline bool nan_bits(double d) { return (double_bits(d) & 0x7fffffffffffffffull) > 0x7ff0000000000000ull; }
