@@ -22,7 +22,9 @@
 //! ```
 //!
 //! The copy is the body's tokens on the `{`'s line, so no line of the
-//! program moves. Functions where a copy could change what the program does
+//! program moves; a call of a math function the shim has CUDA's own
+//! implementation of (`fminf`, `logf`) calls CUDA's in the copy, and the C
+//! library's in the body, as nvcc's two compilations do. Functions where a copy could change what the program does
 //! or reports keep the old form (contracted in host code too, as the README
 //! says): a body with a preprocessor line, a `static` local, a label, a
 //! `__LINE__`-like name or `assert` (the copy would report the `{`'s line),
@@ -71,7 +73,8 @@ pub(super) type Edit = (usize, usize, String);
 /// The edits that give the `__host__ __device__` function whose head starts
 /// at token `head_start` and whose body is `open..=close` its contracted
 /// device copy, or `None` where it keeps its form. `edited` says whether
-/// the rewriter changes anything inside the body.
+/// the rewriter changes anything inside the body; `renames` are the tokens
+/// `first..=last` that the copy has another name for.
 pub(super) fn device_copy(
     source: &str,
     tokens: &[CodeToken],
@@ -79,6 +82,7 @@ pub(super) fn device_copy(
     open: usize,
     close: usize,
     edited: bool,
+    renames: &[(usize, usize, &str)],
 ) -> Option<Vec<Edit>> {
     let text = |k: usize| &source[tokens[k].start..tokens[k].end];
     let punct = |k: usize, p: &str| tokens[k].kind == TokenKind::Punct && text(k) == p;
@@ -111,11 +115,21 @@ pub(super) fn device_copy(
     // a comment or a line break between two tokens, none where it had none
     // (so `->`, `::` and `+=` stay whole).
     let mut copy = String::new();
-    for k in body {
+    let mut k = open + 1;
+    while k < close {
         if k > open + 1 && tokens[k - 1].end != tokens[k].start {
             copy.push(' ');
         }
-        copy.push_str(text(k));
+        match renames.iter().find(|&&(first, _, _)| first == k) {
+            Some(&(_, last, name)) => {
+                copy.push_str(name);
+                k = last + 1;
+            }
+            None => {
+                copy.push_str(text(k));
+                k += 1;
+            }
+        }
     }
     let lambda = match head.returns {
         Returns::Void => format!("{{ [&]() CUDA_EMU_DEVICE_CODE {{ {copy} }}(); return; }}"),

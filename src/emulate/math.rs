@@ -187,8 +187,9 @@ pub(crate) const DEVICE_LOG: &str = "::cuda_emu::math::device_log";
 /// nvcc compiles them (`cuda_emu_math.h`), and what a call in a
 /// `__global__` or `__device__` function is rewritten to. The sweep measured
 /// each against the H200 as `NAME_device` (the float functions over all
-/// 2^32 floats, tested below to have found no difference); host code, and
-/// `__host__ __device__` functions the host may call, keep the C library's.
+/// 2^32 floats, tested below to have found no difference); host code keeps
+/// the C library's, and `__host__ __device__` functions and macros call
+/// CUDA's where device code runs them (`super::rewrite`).
 const DEVICE_EXACT: &[(&str, &str)] = &[
     ("logf", "::cuda_emu::math::cuda_logf"),
     ("log2f", "::cuda_emu::math::cuda_log2f"),
@@ -233,8 +234,7 @@ const DEVICE_EXACT: &[(&str, &str)] = &[
 /// implementation of it: a call in a `__global__` or `__device__` function is
 /// rewritten to it, as for [`DEVICE_EXACT`]; the probe prints the GPU's output
 /// byte for byte (in `SAME_AS_THE_GPU` of `tests/testsuite/emulation.rs`).
-/// `__host__ __device__` functions keep the C library's (a rewrite inside
-/// one would cost it its contracted device copy), which differs only there.
+/// `__host__ __device__` functions and macros as for [`DEVICE_EXACT`].
 const DEVICE_BY_PROBE: &[(&str, &str, &str)] = &[
     ("fminf", "::cuda_emu::math::gpu_fminf", "math_fminmax"),
     ("fmaxf", "::cuda_emu::math::gpu_fmaxf", "math_fminmax"),

@@ -263,6 +263,7 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
         math_uses: Vec::new(),
         overload_calls: Vec::new(),
         host_device_functions: Vec::new(),
+        host_device_math: Vec::new(),
         half_product_calls: Vec::new(),
         kept_returns: &returned.kept,
     };
@@ -428,6 +429,32 @@ const SURFACE_FUNCTIONS: &[&str] = &[
     "surf2DLayeredwrite",
 ];
 
+/// A call, in a `__host__ __device__` function, of a math function the
+/// shim has CUDA's own implementation of.
+struct HostDeviceMath {
+    /// The tokens of the called name, qualifier included.
+    first: usize,
+    last: usize,
+    /// The name as the program wrote it: what the host calls.
+    host: String,
+    /// CUDA's own function: what device code calls.
+    device: &'static str,
+}
+
+/// What the name `host` of a math function becomes in a `__host__
+/// __device__` function without a device copy, or in a macro: a call of
+/// CUDA's own `device` when device code runs it, of the C library's (the
+/// name as written, looked up where it was) when the host does, as nvcc's
+/// two compilations give. One line, so no line of the program moves; the
+/// parameter's name is one no macro parameter takes.
+fn host_or_device_call(host: &str, device: &str) -> String {
+    format!(
+        "([](auto... cuda_emu_math_arg_) -> decltype({host}(cuda_emu_math_arg_...)) {{ \
+         if (!__builtin_is_constant_evaluated() && ::cuda_emu::in_device_code()) \
+         return {device}(cuda_emu_math_arg_...); return {host}(cuda_emu_math_arg_...); }})"
+    )
+}
+
 struct Rewriter<'a> {
     path: &'a Path,
     source: &'a str,
@@ -445,6 +472,10 @@ struct Rewriter<'a> {
     /// Each `__host__ __device__` function's head start, `{` and `}`, for
     /// its contracted device copy (`super::contraction`).
     host_device_functions: Vec<(usize, usize, usize)>,
+    /// Calls of a function the shim has CUDA's own implementation of, in
+    /// `__host__ __device__` functions: CUDA's own in the function's device
+    /// copy, else chosen as it runs ([`Rewriter::host_device_copies`]).
+    host_device_math: Vec<HostDeviceMath>,
     half_product_calls: Vec<ThroughCall>,
     /// The functions whose product results reach their callers' additions
     /// (`super::half_products::returned_products`).
@@ -595,9 +626,12 @@ impl<'a> Rewriter<'a> {
     /// The first call of each function is kept. A call in a `__global__` or
     /// `__device__` function of a function the shim has CUDA's own
     /// implementation of (`logf`, `log`: [`super::math::device_replacement`])
-    /// is rewritten to call that instead; in a `__host__ __device__`
-    /// function or a macro, which the host may run too, it keeps the C
-    /// library's and its warning.
+    /// is rewritten to call that instead. A `__host__ __device__` function
+    /// or a macro may run on the host too, where nvcc's host compiler calls
+    /// the C library: there the call is CUDA's own in the function's device
+    /// copy ([`Rewriter::host_device_copies`]), or one that asks as it runs
+    /// whether device code called it ([`host_or_device_call`]); a
+    /// `constexpr` function keeps the C library's and its warning.
     fn math_call(&mut self, i: usize, scopes: &[Scope]) {
         let token = self.tokens[i];
         let in_macro = token.directive.is_some();
@@ -651,6 +685,34 @@ impl<'a> Rewriter<'a> {
                 });
                 return;
             }
+        }
+        let constexpr_fn = scopes.iter().any(|s| s.constexpr_fn);
+        if let Some(device) = super::math::device_replacement(name)
+            && !constexpr_fn
+        {
+            let first = if qualified {
+                i.checked_sub(3)
+                    .filter(|&k| self.tokens[k].kind == TokenKind::Ident)
+                    .unwrap_or(i - 2)
+            } else {
+                i
+            };
+            let call = HostDeviceMath {
+                first,
+                last: i,
+                host: self.source[start..token.end].to_string(),
+                device,
+            };
+            if in_macro {
+                self.edits.push(Edit {
+                    start,
+                    end: token.end,
+                    replacement: host_or_device_call(&call.host, device),
+                });
+            } else {
+                self.host_device_math.push(call);
+            }
+            return;
         }
         if self.math_uses.iter().any(|m| m.function == name) {
             return;
@@ -1047,10 +1109,20 @@ impl<'a> Rewriter<'a> {
     /// Gives each `__host__ __device__` function that it fits a contracted
     /// copy of its body for device code (`super::contraction`), where
     /// nothing else rewrote inside the body.
+    /// The calls of [`Rewriter::host_device_math`] call CUDA's own function
+    /// in that copy (the body itself then runs on the host only, and keeps
+    /// the C library's); in a function without a copy they ask as they run.
     fn host_device_copies(&mut self) {
+        let mut math = std::mem::take(&mut self.host_device_math);
         for &(head, open, close) in &self.host_device_functions {
             let (from, to) = (self.tokens[open].end, self.tokens[close].start);
             let edited = self.edits.iter().any(|e| e.start >= from && e.start < to);
+            let in_body = |m: &HostDeviceMath| m.first > open && m.last < close;
+            let renames: Vec<(usize, usize, &str)> = math
+                .iter()
+                .filter(|m| in_body(m))
+                .map(|m| (m.first, m.last, m.device))
+                .collect();
             let Some(edits) = super::contraction::device_copy(
                 self.source,
                 self.tokens,
@@ -1058,6 +1130,7 @@ impl<'a> Rewriter<'a> {
                 open,
                 close,
                 edited,
+                &renames,
             ) else {
                 continue;
             };
@@ -1067,6 +1140,14 @@ impl<'a> Rewriter<'a> {
                     end,
                     replacement,
                 }));
+            math.retain(|m| !in_body(m));
+        }
+        for call in math {
+            self.edits.push(Edit {
+                start: self.tokens[call.first].start,
+                end: self.tokens[call.last].end,
+                replacement: host_or_device_call(&call.host, call.device),
+            });
         }
     }
 
@@ -2281,10 +2362,10 @@ mod tests {
 
     #[test]
     fn notes_device_calls_of_math_functions_that_differ_from_the_gpu() {
-        let source = "#define SIG(x) (1 / (1 + expf(-(x))))\n\
+        let source = "#define SIG(x) (1 / (1 + tgammaf(-(x))))\n\
                       struct V { __device__ float expf(float x) const { return x; } };\n\
                       __device__ float act(float x) { return lgammaf(x) + sqrtf(x) + v.sinf(x); }\n\
-                      __host__ __device__ float both(float x) { return std::exp(x) + ns::logf(x); }\n\
+                      __host__ __device__ float both(float x) { return std::erf(x) + ns::logf(x); }\n\
                       __global__ void k(float* o) { o[0] = ::lgammaf(o[1]) + __sinf(o[2]) + __tanf(o[3]) + __logf(o[4]); }\n\
                       int main() { return (int)cosf(1.0f); }\n";
         let uses = rewrite(Path::new(PATH), source).unwrap().math_uses;
@@ -2298,9 +2379,9 @@ mod tests {
         assert_eq!(
             seen,
             [
-                (1, 26, "expf", true),
+                (1, 26, "tgammaf", true),
                 (3, 40, "lgammaf", false),
-                (4, 55, "exp", false),
+                (4, 55, "erf", false),
                 (5, 71, "__tanf", false),
             ]
         );
@@ -2310,16 +2391,14 @@ mod tests {
     #[test]
     fn device_code_calls_cuda_s_own_logf_and_log() {
         let source = "__device__ float f(float x) { return logf(x) + std::log(x) + ::log(2.0) + v.log(x); }\n\
-                      __host__ __device__ float both(float x) { return logf(x); }\n\
                       #define LG(x) logf(x)\n\
                       __global__ void k(float* o) { o[0] = log(o[1]) + LG(o[2]) + ns::logf(o[3]); }\n\
                       int main() { return (int)logf(1.0f); }\n";
         let out = rewrite(Path::new(PATH), source).unwrap();
         let text = out.cpp.as_str();
         // In __device__ and __global__ functions, with the qualifier that
-        // came with the name; not a member, another namespace's function,
-        // a macro body (which host code may use), a __host__ __device__
-        // function (which the host may call) or host code.
+        // came with the name; not a member, another namespace's function
+        // or host code.
         assert!(
             text.contains(
                 "return ::cuda_emu::math::cuda_logf(x) + ::cuda_emu::math::device_log(x) + \
@@ -2331,18 +2410,50 @@ mod tests {
             text.contains("o[0] = ::cuda_emu::math::device_log(o[1]) + LG(o[2]) + ns::logf(o[3]);"),
             "{text}"
         );
-        assert!(text.contains("#define LG(x) logf(x)"), "{text}");
-        assert!(text.contains("return logf(x); }"), "{text}");
         assert!(text.contains("return (int)logf(1.0f);"), "{text}");
-        // The first warning is the __host__ __device__ function's, which
-        // keeps the C library's logf: the device function's call, before
-        // it, is CUDA's and has none.
+        // A macro body, which host code may use too, asks as it runs.
+        assert!(
+            text.contains(&format!(
+                "#define LG(x) {}(x)\n",
+                host_or_device_call("logf", "::cuda_emu::math::cuda_logf")
+            )),
+            "{text}"
+        );
+        assert!(out.math_uses.is_empty(), "{:?}", out.math_uses.len());
+    }
+
+    #[test]
+    fn host_device_functions_call_cuda_s_own_math_in_device_code_only() {
+        // The device copy of a __host__ __device__ function calls CUDA's
+        // logf and the GPU's fminf, its body (now the host's) the C
+        // library's; a function without a copy (a static local) asks as it
+        // runs; a constexpr function keeps the C library's, and its warning.
+        let source = "__host__ __device__ float both(float x) { return std::logf(x) + fminf(x, 1.0f); }\n\
+                      __host__ __device__ float once(float x) { static int n; return logf(x); }\n\
+                      constexpr __host__ __device__ float folded(float x) { return logf(x); }\n";
+        let out = rewrite(Path::new(PATH), source).unwrap();
+        let text = out.cpp.as_str();
+        assert!(
+            text.contains(
+                "{ return ::cuda_emu::math::cuda_logf(x) + ::cuda_emu::math::gpu_fminf(x, 1.0f); }();  \
+                 return std::logf(x) + fminf(x, 1.0f); }"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!(
+                "static int n; return {}(x); }}",
+                host_or_device_call("logf", "::cuda_emu::math::cuda_logf")
+            )),
+            "{text}"
+        );
+        assert!(text.contains("{ return logf(x); }"), "{text}");
         let warned: Vec<(u32, &str)> = out
             .math_uses
             .iter()
             .map(|u| (u.line, u.function.as_str()))
             .collect();
-        assert_eq!(warned, [(2, "logf")]);
+        assert_eq!(warned, [(3, "logf")]);
     }
 
     #[test]
