@@ -303,6 +303,7 @@ pub(crate) const USES_MUFU_LG2: &[&str] = &[
 /// names.
 pub(crate) const USES_MUFU_EX2: &[&str] = &[
     "::cuda_emu::math::hardware_ex2",
+    "::cuda_emu::ptx::ex2_approx_f16",
     "__powf",
     "::cuda_emu::math::cuda_cbrtf",
     "::cuda_emu::math::cuda_rcbrtf",

@@ -19,9 +19,13 @@
 //!   is flushed), `.sat` on f32 `add`, `sub`, `mul`, `fma` (clamped to
 //!   [0, 1], NaN and -0 made +0), f32 `min`, `max` (`.ftz` or not), `abs`
 //!   and `neg` as the H200 computes them (probe `tests/cuda/ptx_ftz.cu`),
+//!   f64 `min`, `max`, `abs` and `neg` as an H100 does (probe
+//!   `tests/cuda/ptx_f64_minmax.cu`),
 //!   and the hardware approximations `ex2`, `lg2`, `rsqrt`,
 //!   `sin`, `cos` (`.approx`, `.ftz` or not) and `rcp.approx.ftz` on the
-//!   tables measured on the GPU;
+//!   tables measured on the GPU; `ex2.approx.f16` and `.f16x2` (the f32
+//!   table's result cut to a half, as measured by
+//!   `tests/cuda/fitting/mufu_ex2_f16.cu`);
 //! - conversions: `cvt` between integers, between integers and floats with
 //!   a rounding modifier (the shim's `__float2int_rz` and the rest),
 //!   `cvt.f64.f32` and `cvt.rn.f32.f64`, to and from `f16` and `bf16`
@@ -50,9 +54,8 @@
 //! rewriter reports with the `asm`'s file and line. Refused on purpose:
 //! float `add`/`sub`/`mul` without a rounding modifier (ptxas may fuse them
 //! into an fma, so the answer depends on the neighbouring code); `.sat` on
-//! other than f32 `add`, `sub`, `mul`, `fma`, f64 `min`, `max`, `abs` and
-//! `neg`, and `abs.ftz`/`neg.ftz` (not measured: f32's were, by probe
-//! `tests/cuda/ptx_ftz.cu`); local and constant state spaces; and the
+//! other than f32 `add`, `sub`, `mul`, `fma`, and `abs.ftz`/`neg.ftz` (not
+//! measured: f32's were, by probe `tests/cuda/ptx_ftz.cu`); local and constant state spaces; and the
 //! instructions not listed.
 //!
 //! Written by hand: PTX is a line-oriented assembly language whose inline
@@ -564,6 +567,9 @@ impl Translator<'_> {
             }
             "cvta" => self.generic_address(i),
             "cp" => self.copy_async(i),
+            "ex2" if matches!(i.modifiers.as_slice(), ["approx", "f16" | "f16x2"]) => {
+                self.half_ex2(i)
+            }
             _ if i.ty()? == Ty::Pred => self.logic(i),
             _ if i.ty()?.is_float() => self.float(i),
             _ => self.integer(i),
@@ -823,8 +829,24 @@ impl Translator<'_> {
         // min, max, abs and neg of f32 as the H200 computes them
         // (tests/cuda/ptx_ftz.cu): -0 below +0, a NaN operand of min or max
         // giving the other (two give 0x7fffffff), abs and neg of a NaN
-        // 0x7fffffff; .ftz on min and max flushes the inputs.
+        // 0x7fffffff; .ftz on min and max flushes the inputs. Of f64 as an
+        // H100 computed them (tests/cuda/ptx_f64_minmax.cu): min and max as
+        // the shim's fmin and fmax (two NaNs give the second, quieted), abs
+        // and neg of a NaN the NaN quieted, its sign kept.
+        let double = ty == Ty::F64;
         let measured = match (i.name, q) {
+            ("min" | "max", []) if double => {
+                i.arity(3)?;
+                let max = i.name == "max";
+                Some(format!(
+                    "::cuda_emu::math::gpu_min_max({}, {}, {max})",
+                    args[0], args[1]
+                ))
+            }
+            ("abs" | "neg", []) if double => {
+                i.arity(2)?;
+                Some(format!("::cuda_emu::ptx::{}_f64({})", i.name, args[0]))
+            }
             ("min" | "max", [] | ["ftz"]) if single => {
                 i.arity(3)?;
                 let (a, b) = if q.is_empty() {
@@ -1213,6 +1235,21 @@ impl Translator<'_> {
         }
         self.out.code.push_str("} ");
         Ok(())
+    }
+
+    /// `ex2.approx.f16` and `.f16x2` (`MUFU.EX2.F16`), as the GPU computes
+    /// them (`tests/cuda/fitting/mufu_ex2_f16.cu`): the shim's
+    /// `ptx::ex2_approx_f16`, on each half of a pair alike.
+    fn half_ex2(&mut self, i: &Instruction) -> Result<(), String> {
+        i.arity(2)?;
+        let expr = if i.modifiers[1] == "f16" {
+            let h = self.value(i.args[1], Ty::U16)?;
+            format!("::cuda_emu::ptx::ex2_approx_f16({h})")
+        } else {
+            let pair = self.value(i.args[1], Ty::B32)?;
+            format!("::cuda_emu::ptx::ex2_approx_f16x2({pair})")
+        };
+        self.assign(i.args[0], expr)
     }
 
     /// `cvt` to and from the 16-bit float formats (`f16`, `bf16`, and the
@@ -1765,10 +1802,17 @@ mod tests {
         assert!(code("max.f32 %0, %1, %2;", 3).contains(", true)"));
         assert!(code("neg.f32 %0, %1;", 2).contains("::cuda_emu::ptx::neg_f32("));
         assert!(code("abs.f32 %0, %1;", 2).contains("::cuda_emu::ptx::abs_f32("));
+        assert!(code("min.f64 %0, %1, %2;", 3).contains(
+            "::cuda_emu::math::gpu_min_max(::cuda_emu::ptx::in<double>(op1), \
+             ::cuda_emu::ptx::in<double>(op2), false)"
+        ));
+        assert!(code("max.f64 %0, %1, %2;", 3).contains(", true)"));
+        assert!(code("neg.f64 %0, %1;", 2).contains("::cuda_emu::ptx::neg_f64("));
+        assert!(code("abs.f64 %0, %1;", 2).contains("::cuda_emu::ptx::abs_f64("));
         // Not measured: kept refused.
         for (text, n) in [
             ("abs.ftz.f32 %0, %1;", 2),
-            ("min.f64 %0, %1, %2;", 3),
+            ("min.NaN.f64 %0, %1, %2;", 3),
             ("div.rn.sat.f32 %0, %1, %2;", 3),
             ("add.rn.sat.f64 %0, %1, %2;", 3),
         ] {
@@ -1814,11 +1858,15 @@ mod tests {
             refused("setp.lt.and.or.s32 p, %0, 1, p;", 1),
             "setp.lt.and.or.s32"
         );
-        // Not measured on a GPU: .sat on a quotient, NaNs and signed zeros
-        // in f64 min and abs.
+        // Not measured on a GPU: .sat on a quotient, .ftz on f64 min and
+        // abs (PTX has none).
         assert_eq!(refused("div.rn.sat.f32 %0, %0, %0;", 1), "div.rn.sat.f32");
-        assert_eq!(refused("min.f64 %0, %0, %0;", 1), "min.f64");
-        assert_eq!(refused("abs.f64 %0, %0;", 1), "abs.f64");
+        assert_eq!(refused("min.ftz.f64 %0, %0, %0;", 1), "min.ftz.f64");
+        assert_eq!(refused("abs.ftz.f64 %0, %0;", 1), "abs.ftz.f64");
+        assert_eq!(
+            refused("ex2.approx.ftz.bf16 %0, %0;", 1),
+            "ex2.approx.ftz.bf16"
+        );
         assert_eq!(refused("add.rn.ftz.f64 %0, %0, %0;", 1), "add.rn.ftz.f64");
         assert_eq!(refused("add.rn.rz.f32 %0, %0, %0;", 1), "add.rn.rz.f32");
         assert_eq!(

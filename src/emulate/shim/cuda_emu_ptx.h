@@ -162,6 +162,22 @@ inline unsigned lop3(unsigned a, unsigned b, unsigned c, unsigned lut) {
 unsigned short to_16_bit(float x, int format, int mode);
 float from_16_bit(unsigned short bits, int format);
 
+// ex2.approx.f16 (MUFU.EX2.F16), measured on all 65536 halves
+// (tests/cuda/fitting/mufu_ex2_f16.cu, on an H100, 2026-12-07: 0 mismatches):
+// the float hardware 2^x of the half (ex2.approx.ftz.f32) cut toward zero to
+// a half, but infinity from 2^16 on (where the cut would give 65504); a NaN
+// gives 0x7fff. It is not cuda_fp16.h's hexp2, which nudges the float up
+// and rounds to nearest (19417 halves differ). .f16x2: each half alike.
+inline unsigned short ex2_approx_f16(unsigned short h) {
+  const float e = ::cuda_emu::math::hardware_ex2(from_16_bit(h, 0));
+  if (e >= 65536.0f) return 0x7c00;
+  return to_16_bit(e, 0, 1);
+}
+inline unsigned ex2_approx_f16x2(unsigned pair) {
+  const unsigned hi = ex2_approx_f16(static_cast<unsigned short>(pair >> 16));
+  return hi << 16 | ex2_approx_f16(static_cast<unsigned short>(pair & 0xffffu));
+}
+
 // cp.async: size bytes to dst, of which the first src_size come from src and the
 // rest are zeros.
 inline void copy_async(char* dst, const char* src, unsigned size, unsigned src_size) {
@@ -232,6 +248,11 @@ inline float saturate(float r) {
 // 0x7fffffff; subnormals kept.
 inline float abs_f32(float x) { return math::nan_bits(x) ? math::bits_float(math::kGpuNanF) : std::fabs(x); }
 inline float neg_f32(float x) { return math::nan_bits(x) ? math::bits_float(math::kGpuNanF) : -x; }
+// abs.f64 and neg.f64 (tests/cuda/ptx_f64_minmax.cu, an H100): a NaN comes
+// out quieted with its sign and payload, not 0x7fffffff as in f32.
+inline double quieted(double x) { return math::bits_double(math::double_bits(x) | 0x0008000000000000ull); }
+inline double abs_f64(double x) { return math::nan_bits(x) ? quieted(x) : std::fabs(x); }
+inline double neg_f64(double x) { return math::nan_bits(x) ? quieted(x) : -x; }
 
 }  // namespace ptx
 }  // namespace cuda_emu
