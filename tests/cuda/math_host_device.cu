@@ -7,6 +7,11 @@
 // (ordinary operands, no transcendental), with the unfused product.
 // `evaluate_once` has a static local, so an emulator cannot copy its body
 // for device code and must tell device from host as it runs.
+// Left out on purpose: arithmetic on NaNs (the GPU makes 0x7fffffff, x86
+// keeps a NaN's payload), a product-sum in `evaluate_once` (compiled once,
+// it is fused in host code too), and pairs of two double NaNs (which one
+// fmin gives depends on nvcc's operand order: it takes fmin(y, x) and
+// fmin(x, y) for the same).
 #include <cuda_runtime.h>
 
 #include <cmath>
@@ -21,11 +26,11 @@ struct Result {
   double dmn, dmx, dmacro;
 };
 
-__host__ __device__ Result evaluate(float a, float b, double x, double y) {
+__host__ __device__ Result evaluate(float a, float b, double x, double y, float p, float q) {
   Result r;
   r.mn = fminf(a, b);
   r.mx = fmaxf(a, b);
-  r.fused = a * b + 1.0f;
+  r.fused = p * q + 1.0f;
   r.lg = logf(fabsf(a) + 1.0f);
   r.ex = expf(b * 0.25f);
   r.sn = sinf(a);
@@ -37,12 +42,13 @@ __host__ __device__ Result evaluate(float a, float b, double x, double y) {
   return r;
 }
 
-__host__ __device__ Result evaluate_once(float a, float b, double x, double y) {
+__host__ __device__ Result evaluate_once(float a, float b, double x, double y, float p,
+                                        float q) {
   static const float kOne = 1.0f;
   Result r;
   r.mn = fminf(b, a);
   r.mx = fmaxf(b, a);
-  r.fused = a * b + kOne;
+  r.fused = p - q * kOne;
   r.lg = logf(fabsf(b) + kOne);
   r.ex = expf(a * 0.25f);
   r.sn = sinf(b);
@@ -63,12 +69,12 @@ const unsigned long long kDouble[kD] = {
     0xbff0000000000000ull, 0x7ff0000000000000ull, 0xfff0000000000000ull, 0x7ff8000000000000ull,
     0xfff8000000000000ull, 0x7ff8000000012345ull, 0x7ff0000000000001ull, 0xfff0000000012345ull};
 
-__global__ void run(const float* a, const float* b, const double* x, const double* y, Result* r,
-                    Result* once) {
+__global__ void run(const float* a, const float* b, const double* x, const double* y,
+                    const float* p, const float* q, Result* r, Result* once) {
   const int k = blockIdx.x * blockDim.x + threadIdx.x;
   if (k >= kN) return;
-  r[k] = evaluate(a[k], b[k], x[k], y[k]);
-  once[k] = evaluate_once(a[k], b[k], x[k], y[k]);
+  r[k] = evaluate(a[k], b[k], x[k], y[k], p[k], q[k]);
+  once[k] = evaluate_once(a[k], b[k], x[k], y[k], p[k], q[k]);
 }
 
 unsigned bits(float v) {
@@ -94,13 +100,15 @@ void print_host(const char* name, int k, const Result& r) {
 }
 
 int main() {
-  float *a, *b;
+  float *a, *b, *p, *q;
   double *x, *y;
   Result *r, *once;
   cudaMallocManaged(&a, kN * sizeof(float));
   cudaMallocManaged(&b, kN * sizeof(float));
   cudaMallocManaged(&x, kN * sizeof(double));
   cudaMallocManaged(&y, kN * sizeof(double));
+  cudaMallocManaged(&p, kN * sizeof(float));
+  cudaMallocManaged(&q, kN * sizeof(float));
   cudaMallocManaged(&r, kN * sizeof(Result));
   cudaMallocManaged(&once, kN * sizeof(Result));
   for (int k = 0; k < kEdge; ++k) {
@@ -108,6 +116,7 @@ int main() {
     memcpy(&b[k], &kFloat[k % kF], 4);
     memcpy(&x[k], &kDouble[(k / kF) % kD], 8);
     memcpy(&y[k], &kDouble[(k % kF) % kD], 8);
+    if (x[k] != x[k] && y[k] != y[k]) y[k] = 0.5;
   }
   unsigned state = 12345;
   auto next = [&state]() {
@@ -120,7 +129,11 @@ int main() {
     x[k] = next() / 71.0;
     y[k] = next() / 113.0;
   }
-  run<<<(kN + 127) / 128, 128>>>(a, b, x, y, r, once);
+  for (int k = 0; k < kN; ++k) {
+    p[k] = next() / 2833.0f;
+    q[k] = next() / 1571.0f;
+  }
+  run<<<(kN + 127) / 128, 128>>>(a, b, x, y, p, q, r, once);
   const cudaError_t err = cudaDeviceSynchronize();
   if (err != cudaSuccess) {
     printf("error: %s\n", cudaGetErrorString(err));
@@ -128,8 +141,8 @@ int main() {
   }
   for (int k = 0; k < kN; ++k) print_device("device", k, r[k]);
   for (int k = 0; k < kN; ++k) print_device("device once", k, once[k]);
-  for (int k = kEdge; k < kN; ++k) print_host("host", k, evaluate(a[k], b[k], x[k], y[k]));
+  for (int k = kEdge; k < kN; ++k) print_host("host", k, evaluate(a[k], b[k], x[k], y[k], p[k], q[k]));
   for (int k = kEdge; k < kN; ++k)
-    print_host("host once", k, evaluate_once(a[k], b[k], x[k], y[k]));
+    print_host("host once", k, evaluate_once(a[k], b[k], x[k], y[k], p[k], q[k]));
   return 0;
 }

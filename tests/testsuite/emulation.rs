@@ -260,6 +260,7 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "ptx_half_approx",
     "ptx_f64_minmax",
     "nan_convert",
+    "math_host_device",
     "tex_cubemap",
     "tex_cubemap_edges",
     "tex_cubemap_modes",
