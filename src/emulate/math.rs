@@ -298,6 +298,10 @@ pub(crate) const USES_MUFU_LG2: &[&str] = &[
     "::cuda_emu::math::cuda_rcbrtf",
     "::cuda_emu::math::device_cbrt",
 ];
+/// The same for the hardware's hyperbolic tangent (`super::tables::MUFU_TANH_X`
+/// and `MUFU_TANH_R`): inline PTX `tanh.approx.f32`.
+pub(crate) const USES_MUFU_TANH: &[&str] = &["::cuda_emu::math::hardware_tanh"];
+
 /// The same for the hardware 2^x (`super::tables::MUFU_EX2_POS` and
 /// `MUFU_EX2_NEG`); `__expf`, `__exp10f` and `__powf` are the shim's own
 /// names.

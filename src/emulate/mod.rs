@@ -518,8 +518,9 @@ impl Emulator {
         if mentions(&["curand_kernel.h", math::DEVICE_LOG]) {
             tables::install(&self.root, &tables::RECIPROCAL)?;
         }
-        // The float reciprocal, reciprocal square root, 2^x and log2, for the CUDA
-        // functions device code was rewritten to that use them (cuRAND's
+        // The float reciprocal, reciprocal square root, 2^x, hyperbolic tangent
+        // and log2, for the CUDA functions device code was rewritten to (and
+        // the inline PTX translated to) that use them (cuRAND's
         // float log-normal uses the 2^x).
         if mentions(math::USES_MUFU_RCP) {
             tables::install(&self.root, &tables::MUFU_RCP)?;
@@ -530,6 +531,10 @@ impl Emulator {
         if mentions(math::USES_MUFU_EX2) || mentions(&["curand_kernel.h"]) {
             tables::install(&self.root, &tables::MUFU_EX2_POS)?;
             tables::install(&self.root, &tables::MUFU_EX2_NEG)?;
+        }
+        if mentions(math::USES_MUFU_TANH) {
+            tables::install(&self.root, &tables::MUFU_TANH_X)?;
+            tables::install(&self.root, &tables::MUFU_TANH_R)?;
         }
         if mentions(math::USES_MUFU_LG2) {
             for table in [

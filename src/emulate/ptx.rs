@@ -21,9 +21,9 @@
 //!   and `neg` as the H200 computes them (probe `tests/cuda/ptx_ftz.cu`),
 //!   f64 `min`, `max`, `abs` and `neg` as an H100 does (probe
 //!   `tests/cuda/ptx_f64_minmax.cu`),
-//!   and the hardware approximations `ex2`, `lg2`, `rsqrt`,
-//!   `sin`, `cos` (`.approx`, `.ftz` or not) and `rcp.approx.ftz` on the
-//!   tables measured on the GPU; `ex2.approx.f16` and `.f16x2` (the f32
+//!   and the hardware approximations `ex2`, `lg2`, `rsqrt`, `sin`, `cos`
+//!   (`.approx`, `.ftz` or not), `rcp.approx.ftz` and `tanh.approx.f32` on
+//!   the tables measured on the GPU; `ex2.approx.f16` and `.f16x2` (the f32
 //!   table's result cut to a half, as measured by
 //!   `tests/cuda/fitting/mufu_ex2_f16.cu`);
 //! - conversions: `cvt` between integers, between integers and floats with
@@ -811,6 +811,7 @@ impl Translator<'_> {
             ("ex2", ["approx", "ftz"]) if single => Some(one("::cuda_emu::math::hardware_ex2")?),
             ("ex2", ["approx"]) if single => Some(one("::cuda_emu::math::cuda_exp2f")?),
             ("lg2", ["approx", "ftz"]) if single => Some(one("::cuda_emu::math::hardware_lg2")?),
+            ("tanh", ["approx"]) if single => Some(one("::cuda_emu::math::hardware_tanh")?),
             ("lg2", ["approx"]) if single => Some(one("::cuda_emu::math::cuda_fast_log2f")?),
             // `__sinf` by name: the build installs the sine table for it.
             ("sin" | "cos", ["approx", "ftz"]) if single => {
@@ -1826,10 +1827,11 @@ mod tests {
         // function that reads it (`Emulator::compile`); a translation must
         // name one too, or the program stops for want of the table.
         use super::super::math;
-        let cases: [(&str, &[&str]); 8] = [
+        let cases: [(&str, &[&str]); 9] = [
             ("rcp.approx.ftz.f32", math::USES_MUFU_RCP),
             ("rsqrt.approx.ftz.f32", math::USES_MUFU_RSQ),
             ("rsqrt.approx.f32", math::USES_MUFU_RSQ),
+            ("tanh.approx.f32", math::USES_MUFU_TANH),
             ("ex2.approx.ftz.f32", math::USES_MUFU_EX2),
             ("ex2.approx.f32", math::USES_MUFU_EX2),
             ("lg2.approx.ftz.f32", math::USES_MUFU_LG2),
@@ -1851,7 +1853,7 @@ mod tests {
     #[test]
     fn the_rest_is_refused_by_name() {
         let refused = |ptx: &str, n: usize| translate(ptx, &ops(n), 1).unwrap_err();
-        assert_eq!(refused("tanh.approx.f32 %0, %0;", 1), "tanh.approx.f32");
+        assert_eq!(refused("tanh.approx.f16 %0, %0;", 1), "tanh.approx.f16");
         assert!(refused("@p add.u32 %0, %0, 1;", 1).contains("no .pred register"));
         assert_eq!(refused("setp.lt.ftz.s32 p, %0, 1;", 1), "setp.lt.ftz.s32");
         assert_eq!(

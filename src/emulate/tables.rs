@@ -40,6 +40,14 @@
 //!   mismatches over all 2^32 floats; [`MUFU_LG2_L`], [`MUFU_LG2_M`],
 //!   [`MUFU_LG2_N`], packed by `mufu_lg2_pack.py` from that run's files).
 //!
+//! - `tests/cuda/fitting/mufu_tanh.cu` measured the hardware's hyperbolic
+//!   tangent (`tanh.approx.f32`, `MUFU.TANH`) on all 2^32 floats, on an
+//!   H100: it is odd, gives x itself up to 2^-8 and 1 from 8 on, and in
+//!   between is kept as its breakpoints, every input where the result
+//!   changes and that result (it falls at 26240 of them, so the inputs
+//!   cannot be derived from the results) ([`MUFU_TANH_X`], [`MUFU_TANH_R`],
+//!   packed by `mufu_tanh_pack.py` from that run's file).
+//!
 //! Both are embedded compressed (xz) and each is written into the cache,
 //! raw, the first time a program needs it, for the shim to map
 //! (`cuda_emu_tables.cpp`); [`install`] checks each against the hash the
@@ -163,13 +171,37 @@ pub(super) const MUFU_LG2_N: Table = Table {
 };
 
 /// Every table the emulator ships, which together key their folder.
-const ALL: [&Table; 9] = [
+/// The hardware's hyperbolic tangent (`tanh.approx.f32`, `MUFU.TANH`) of
+/// the non-negative floats above 2^-8 and below 8, as breakpoints: entry
+/// `k` is the bits of an input where the result changes (rising), and
+/// entry `k` of [`MUFU_TANH_R`] that result, which holds up to the next
+/// breakpoint.
+pub(super) const MUFU_TANH_X: Table = Table {
+    folder: "mufu_tanh_x",
+    file: "mufu_tanh_x.u32",
+    packed: include_bytes!("tables/mufu_tanh_x.xz"),
+    entries: 4_122_686,
+    hash: 0xe916_1985_7fde_fc2d,
+};
+
+/// The results at [`MUFU_TANH_X`]'s breakpoints.
+pub(super) const MUFU_TANH_R: Table = Table {
+    folder: "mufu_tanh_r",
+    file: "mufu_tanh_r.u32",
+    packed: include_bytes!("tables/mufu_tanh_r.xz"),
+    entries: 4_122_686,
+    hash: 0x2421_2d6b_1917_6de6,
+};
+
+const ALL: [&Table; 11] = [
     &SINE,
     &RECIPROCAL,
     &MUFU_RCP,
     &MUFU_RSQ,
     &MUFU_EX2_POS,
     &MUFU_EX2_NEG,
+    &MUFU_TANH_X,
+    &MUFU_TANH_R,
     &MUFU_LG2_L,
     &MUFU_LG2_M,
     &MUFU_LG2_N,
@@ -433,6 +465,22 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_embedded_hyperbolic_tangents_are_the_h100s() {
+        // The hashes are those of the H100 run's breakpoints file
+        // (mufu_tanh_pack.py); its first breakpoint is the first input the
+        // hardware does not give back itself (mufu_tanh.txt: "gives x below
+        // 3b800001 (r there 3b800000)"), its last below 8, which gives 1.
+        let x = MUFU_TANH_X.decode().unwrap();
+        let r = MUFU_TANH_R.decode().unwrap();
+        assert_eq!((x[0], r[0]), (0x3b80_0001, 0x3b80_0000));
+        assert!(x.windows(2).all(|w| w[0] < w[1]));
+        assert!(*x.last().unwrap() < 0x4100_0000);
+        assert!(r.iter().all(|&v| v < 0x3f80_0000));
+        let falls = r.windows(2).filter(|w| w[1] < w[0]).count();
+        assert_eq!(falls, 26240);
     }
 
     #[test]

@@ -20,7 +20,11 @@
 //   - the hardware log2 (MUFU.LG2) of the exponents 0, -1 and -2, three
 //     tables over the mantissas, from which cuda_emu_math.h's hardware_lg2
 //     takes every other exponent's (CUDA's __logf, __log2f, __log10f,
-//     __powf, cbrtf, rcbrtf).
+//     __powf, cbrtf, rcbrtf);
+//   - the hardware hyperbolic tangent (MUFU.TANH, inline PTX
+//     tanh.approx.f32) of the floats between 2^-8 and 8, kept as its
+//     breakpoints (each input where the result changes, and that result),
+//     which cuda_emu_math.h's hardware_tanh reads.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -183,6 +187,46 @@ uint32_t mufu_ex2_below_one(uint32_t bits) {
   const uint32_t range = magnitude >> 14;
   const uint32_t k = b.last_at_most(magnitude, b.start[range], std::min<uint32_t>(b.start[range + 1] + 1, b.t.count));
   return minus ? 0x3f800000u - k : 0x3f800000u + k;
+}
+
+namespace {
+// The hyperbolic tangent's breakpoints and results, and where each range of
+// magnitudes that share their bits above the lowest 14 starts among the
+// breakpoints (so that a lookup searches a few entries, not the 4 million).
+struct TanhBreakpoints {
+  static constexpr uint32_t kShift = 14;
+  Table x, r;
+  std::vector<uint32_t> start;
+  TanhBreakpoints() {
+    static const char* const kNeededBy = "the hardware's hyperbolic tangent (inline PTX tanh.approx.f32)";
+    x = map_table("mufu_tanh_x", "mufu_tanh_x.u32", kNeededBy, "tanh", 0);
+    r = map_table("mufu_tanh_r", "mufu_tanh_r.u32", kNeededBy, "tanh", 0);
+    if (x.count < 2 || x.count != r.count || x.entries[0] != kTanhFirstBreakpoint) {
+      fprintf(stderr, "cuda_emu: internal error: the tables mufu_tanh_x and mufu_tanh_r are not the hardware tanh's\n");
+      abort();
+    }
+    const uint32_t ranges = (kTanhOne >> kShift) + 1;
+    start.resize(ranges + 1);
+    for (uint32_t range = 0; range <= ranges; ++range) {
+      const uint32_t* at = std::upper_bound(x.entries, x.entries + x.count, range << kShift);
+      start[range] = at == x.entries ? 0 : static_cast<uint32_t>(at - x.entries) - 1;
+    }
+  }
+};
+}  // namespace
+
+// The result of the last breakpoint at most `magnitude` (the caller keeps it
+// in [kTanhFirstBreakpoint, kTanhOne)).
+uint32_t mufu_tanh_between(uint32_t magnitude) {
+  static const TanhBreakpoints b;
+  if (magnitude < kTanhFirstBreakpoint || magnitude >= kTanhOne) {
+    fprintf(stderr, "cuda_emu: internal error: the hardware tanh's table asked for %08x\n", magnitude);
+    abort();
+  }
+  const uint32_t range = magnitude >> TanhBreakpoints::kShift;
+  const uint32_t hi = std::min<uint32_t>(b.start[range + 1] + 1, static_cast<uint32_t>(b.x.count));
+  const uint32_t* at = std::upper_bound(b.x.entries + b.start[range], b.x.entries + hi, magnitude);
+  return b.r.entries[at - b.x.entries - 1];
 }
 }  // namespace math
 }  // namespace cuda_emu
