@@ -1109,6 +1109,7 @@ impl<'a> Rewriter<'a> {
     /// Gives each `__host__ __device__` function that it fits a contracted
     /// copy of its body for device code (`super::contraction`), where
     /// nothing else rewrote inside the body.
+    ///
     /// The calls of [`Rewriter::host_device_math`] call CUDA's own function
     /// in that copy (the body itself then runs on the host only, and keeps
     /// the C library's); in a function without a copy they ask as they run.
