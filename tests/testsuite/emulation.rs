@@ -741,6 +741,75 @@ fn a_signalling_nan_converted_between_float_and_double_is_the_gpus_without_a_war
 }
 
 #[test]
+fn tanh_approx_gives_what_the_h100_gave_where_its_run_printed_it() {
+    // Inline PTX tanh.approx.f32 reads the tables of
+    // tests/cuda/fitting/mufu_tanh.cu's H100 run; these inputs and results
+    // are the ones that run printed (mufu_tanh.txt): zeros, infinities and
+    // NaNs, the last input given back itself and the first not, and the
+    // first five places where the result falls (the input before each too).
+    // Negated inputs give negated results (the run found it odd).
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let printed: [(u32, u32); 20] = [
+        (0x0000_0000, 0x0000_0000),
+        (0x7f80_0000, 0x3f80_0000),
+        (0x7f80_0001, 0x7fff_ffff),
+        (0x7fc0_0000, 0x7fff_ffff),
+        (0xffc1_2345, 0x7fff_ffff),
+        (0x3b80_0000, 0x3b80_0000),
+        (0x3b80_0001, 0x3b80_0000),
+        (0x3b80_0040, 0x3b80_0040),
+        (0x3b80_09c0, 0x3b80_09c0),
+        (0x3d7f_ffff, 0x3d7f_aac1),
+        (0x3d80_0000, 0x3d7f_aac0),
+        (0x3dbf_ffff, 0x3dbf_7082),
+        (0x3dc0_0000, 0x3dbf_7060),
+        (0x3e1f_ffff, 0x3e1e_b5ea),
+        (0x3e20_0000, 0x3e1e_b5d8),
+        (0x3e3f_ffff, 0x3e3d_c80b),
+        (0x3e40_0000, 0x3e3d_c7f0),
+        (0x3e5f_ffff, 0x3e5c_7e84),
+        (0x3e60_0000, 0x3e5c_7e80),
+        (0x4100_0000, 0x3f80_0000),
+    ];
+    let inputs: Vec<String> = printed
+        .iter()
+        .flat_map(|&(x, _)| [x, x ^ 0x8000_0000])
+        .map(|x| format!("0x{x:08x}u"))
+        .collect();
+    let source = format!(
+        "#include <cstdio>\n\
+         __constant__ unsigned kIn[{n}] = {{{list}}};\n\
+         __global__ void k(unsigned* out) {{\n\
+           float r;\n\
+           asm(\"tanh.approx.f32 %0, %1;\" : \"=f\"(r) : \"f\"(__uint_as_float(kIn[threadIdx.x])));\n\
+           out[threadIdx.x] = __float_as_uint(r);\n\
+         }}\n\
+         int main() {{\n\
+           unsigned* out;\n\
+           cudaMallocManaged(&out, {n} * 4);\n\
+           k<<<1, {n}>>>(out);\n\
+           cudaDeviceSynchronize();\n\
+           for (int i = 0; i < {n}; ++i) printf(\"%08x\\n\", out[i]);\n\
+         }}\n",
+        n = inputs.len(),
+        list = inputs.join(", ")
+    );
+    let done = run_source(&backend, &source).unwrap();
+    assert_eq!(String::from_utf8_lossy(&done.stderr), "");
+    let want: String = printed
+        .iter()
+        .flat_map(|&(x, r)| {
+            let nan = (x & 0x7fff_ffff) > 0x7f80_0000;
+            [r, if nan { r } else { r ^ 0x8000_0000 }]
+        })
+        .map(|r| format!("{r:08x}\n"))
+        .collect();
+    assert_eq!(String::from_utf8_lossy(&done.stdout), want);
+}
+
+#[test]
 fn fminf_in_device_code_is_the_gpus_and_a_programs_own_overloads_still_answer() {
     // Device fminf and fmaxf take the H200's rule (math_fminmax, in
     // SAME_AS_THE_GPU): here fminf(+0, -0) is -0 and fmaxf of a signalling
