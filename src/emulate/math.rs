@@ -299,8 +299,12 @@ pub(crate) const USES_MUFU_LG2: &[&str] = &[
     "::cuda_emu::math::device_cbrt",
 ];
 /// The same for the hardware's hyperbolic tangent (`super::tables::MUFU_TANH_X`
-/// and `MUFU_TANH_R`): inline PTX `tanh.approx.f32`.
-pub(crate) const USES_MUFU_TANH: &[&str] = &["::cuda_emu::math::hardware_tanh"];
+/// and `MUFU_TANH_R`): inline PTX `tanh.approx` of f32, f16 and bf16.
+pub(crate) const USES_MUFU_TANH: &[&str] = &[
+    "::cuda_emu::math::hardware_tanh",
+    "::cuda_emu::ptx::tanh_approx_f16",
+    "::cuda_emu::ptx::tanh_approx_bf16",
+];
 
 /// The same for the hardware 2^x (`super::tables::MUFU_EX2_POS` and
 /// `MUFU_EX2_NEG`); `__expf`, `__exp10f` and `__powf` are the shim's own
@@ -308,6 +312,7 @@ pub(crate) const USES_MUFU_TANH: &[&str] = &["::cuda_emu::math::hardware_tanh"];
 pub(crate) const USES_MUFU_EX2: &[&str] = &[
     "::cuda_emu::math::hardware_ex2",
     "::cuda_emu::ptx::ex2_approx_f16",
+    "::cuda_emu::ptx::ex2_approx_bf16",
     "__powf",
     "::cuda_emu::math::cuda_cbrtf",
     "::cuda_emu::math::cuda_rcbrtf",

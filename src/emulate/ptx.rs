@@ -23,9 +23,11 @@
 //!   `tests/cuda/ptx_f64_minmax.cu`),
 //!   and the hardware approximations `ex2`, `lg2`, `rsqrt`, `sin`, `cos`
 //!   (`.approx`, `.ftz` or not), `rcp.approx.ftz` and `tanh.approx.f32` on
-//!   the tables measured on the GPU; `ex2.approx.f16` and `.f16x2` (the f32
-//!   table's result cut to a half, as measured by
-//!   `tests/cuda/fitting/mufu_ex2_f16.cu`);
+//!   the tables measured on the GPU; `ex2.approx.f16`,
+//!   `ex2.approx.ftz.bf16` and `tanh.approx` of `f16` and `bf16` (and the
+//!   pairs: the f32 approximation cut toward zero to the format, as
+//!   measured by `tests/cuda/fitting/mufu_ex2_f16.cu` and
+//!   `mufu_half_approx.cu`);
 //! - conversions: `cvt` between integers, between integers and floats with
 //!   a rounding modifier (the shim's `__float2int_rz` and the rest),
 //!   `cvt.f64.f32` and `cvt.rn.f32.f64`, to and from `f16` and `bf16`
@@ -270,6 +272,30 @@ fn split_args(rest: &str) -> Vec<&str> {
         args.push(last);
     }
     args
+}
+
+/// The shim's function for a hardware approximation of a 16-bit format
+/// (`tests/cuda/fitting/mufu_ex2_f16.cu`, `mufu_half_approx.cu`, both run
+/// on an H100: the float approximation of the widened input cut toward zero
+/// to the format, 0 mismatches of 65536 each), and whether the instruction
+/// takes a pair; None for another instruction.
+fn half_approximation(i: &Instruction) -> Option<(&'static str, bool)> {
+    let (function, format) = match (i.name, i.modifiers.as_slice()) {
+        ("ex2", ["approx", format @ ("f16" | "f16x2")]) => {
+            ("::cuda_emu::ptx::ex2_approx_f16", *format)
+        }
+        ("ex2", ["approx", "ftz", format @ ("bf16" | "bf16x2")]) => {
+            ("::cuda_emu::ptx::ex2_approx_bf16", *format)
+        }
+        ("tanh", ["approx", format @ ("f16" | "f16x2")]) => {
+            ("::cuda_emu::ptx::tanh_approx_f16", *format)
+        }
+        ("tanh", ["approx", format @ ("bf16" | "bf16x2")]) => {
+            ("::cuda_emu::ptx::tanh_approx_bf16", *format)
+        }
+        _ => return None,
+    };
+    Some((function, format.ends_with("x2")))
 }
 
 /// The rounding modifier's letters in the shim's directed-rounding names
@@ -567,9 +593,7 @@ impl Translator<'_> {
             }
             "cvta" => self.generic_address(i),
             "cp" => self.copy_async(i),
-            "ex2" if matches!(i.modifiers.as_slice(), ["approx", "f16" | "f16x2"]) => {
-                self.half_ex2(i)
-            }
+            "ex2" | "tanh" if half_approximation(i).is_some() => self.half_approximation(i),
             _ if i.ty()? == Ty::Pred => self.logic(i),
             _ if i.ty()?.is_float() => self.float(i),
             _ => self.integer(i),
@@ -1238,17 +1262,18 @@ impl Translator<'_> {
         Ok(())
     }
 
-    /// `ex2.approx.f16` and `.f16x2` (`MUFU.EX2.F16`), as the GPU computes
-    /// them (`tests/cuda/fitting/mufu_ex2_f16.cu`): the shim's
-    /// `ptx::ex2_approx_f16`, on each half of a pair alike.
-    fn half_ex2(&mut self, i: &Instruction) -> Result<(), String> {
+    /// The hardware approximations of the 16-bit formats and their pairs,
+    /// as the GPU computes them: the shim's function of [`half_approximation`],
+    /// on each half of a pair alike.
+    fn half_approximation(&mut self, i: &Instruction) -> Result<(), String> {
+        let (function, pair) = half_approximation(i).ok_or_else(|| i.opcode())?;
         i.arity(2)?;
-        let expr = if i.modifiers[1] == "f16" {
-            let h = self.value(i.args[1], Ty::U16)?;
-            format!("::cuda_emu::ptx::ex2_approx_f16({h})")
+        let expr = if pair {
+            let p = self.value(i.args[1], Ty::B32)?;
+            format!("::cuda_emu::ptx::each_half({function}, {p})")
         } else {
-            let pair = self.value(i.args[1], Ty::B32)?;
-            format!("::cuda_emu::ptx::ex2_approx_f16x2({pair})")
+            let h = self.value(i.args[1], Ty::U16)?;
+            format!("{function}({h})")
         };
         self.assign(i.args[0], expr)
     }
@@ -1827,7 +1852,12 @@ mod tests {
         // function that reads it (`Emulator::compile`); a translation must
         // name one too, or the program stops for want of the table.
         use super::super::math;
-        let cases: [(&str, &[&str]); 9] = [
+        let cases: [(&str, &[&str]); 14] = [
+            ("tanh.approx.f16", math::USES_MUFU_TANH),
+            ("tanh.approx.f16x2", math::USES_MUFU_TANH),
+            ("tanh.approx.bf16x2", math::USES_MUFU_TANH),
+            ("ex2.approx.f16x2", math::USES_MUFU_EX2),
+            ("ex2.approx.ftz.bf16", math::USES_MUFU_EX2),
             ("rcp.approx.ftz.f32", math::USES_MUFU_RCP),
             ("rsqrt.approx.ftz.f32", math::USES_MUFU_RSQ),
             ("rsqrt.approx.f32", math::USES_MUFU_RSQ),
@@ -1853,7 +1883,7 @@ mod tests {
     #[test]
     fn the_rest_is_refused_by_name() {
         let refused = |ptx: &str, n: usize| translate(ptx, &ops(n), 1).unwrap_err();
-        assert_eq!(refused("tanh.approx.f16 %0, %0;", 1), "tanh.approx.f16");
+        assert_eq!(refused("tanh.approx.f64 %0, %0;", 1), "tanh.approx.f64");
         assert!(refused("@p add.u32 %0, %0, 1;", 1).contains("no .pred register"));
         assert_eq!(refused("setp.lt.ftz.s32 p, %0, 1;", 1), "setp.lt.ftz.s32");
         assert_eq!(
@@ -1865,10 +1895,8 @@ mod tests {
         assert_eq!(refused("div.rn.sat.f32 %0, %0, %0;", 1), "div.rn.sat.f32");
         assert_eq!(refused("min.ftz.f64 %0, %0, %0;", 1), "min.ftz.f64");
         assert_eq!(refused("abs.ftz.f64 %0, %0;", 1), "abs.ftz.f64");
-        assert_eq!(
-            refused("ex2.approx.ftz.bf16 %0, %0;", 1),
-            "ex2.approx.ftz.bf16"
-        );
+        assert_eq!(refused("ex2.approx.bf16 %0, %0;", 1), "ex2.approx.bf16");
+        assert_eq!(refused("tanh.approx.ftz.f16 %0, %0;", 1), "tanh.approx.ftz.f16");
         assert_eq!(refused("add.rn.ftz.f64 %0, %0, %0;", 1), "add.rn.ftz.f64");
         assert_eq!(refused("add.rn.rz.f32 %0, %0, %0;", 1), "add.rn.rz.f32");
         assert_eq!(

@@ -2698,12 +2698,12 @@ mod tests {
         assert_eq!(body("asm volatile(\"\" ::: \"memory\");"), "[&]() { }();");
         assert_eq!(
             refusal(
-                "__device__ float f() {\n  float r; asm(\"tanh.approx.f16x2 %0, %0;\" : \"+f\"(r));\n}"
+                "__device__ float f() {\n  float r; asm(\"tanh.approx.f64 %0, %0;\" : \"+f\"(r));\n}"
             ),
             (
                 2,
                 12,
-                UnsupportedFeature::InlineAssemblyInstruction("tanh.approx.f16x2".into())
+                UnsupportedFeature::InlineAssemblyInstruction("tanh.approx.f64".into())
             )
         );
         assert_eq!(

@@ -261,6 +261,7 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "ptx_f64_minmax",
     "nan_convert",
     "math_host_device",
+    "ptx_tanh_approx",
     "tex_cubemap",
     "tex_cubemap_edges",
     "tex_cubemap_modes",
@@ -738,6 +739,29 @@ fn a_signalling_nan_converted_between_float_and_double_is_the_gpus_without_a_war
         "{}",
         String::from_utf8_lossy(&done.stdout)
     );
+}
+
+#[test]
+fn half_precision_approximations_print_what_the_h100_printed_for_all_inputs() {
+    // tests/cuda/fitting/mufu_half_approx.cu ran on an H100 (its output:
+    // mufu_half_approx.txt): tanh.approx.f16 and .bf16 and
+    // ex2.approx.ftz.bf16 over all 65536 inputs each, their pairs, the
+    // candidates' mismatch counts (computed from the float approximations)
+    // and the hashes of all results. Emulated, it must print the same.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let root = repo_root();
+    let program = Program::load(&root, "tests/cuda/fitting/mufu_half_approx.cu").unwrap();
+    let compiled = backend.compile(&program).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut command = backend.command(&compiled);
+    command.arg(dir.path());
+    let done = mdbook_evidence::run_captured(&mut command, Duration::from_secs(60)).unwrap();
+    let want =
+        std::fs::read_to_string(root.join("tests/cuda/fitting/mufu_half_approx.txt")).unwrap();
+    assert_eq!(String::from_utf8_lossy(&done.stderr), "");
+    assert_eq!(String::from_utf8_lossy(&done.stdout), want);
 }
 
 #[test]

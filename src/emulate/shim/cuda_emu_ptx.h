@@ -162,20 +162,31 @@ inline unsigned lop3(unsigned a, unsigned b, unsigned c, unsigned lut) {
 unsigned short to_16_bit(float x, int format, int mode);
 float from_16_bit(unsigned short bits, int format);
 
-// ex2.approx.f16 (MUFU.EX2.F16), measured on all 65536 halves
-// (tests/cuda/fitting/mufu_ex2_f16.cu, on an H100, 2026-12-07: 0 mismatches):
-// the float hardware 2^x of the half (ex2.approx.ftz.f32) cut toward zero to
-// a half, but infinity from 2^16 on (where the cut would give 65504); a NaN
-// gives 0x7fff. It is not cuda_fp16.h's hexp2, which nudges the float up
-// and rounds to nearest (19417 halves differ). .f16x2: each half alike.
+// The hardware approximations of the 16-bit formats, each measured on all
+// 65536 inputs on an H100 (tests/cuda/fitting/mufu_ex2_f16.cu,
+// mufu_half_approx.cu: 0 mismatches each): the float approximation
+// (ex2.approx.ftz.f32, tanh.approx.f32) of the widened input, cut toward
+// zero to the format; a NaN gives 0x7fff. ex2.approx.f16 also gives infinity
+// from 2^16 on (where the cut would give 65504). It is not cuda_fp16.h's
+// hexp2, which nudges the float up and rounds to nearest (19417 halves
+// differ). The pairs (.f16x2, .bf16x2): each half alike (each_half).
 inline unsigned short ex2_approx_f16(unsigned short h) {
   const float e = ::cuda_emu::math::hardware_ex2(from_16_bit(h, 0));
   if (e >= 65536.0f) return 0x7c00;
   return to_16_bit(e, 0, 1);
 }
-inline unsigned ex2_approx_f16x2(unsigned pair) {
-  const unsigned hi = ex2_approx_f16(static_cast<unsigned short>(pair >> 16));
-  return hi << 16 | ex2_approx_f16(static_cast<unsigned short>(pair & 0xffffu));
+inline unsigned short ex2_approx_bf16(unsigned short h) {
+  return to_16_bit(::cuda_emu::math::hardware_ex2(from_16_bit(h, 1)), 1, 1);
+}
+inline unsigned short tanh_approx_f16(unsigned short h) {
+  return to_16_bit(::cuda_emu::math::hardware_tanh(from_16_bit(h, 0)), 0, 1);
+}
+inline unsigned short tanh_approx_bf16(unsigned short h) {
+  return to_16_bit(::cuda_emu::math::hardware_tanh(from_16_bit(h, 1)), 1, 1);
+}
+inline unsigned each_half(unsigned short (*f)(unsigned short), unsigned pair) {
+  const unsigned hi = f(static_cast<unsigned short>(pair >> 16));
+  return hi << 16 | f(static_cast<unsigned short>(pair & 0xffffu));
 }
 
 // cp.async: size bytes to dst, of which the first src_size come from src and the
