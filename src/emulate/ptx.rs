@@ -1896,7 +1896,10 @@ mod tests {
         assert_eq!(refused("min.ftz.f64 %0, %0, %0;", 1), "min.ftz.f64");
         assert_eq!(refused("abs.ftz.f64 %0, %0;", 1), "abs.ftz.f64");
         assert_eq!(refused("ex2.approx.bf16 %0, %0;", 1), "ex2.approx.bf16");
-        assert_eq!(refused("tanh.approx.ftz.f16 %0, %0;", 1), "tanh.approx.ftz.f16");
+        assert_eq!(
+            refused("tanh.approx.ftz.f16 %0, %0;", 1),
+            "tanh.approx.ftz.f16"
+        );
         assert_eq!(refused("add.rn.ftz.f64 %0, %0, %0;", 1), "add.rn.ftz.f64");
         assert_eq!(refused("add.rn.rz.f32 %0, %0, %0;", 1), "add.rn.rz.f32");
         assert_eq!(
