@@ -686,9 +686,21 @@ impl<'a> Rewriter<'a> {
                 return;
             }
         }
+        // A call in an unevaluated operand computes nothing: it is left
+        // alone (the run-time choice is a lambda, which C++17 does not
+        // allow there), and so is a macro body used in one.
+        let unevaluated = if in_macro {
+            self.macro_used_unevaluated(i)
+        } else {
+            self.in_unevaluated_operand(i)
+        };
+        if unevaluated && !in_macro {
+            return;
+        }
         let constexpr_fn = scopes.iter().any(|s| s.constexpr_fn);
         if let Some(device) = super::math::device_replacement(name)
             && !constexpr_fn
+            && !unevaluated
         {
             let first = if qualified {
                 i.checked_sub(3)
@@ -1378,6 +1390,54 @@ impl<'a> Rewriter<'a> {
             }
         }
         None
+    }
+
+    /// Whether token `i` stands in an unevaluated operand (`decltype(...)`,
+    /// `sizeof(...)` and the like) within its statement or directive.
+    fn in_unevaluated_operand(&self, i: usize) -> bool {
+        const UNEVALUATED: &[&str] = &[
+            "decltype",
+            "sizeof",
+            "alignof",
+            "__alignof__",
+            "noexcept",
+            "typeid",
+            "typeof",
+            "__typeof__",
+        ];
+        let directive = self.tokens[i].directive;
+        let mut depth = 0usize;
+        for k in (0..i).rev() {
+            if self.tokens[k].directive != directive {
+                return false;
+            }
+            match self.text(k) {
+                ")" => depth += 1,
+                "(" if depth > 0 => depth -= 1,
+                "(" if k > 0 && UNEVALUATED.contains(&self.text(k - 1)) => return true,
+                ";" | "{" | "}" if depth == 0 => return false,
+                _ => {}
+            }
+        }
+        false
+    }
+
+    /// Whether the macro whose body holds token `i` is used in an
+    /// unevaluated operand anywhere in the file.
+    fn macro_used_unevaluated(&self, i: usize) -> bool {
+        let Some(hash) = self.tokens[i].directive else {
+            return false;
+        };
+        if self.text_at(Some(hash + 1)) != "define" {
+            return false;
+        }
+        let name = self.text_at(Some(hash + 2));
+        (0..self.tokens.len()).any(|k| {
+            self.tokens[k].directive.is_none()
+                && self.tokens[k].kind == TokenKind::Ident
+                && self.text(k) == name
+                && self.in_unevaluated_operand(k)
+        })
     }
 
     fn text(&self, index: usize) -> &'a str {
@@ -2421,6 +2481,31 @@ mod tests {
             "{text}"
         );
         assert!(out.math_uses.is_empty(), "{:?}", out.math_uses.len());
+    }
+
+    #[test]
+    fn math_in_unevaluated_operands_is_left_alone() {
+        // C++17 allows no lambda in decltype or sizeof: a __host__
+        // __device__ function without a device copy and a macro used there
+        // keep the C library's name (a macro used so, with its warning).
+        let source = "#define LOWER(a, b) fminf(a, b)\n\
+                      #define LG(x) logf(x)\n\
+                      __host__ __device__ float once(float x) { static int n; decltype(fminf(x, 1.0f)) y = LOWER(x, 2.0f); return y + sizeof(logf(x)); }\n\
+                      __global__ void k(float* o) { o[0] = sizeof(LOWER(o[1], o[2])) + LG(o[3]); }\n";
+        let out = rewrite(Path::new(PATH), source).unwrap();
+        let text = out.cpp.as_str();
+        assert!(text.contains("#define LOWER(a, b) fminf(a, b)\n"), "{text}");
+        assert!(
+            text.contains(&format!(
+                "#define LG(x) {}(x)\n",
+                host_or_device_call("logf", "::cuda_emu::math::cuda_logf")
+            )),
+            "{text}"
+        );
+        assert!(
+            text.contains("static int n; decltype(fminf(x, 1.0f)) y = LOWER(x, 2.0f); return y + sizeof(logf(x)); }"),
+            "{text}"
+        );
     }
 
     #[test]
