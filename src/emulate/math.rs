@@ -248,6 +248,8 @@ const DEVICE_BY_PROBE: &[(&str, &str, &str)] = &[
 /// and [`DEVICE_OVERLOADS`] that nvcc builds on them.
 pub(crate) const USES_MUFU_RCP: &[&str] = &[
     "::cuda_emu::math::hardware_rcp",
+    "htanh",
+    "h2tanh",
     "::cuda_emu::math::cuda_tanf",
     "::cuda_emu::math::cuda_atanf",
     "::cuda_emu::math::cuda_powf",
@@ -299,9 +301,16 @@ pub(crate) const USES_MUFU_LG2: &[&str] = &[
     "::cuda_emu::math::device_cbrt",
 ];
 /// The same for the hardware's hyperbolic tangent (`super::tables::MUFU_TANH_X`
-/// and `MUFU_TANH_R`): inline PTX `tanh.approx` of f32, f16 and bf16.
+/// and `MUFU_TANH_R`): inline PTX `tanh.approx` of f32, f16 and bf16, and
+/// the shim's `__tanhf`, `htanh`, `htanh_approx` and their pairs (names
+/// found as written: `htanh` finds `htanh_approx` too). `htanh` of a half
+/// takes CUDA's `tanhf` instead, on the 2^x and the reciprocal: it is in
+/// those lists too.
 pub(crate) const USES_MUFU_TANH: &[&str] = &[
     "::cuda_emu::math::hardware_tanh",
+    "__tanhf",
+    "htanh",
+    "h2tanh",
     "::cuda_emu::ptx::tanh_approx_f16",
     "::cuda_emu::ptx::tanh_approx_bf16",
 ];
@@ -324,6 +333,8 @@ pub(crate) const USES_MUFU_EX2: &[&str] = &[
     "::cuda_emu::math::device_exp2",
     "__expf",
     "__exp10f",
+    "htanh",
+    "h2tanh",
     "::cuda_emu::math::cuda_tanhf",
     "::cuda_emu::math::cuda_sinhf",
     "::cuda_emu::math::cuda_coshf",

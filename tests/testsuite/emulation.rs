@@ -765,6 +765,33 @@ fn half_precision_approximations_print_what_the_h100_printed_for_all_inputs() {
 }
 
 #[test]
+fn htanh_approx_gives_the_hardware_results_the_h100_gave_for_all_inputs() {
+    // cuda_fp16.h's and cuda_bf16.h's htanh_approx are tanh.approx.f16 and
+    // .bf16; mufu_half_approx.cu's H100 run hashed those instructions'
+    // results over all 65536 inputs (mufu_half_approx.txt), and probe
+    // half_tanh hashes htanh_approx's the same way.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let measured =
+        std::fs::read_to_string(repo_root().join("tests/cuda/fitting/mufu_half_approx.txt"))
+            .unwrap();
+    let hash_of = |name: &str| {
+        let line = measured
+            .lines()
+            .find(|l| l.starts_with(&format!("{name}.bin:")))
+            .unwrap();
+        line.rsplit(' ').next().unwrap().to_string()
+    };
+    let done = run(&backend, "half_tanh", Duration::from_secs(60));
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    for (format, name) in [("half", "tanh_f16"), ("bfloat16", "tanh_bf16")] {
+        let want = format!("{format} htanh_approx: FNV-1a {};", hash_of(name));
+        assert!(stdout.contains(&want), "{want}\n{stdout}");
+    }
+}
+
+#[test]
 fn tanh_approx_gives_what_the_h100_gave_where_its_run_printed_it() {
     // Inline PTX tanh.approx.f32 reads the tables of
     // tests/cuda/fitting/mufu_tanh.cu's H100 run; these inputs and results

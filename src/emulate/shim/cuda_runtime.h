@@ -2387,6 +2387,9 @@ CUDA_EMU_MATH_NOT_PROVIDED(cyl_bessel_i1)
 // H200 (cuda_emu_math.h).
 inline float __expf(float x) { return ::cuda_emu::math::cuda_fast_expf(x); }
 inline float __exp10f(float x) { return ::cuda_emu::math::cuda_fast_exp10f(x); }
+// __tanhf: the hardware hyperbolic tangent (tanh.approx.f32, MUFU.TANH), from
+// the tables measured on an H100 (cuda_emu_math.h).
+inline float __tanhf(float x) { return ::cuda_emu::math::hardware_tanh(x); }
 // __logf, __log2f, __log10f and __powf: the hardware log2, from the tables
 // measured on the H200 (cuda_emu_math.h).
 inline float __logf(float x) { return ::cuda_emu::math::cuda_fast_logf(x); }
