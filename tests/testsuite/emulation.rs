@@ -262,6 +262,7 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "nan_convert",
     "math_host_device",
     "ptx_tanh_approx",
+    "half_tanh",
     "tex_cubemap",
     "tex_cubemap_edges",
     "tex_cubemap_modes",
