@@ -24,7 +24,8 @@
 //! The copy is the body's tokens on the `{`'s line, so no line of the
 //! program moves; a call of a math function the shim has CUDA's own
 //! implementation of (`fminf`, `logf`) calls CUDA's in the copy, and the C
-//! library's in the body, as nvcc's two compilations do. Functions where a copy could change what the program does
+//! library's in the body, as nvcc's two compilations do. Functions where a
+//! copy could change what the program does
 //! or reports keep the old form (contracted in host code too, as the README
 //! says): a body with a preprocessor line, a `static` local, a label, a
 //! `__LINE__`-like name or `assert` (the copy would report the `{`'s line),
