@@ -264,6 +264,7 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
         overload_calls: Vec::new(),
         host_device_functions: Vec::new(),
         host_device_math: Vec::new(),
+        unevaluated_names: std::cell::OnceCell::new(),
         half_product_calls: Vec::new(),
         kept_returns: &returned.kept,
     };
@@ -432,14 +433,25 @@ const SURFACE_FUNCTIONS: &[&str] = &[
 /// A call, in a `__host__ __device__` function, of a math function the
 /// shim has CUDA's own implementation of.
 struct HostDeviceMath {
-    /// The tokens of the called name, qualifier included.
+    /// The tokens of the called name, qualifier included: what the host
+    /// calls.
     first: usize,
     last: usize,
-    /// The name as the program wrote it: what the host calls.
-    host: String,
     /// CUDA's own function: what device code calls.
     device: &'static str,
 }
+
+/// The operators whose operand is not evaluated.
+const UNEVALUATED: &[&str] = &[
+    "decltype",
+    "sizeof",
+    "alignof",
+    "__alignof__",
+    "noexcept",
+    "typeid",
+    "typeof",
+    "__typeof__",
+];
 
 /// What the name `host` of a math function becomes in a `__host__
 /// __device__` function without a device copy, or in a macro: a call of
@@ -476,6 +488,10 @@ struct Rewriter<'a> {
     /// `__host__ __device__` functions: CUDA's own in the function's device
     /// copy, else chosen as it runs ([`Rewriter::host_device_copies`]).
     host_device_math: Vec<HostDeviceMath>,
+    /// The names the program uses in an unevaluated operand, found the
+    /// first time a macro body calls a math function
+    /// ([`Rewriter::macro_used_unevaluated`]).
+    unevaluated_names: std::cell::OnceCell<std::collections::HashSet<&'a str>>,
     half_product_calls: Vec<ThroughCall>,
     /// The functions whose product results reach their callers' additions
     /// (`super::half_products::returned_products`).
@@ -687,42 +703,36 @@ impl<'a> Rewriter<'a> {
             }
         }
         // A call in an unevaluated operand computes nothing: it is left
-        // alone (the run-time choice is a lambda, which C++17 does not
-        // allow there), and so is a macro body used in one.
-        let unevaluated = if in_macro {
-            self.macro_used_unevaluated(i)
-        } else {
-            self.in_unevaluated_operand(i)
-        };
-        if unevaluated && !in_macro {
+        // alone. The run-time choice is a lambda, which C++17 does not allow
+        // there, so a macro body used in one keeps the C library's, and so
+        // does a constexpr function.
+        if !in_macro && self.in_unevaluated_operand(i) {
             return;
         }
-        let constexpr_fn = scopes.iter().any(|s| s.constexpr_fn);
+        let kept =
+            scopes.iter().any(|s| s.constexpr_fn) || (in_macro && self.macro_used_unevaluated(i));
         if let Some(device) = super::math::device_replacement(name)
-            && !constexpr_fn
-            && !unevaluated
+            && !kept
         {
-            let first = if qualified {
-                i.checked_sub(3)
-                    .filter(|&k| self.tokens[k].kind == TokenKind::Ident)
-                    .unwrap_or(i - 2)
-            } else {
-                i
-            };
-            let call = HostDeviceMath {
-                first,
-                last: i,
-                host: self.source[start..token.end].to_string(),
-                device,
-            };
             if in_macro {
                 self.edits.push(Edit {
                     start,
                     end: token.end,
-                    replacement: host_or_device_call(&call.host, device),
+                    replacement: host_or_device_call(&self.source[start..token.end], device),
                 });
             } else {
-                self.host_device_math.push(call);
+                let first = if qualified {
+                    i.checked_sub(3)
+                        .filter(|&k| self.tokens[k].kind == TokenKind::Ident)
+                        .unwrap_or(i - 2)
+                } else {
+                    i
+                };
+                self.host_device_math.push(HostDeviceMath {
+                    first,
+                    last: i,
+                    device,
+                });
             }
             return;
         }
@@ -1156,10 +1166,11 @@ impl<'a> Rewriter<'a> {
             math.retain(|m| !in_body(m));
         }
         for call in math {
+            let (start, end) = (self.tokens[call.first].start, self.tokens[call.last].end);
             self.edits.push(Edit {
-                start: self.tokens[call.first].start,
-                end: self.tokens[call.last].end,
-                replacement: host_or_device_call(&call.host, call.device),
+                start,
+                end,
+                replacement: host_or_device_call(&self.source[start..end], call.device),
             });
         }
     }
@@ -1395,16 +1406,6 @@ impl<'a> Rewriter<'a> {
     /// Whether token `i` stands in an unevaluated operand (`decltype(...)`,
     /// `sizeof(...)` and the like) within its statement or directive.
     fn in_unevaluated_operand(&self, i: usize) -> bool {
-        const UNEVALUATED: &[&str] = &[
-            "decltype",
-            "sizeof",
-            "alignof",
-            "__alignof__",
-            "noexcept",
-            "typeid",
-            "typeof",
-            "__typeof__",
-        ];
         let directive = self.tokens[i].directive;
         let mut depth = 0usize;
         for k in (0..i).rev() {
@@ -1432,12 +1433,35 @@ impl<'a> Rewriter<'a> {
             return false;
         }
         let name = self.text_at(Some(hash + 2));
-        (0..self.tokens.len()).any(|k| {
-            self.tokens[k].directive.is_none()
-                && self.tokens[k].kind == TokenKind::Ident
-                && self.text(k) == name
-                && self.in_unevaluated_operand(k)
-        })
+        self.unevaluated_names
+            .get_or_init(|| self.names_in_unevaluated_operands())
+            .contains(name)
+    }
+
+    /// The names used, outside preprocessor lines, in an unevaluated
+    /// operand: one pass, each `(` marked as opening (or lying inside) one.
+    fn names_in_unevaluated_operands(&self) -> std::collections::HashSet<&'a str> {
+        let mut names = std::collections::HashSet::new();
+        let mut open: Vec<bool> = Vec::new();
+        for k in 0..self.tokens.len() {
+            if self.tokens[k].directive.is_some() {
+                continue;
+            }
+            match self.text(k) {
+                "(" => {
+                    let inside = open.last() == Some(&true);
+                    open.push(inside || (k > 0 && UNEVALUATED.contains(&self.text(k - 1))));
+                }
+                ")" => {
+                    open.pop();
+                }
+                name if self.tokens[k].kind == TokenKind::Ident && open.last() == Some(&true) => {
+                    names.insert(name);
+                }
+                _ => {}
+            }
+        }
+        names
     }
 
     fn text(&self, index: usize) -> &'a str {
