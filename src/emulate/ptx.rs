@@ -57,8 +57,8 @@
 //! float `add`/`sub`/`mul` without a rounding modifier (ptxas may fuse them
 //! into an fma, so the answer depends on the neighbouring code); `.sat` on
 //! other than f32 `add`, `sub`, `mul`, `fma`, and `abs.ftz`/`neg.ftz` (not
-//! measured: f32's were, by probe `tests/cuda/ptx_ftz.cu`); local and constant state spaces; and the
-//! instructions not listed.
+//! measured: f32's were, by probe `tests/cuda/ptx_ftz.cu`); local and
+//! constant state spaces; and the instructions not listed.
 //!
 //! Written by hand: PTX is a line-oriented assembly language whose inline
 //! templates are a few instructions long, no crate parses it, and the
@@ -556,6 +556,9 @@ impl Translator<'_> {
     }
 
     fn instruction(&mut self, i: &Instruction) -> Result<(), String> {
+        if let Some((function, pair)) = half_approximation(i) {
+            return self.half_approximation(i, function, pair);
+        }
         match i.name {
             "mov" => self.mov(i),
             "ld" | "st" => self.memory(i),
@@ -593,7 +596,6 @@ impl Translator<'_> {
             }
             "cvta" => self.generic_address(i),
             "cp" => self.copy_async(i),
-            "ex2" | "tanh" if half_approximation(i).is_some() => self.half_approximation(i),
             _ if i.ty()? == Ty::Pred => self.logic(i),
             _ if i.ty()?.is_float() => self.float(i),
             _ => self.integer(i),
@@ -835,8 +837,8 @@ impl Translator<'_> {
             ("ex2", ["approx", "ftz"]) if single => Some(one("::cuda_emu::math::hardware_ex2")?),
             ("ex2", ["approx"]) if single => Some(one("::cuda_emu::math::cuda_exp2f")?),
             ("lg2", ["approx", "ftz"]) if single => Some(one("::cuda_emu::math::hardware_lg2")?),
-            ("tanh", ["approx"]) if single => Some(one("::cuda_emu::math::hardware_tanh")?),
             ("lg2", ["approx"]) if single => Some(one("::cuda_emu::math::cuda_fast_log2f")?),
+            ("tanh", ["approx"]) if single => Some(one("::cuda_emu::math::hardware_tanh")?),
             // `__sinf` by name: the build installs the sine table for it.
             ("sin" | "cos", ["approx", "ftz"]) if single => {
                 i.arity(2)?;
@@ -858,21 +860,8 @@ impl Translator<'_> {
         // H100 computed them (tests/cuda/ptx_f64_minmax.cu): min and max as
         // the shim's fmin and fmax (two NaNs give the second, quieted), abs
         // and neg of a NaN the NaN quieted, its sign kept.
-        let double = ty == Ty::F64;
-        let measured = match (i.name, q) {
-            ("min" | "max", []) if double => {
-                i.arity(3)?;
-                let max = i.name == "max";
-                Some(format!(
-                    "::cuda_emu::math::gpu_min_max({}, {}, {max})",
-                    args[0], args[1]
-                ))
-            }
-            ("abs" | "neg", []) if double => {
-                i.arity(2)?;
-                Some(format!("::cuda_emu::ptx::{}_f64({})", i.name, args[0]))
-            }
-            ("min" | "max", [] | ["ftz"]) if single => {
+        let measured = match (i.name, q, ty) {
+            ("min" | "max", [], Ty::F32 | Ty::F64) | ("min" | "max", ["ftz"], Ty::F32) => {
                 i.arity(3)?;
                 let (a, b) = if q.is_empty() {
                     (args[0].clone(), args[1].clone())
@@ -883,9 +872,10 @@ impl Translator<'_> {
                 let max = i.name == "max";
                 Some(format!("::cuda_emu::math::gpu_min_max({a}, {b}, {max})"))
             }
-            ("abs" | "neg", []) if single => {
+            ("abs" | "neg", [], Ty::F32 | Ty::F64) => {
                 i.arity(2)?;
-                Some(format!("::cuda_emu::ptx::{}_f32({})", i.name, args[0]))
+                let width = if single { "f32" } else { "f64" };
+                Some(format!("::cuda_emu::ptx::{}_{width}({})", i.name, args[0]))
             }
             _ => None,
         };
@@ -1262,11 +1252,15 @@ impl Translator<'_> {
         Ok(())
     }
 
-    /// The hardware approximations of the 16-bit formats and their pairs,
-    /// as the GPU computes them: the shim's function of [`half_approximation`],
-    /// on each half of a pair alike.
-    fn half_approximation(&mut self, i: &Instruction) -> Result<(), String> {
-        let (function, pair) = half_approximation(i).ok_or_else(|| i.opcode())?;
+    /// A hardware approximation of a 16-bit format or a pair, as the GPU
+    /// computes it: the shim's `function` ([`half_approximation`]), on each
+    /// half of a pair alike.
+    fn half_approximation(
+        &mut self,
+        i: &Instruction,
+        function: &str,
+        pair: bool,
+    ) -> Result<(), String> {
         i.arity(2)?;
         let expr = if pair {
             let p = self.value(i.args[1], Ty::B32)?;
