@@ -23,6 +23,7 @@
 #include <cuda_runtime.h>
 
 #include <cmath>
+#include <limits>
 
 typedef float2 cuFloatComplex;
 typedef double2 cuDoubleComplex;
@@ -69,7 +70,8 @@ inline C divide(C x, C y) {
 }
 
 template <class T, class C>
-inline T magnitude(C x, T largest) {
+inline T magnitude(C x) {
+  const T largest = std::numeric_limits<T>::max();
   const bool device = in_device_code();
   const T a = std::fabs(x.x), b = std::fabs(x.y);
   const T v = a > b ? a : b, w = a > b ? b : a;
@@ -112,7 +114,7 @@ inline cuFloatComplex cuCmulf(cuFloatComplex x, cuFloatComplex y) {
 inline cuFloatComplex cuCdivf(cuFloatComplex x, cuFloatComplex y) {
   return ::cuda_emu::complex_detail::divide<float>(x, y);
 }
-inline float cuCabsf(cuFloatComplex x) { return ::cuda_emu::complex_detail::magnitude<float>(x, 3.402823466e38f); }
+inline float cuCabsf(cuFloatComplex x) { return ::cuda_emu::complex_detail::magnitude<float>(x); }
 
 inline double cuCreal(cuDoubleComplex x) { return x.x; }
 inline double cuCimag(cuDoubleComplex x) { return x.y; }
@@ -131,9 +133,7 @@ inline cuDoubleComplex cuCmul(cuDoubleComplex x, cuDoubleComplex y) {
 inline cuDoubleComplex cuCdiv(cuDoubleComplex x, cuDoubleComplex y) {
   return ::cuda_emu::complex_detail::divide<double>(x, y);
 }
-inline double cuCabs(cuDoubleComplex x) {
-  return ::cuda_emu::complex_detail::magnitude<double>(x, 1.79769313486231570e+308);
-}
+inline double cuCabs(cuDoubleComplex x) { return ::cuda_emu::complex_detail::magnitude<double>(x); }
 
 inline cuComplex make_cuComplex(float x, float y) { return make_cuFloatComplex(x, y); }
 inline cuDoubleComplex cuComplexFloatToDouble(cuFloatComplex c) { return make_cuDoubleComplex(c.x, c.y); }

@@ -296,15 +296,16 @@ CUDA_EMU_H2U(h2rcp, hrcp)
 CUDA_EMU_H2U(h2exp, hexp)
 CUDA_EMU_H2U(h2exp2, hexp2)
 #if defined(CUDA_EMU_MATH_H) && defined(CUDA_EMU_PTX_H)
-// htanh: the hardware tanh.approx.f32 of the float rounded to nearest, as cuda_bf16.hpp computes it;
-// htanh_approx: the hardware's tanh.approx.bf16 (cuda_emu_ptx.h, measured on an
-// H100: tests/cuda/fitting/mufu_half_approx.cu). Device code only, as in
-// CUDA: a host-only unit that includes this header first has neither.
-inline __nv_bfloat16 htanh(__nv_bfloat16 a) { return __float2bfloat16_rn(::cuda_emu::math::hardware_tanh(__bfloat162float(a))); }
+// htanh: the hardware tanh.approx.f32 of the float rounded to nearest, as
+// cuda_bf16.hpp computes it; htanh_approx: the hardware's tanh.approx.bf16
+// (cuda_emu_ptx.h, measured on an H100: tests/cuda/fitting/mufu_half_approx.cu).
+// Device code only, as in CUDA: a host-only unit that includes this header
+// first has neither.
+inline __nv_bfloat16 htanh(__nv_bfloat16 a) {
+  return __float2bfloat16_rn(::cuda_emu::math::hardware_tanh(__bfloat162float(a)));
+}
 inline __nv_bfloat16 htanh_approx(__nv_bfloat16 a) {
-  __nv_bfloat16 r;
-  r.__x = ::cuda_emu::ptx::tanh_approx_bf16(a.__x);
-  return r;
+  return ::cuda_emu::fp::mk_bf16(::cuda_emu::ptx::tanh_approx_bf16(a.__x));
 }
 CUDA_EMU_H2U(h2tanh, htanh)
 CUDA_EMU_H2U(h2tanh_approx, htanh_approx)

@@ -1025,6 +1025,8 @@ inline float hardware_tanh(float x) {
 // told by their bits, so a signalling one raises no invalid operation.
 inline bool nan_bits(float f) { return (float_bits(f) & 0x7fffffffu) > 0x7f800000u; }
 inline bool nan_bits(double d) { return (double_bits(d) & 0x7fffffffffffffffull) > 0x7ff0000000000000ull; }
+// A double NaN with its quiet bit set, its sign and payload kept.
+inline double quieted(double d) { return bits_double(double_bits(d) | 0x0008000000000000ull); }
 inline float gpu_min_max(float a, float b, bool max) {
   const bool na = nan_bits(a), nb = nan_bits(b);
   if (na || nb) return na && nb ? bits_float(kGpuNanF) : (na ? b : a);
@@ -1033,7 +1035,7 @@ inline float gpu_min_max(float a, float b, bool max) {
 }
 inline double gpu_min_max(double a, double b, bool max) {
   const bool na = nan_bits(a), nb = nan_bits(b);
-  if (na || nb) return na && nb ? bits_double(double_bits(b) | 0x0008000000000000ull) : (na ? b : a);
+  if (na || nb) return na && nb ? quieted(b) : (na ? b : a);
   if (a == b) return std::signbit(a) != max ? a : b;
   return (a < b) != max ? a : b;
 }

@@ -261,9 +261,8 @@ inline float abs_f32(float x) { return math::nan_bits(x) ? math::bits_float(math
 inline float neg_f32(float x) { return math::nan_bits(x) ? math::bits_float(math::kGpuNanF) : -x; }
 // abs.f64 and neg.f64 (tests/cuda/ptx_f64_minmax.cu, an H100): a NaN comes
 // out quieted with its sign and payload, not 0x7fffffff as in f32.
-inline double quieted(double x) { return math::bits_double(math::double_bits(x) | 0x0008000000000000ull); }
-inline double abs_f64(double x) { return math::nan_bits(x) ? quieted(x) : std::fabs(x); }
-inline double neg_f64(double x) { return math::nan_bits(x) ? quieted(x) : -x; }
+inline double abs_f64(double x) { return math::nan_bits(x) ? math::quieted(x) : std::fabs(x); }
+inline double neg_f64(double x) { return math::nan_bits(x) ? math::quieted(x) : -x; }
 
 }  // namespace ptx
 }  // namespace cuda_emu

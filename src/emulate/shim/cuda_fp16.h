@@ -361,16 +361,13 @@ CUDA_EMU_H2U(h2rcp, hrcp)
 CUDA_EMU_H2U(h2exp, hexp)
 CUDA_EMU_H2U(h2exp2, hexp2)
 #if defined(CUDA_EMU_MATH_H) && defined(CUDA_EMU_PTX_H)
-// htanh: CUDA's tanhf of the float rounded to nearest, as cuda_fp16.hpp computes it;
-// htanh_approx: the hardware's tanh.approx.f16 (cuda_emu_ptx.h, measured on an
-// H100: tests/cuda/fitting/mufu_half_approx.cu). Device code only, as in
-// CUDA: a host-only unit that includes this header first has neither.
+// htanh: CUDA's tanhf of the float rounded to nearest, as cuda_fp16.hpp
+// computes it; htanh_approx: the hardware's tanh.approx.f16 (cuda_emu_ptx.h,
+// measured on an H100: tests/cuda/fitting/mufu_half_approx.cu). Device code
+// only, as in CUDA: a host-only unit that includes this header first has
+// neither.
 inline __half htanh(__half a) { return __float2half_rn(::cuda_emu::math::cuda_tanhf(__half2float(a))); }
-inline __half htanh_approx(__half a) {
-  __half r;
-  r.__x = ::cuda_emu::ptx::tanh_approx_f16(a.__x);
-  return r;
-}
+inline __half htanh_approx(__half a) { return ::cuda_emu::fp::mk_half(::cuda_emu::ptx::tanh_approx_f16(a.__x)); }
 CUDA_EMU_H2U(h2tanh, htanh)
 CUDA_EMU_H2U(h2tanh_approx, htanh_approx)
 #endif
