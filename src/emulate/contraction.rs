@@ -71,6 +71,16 @@ const BODY_STOPS: &[&str] = &[
 /// One edit to the source: replace `start..end` with `text`.
 pub(super) type Edit = (usize, usize, String);
 
+/// A function's device copy: its edits, and where each renamed call is in
+/// the copy (the token that starts it as written, and the byte just past
+/// the new name in the text inserted after the `{`, where the compiler
+/// reports the call).
+#[derive(Debug)]
+pub(super) struct DeviceCopy {
+    pub edits: Vec<Edit>,
+    pub renamed: Vec<(usize, usize)>,
+}
+
 /// The edits that give the `__host__ __device__` function whose head starts
 /// at token `head_start` and whose body is `open..=close` its contracted
 /// device copy, or `None` where it keeps its form. `edited` says whether
@@ -84,7 +94,7 @@ pub(super) fn device_copy(
     close: usize,
     edited: bool,
     renames: &[(usize, usize, &str)],
-) -> Option<Vec<Edit>> {
+) -> Option<DeviceCopy> {
     let text = |k: usize| &source[tokens[k].start..tokens[k].end];
     let punct = |k: usize, p: &str| tokens[k].kind == TokenKind::Punct && text(k) == p;
     let body = open + 1..close;
@@ -116,6 +126,7 @@ pub(super) fn device_copy(
     // a comment or a line break between two tokens, none where it had none
     // (so `->`, `::` and `+=` stay whole).
     let mut copy = String::new();
+    let mut renamed = Vec::new();
     let mut k = open + 1;
     while k < close {
         if k > open + 1 && tokens[k - 1].end != tokens[k].start {
@@ -124,6 +135,7 @@ pub(super) fn device_copy(
         match renames.iter().find(|&&(first, _, _)| first == k) {
             Some(&(_, last, name)) => {
                 copy.push_str(name);
+                renamed.push((k, copy.len()));
                 k = last + 1;
             }
             None => {
@@ -132,25 +144,33 @@ pub(super) fn device_copy(
             }
         }
     }
-    let lambda = match head.returns {
-        Returns::Void => format!("{{ [&]() CUDA_EMU_DEVICE_CODE {{ {copy} }}(); return; }}"),
-        Returns::Deduced => format!("return [&]() CUDA_EMU_DEVICE_CODE {{ {copy} }}();"),
-        Returns::Type(ty) => format!("return [&]() CUDA_EMU_DEVICE_CODE -> {ty} {{ {copy} }}();"),
+    let (before, after) = match head.returns {
+        Returns::Void => (
+            "{ [&]() CUDA_EMU_DEVICE_CODE { ".to_string(),
+            " }(); return; }".to_string(),
+        ),
+        Returns::Deduced => (
+            "return [&]() CUDA_EMU_DEVICE_CODE { ".to_string(),
+            " }();".to_string(),
+        ),
+        Returns::Type(ty) => (
+            format!("return [&]() CUDA_EMU_DEVICE_CODE -> {ty} {{ "),
+            " }();".to_string(),
+        ),
     };
+    let check = " if (!__builtin_is_constant_evaluated() && ::cuda_emu::in_device_code()) ";
+    let inserted = format!("{check}{before}{copy}{after} ");
+    for (_, offset) in &mut renamed {
+        *offset += check.len() + before.len();
+    }
     let mut edits: Vec<Edit> = head
         .device
         .iter()
         .map(|&k| (tokens[k].start, tokens[k].end, String::new()))
         .collect();
     let at = tokens[open].end;
-    edits.push((
-        at,
-        at,
-        format!(
-            " if (!__builtin_is_constant_evaluated() && ::cuda_emu::in_device_code()) {lambda} "
-        ),
-    ));
-    Some(edits)
+    edits.push((at, at, inserted));
+    Some(DeviceCopy { edits, renamed })
 }
 
 /// What a function returns, as its copy's lambda must say.

@@ -439,6 +439,21 @@ pub(crate) fn differing(name: &str) -> Option<&'static Differing> {
     table().iter().find(|d| d.name == name)
 }
 
+/// How the C library's `name` differs from the GPU's, and the measurement
+/// that found it: for a call in device code that keeps the C library's (a
+/// `constexpr` function, a macro the program uses in an unevaluated operand).
+pub(crate) fn c_library_differs(name: &str) -> Option<String> {
+    if let Some(found) = differing(name) {
+        return Some(format!("{} (tests/cuda/math/sweep.cu)", found.figure));
+    }
+    DEVICE_BY_PROBE
+        .iter()
+        .find(|(function, _, _)| *function == name)
+        .map(|(_, _, probe)| {
+            format!("in the signs of zeros and which NaN comes out (tests/cuda/{probe}.cu)")
+        })
+}
+
 /// A call the compiler resolved to an overload that the shim marks as the
 /// C library's (`CUDA_EMU_DIFFERS` in `cuda_runtime.h`: a deprecation whose
 /// message is `cuda_emu_differs NAME TYPE`). The rewriter cannot tell an
@@ -456,12 +471,12 @@ pub(crate) struct OverloadUse {
 
 impl OverloadUse {
     /// The calls a successful compile's `messages` report, one per function,
-    /// type and file (the first). The compiler's column counts the rewritten
-    /// line; `column_as_written(file, line, function)` gives the column of
-    /// that call in the source, where known.
+    /// type and file (the first). The compiler's line and column are the
+    /// rewritten text's; `as_written(file, line, column, function)` gives
+    /// that call's line and column in the source, where known.
     pub(crate) fn found_in(
         messages: &str,
-        column_as_written: impl Fn(&str, u32, &str) -> Option<u32>,
+        as_written: impl Fn(&str, u32, u32, &str) -> Option<(u32, u32)>,
     ) -> Vec<OverloadUse> {
         static MARK: OnceLock<regex::Regex> = OnceLock::new();
         let mark = MARK.get_or_init(|| {
@@ -484,10 +499,12 @@ impl OverloadUse {
             {
                 continue;
             }
+            let (line, column) =
+                as_written(file, number, column, function).unwrap_or((number, column));
             found.push(OverloadUse {
                 file: file.to_string(),
-                line: number,
-                column: column_as_written(file, number, function).unwrap_or(column),
+                line,
+                column,
                 function: function.to_string(),
                 argument: argument.to_string(),
             });
@@ -519,12 +536,12 @@ impl OverloadUse {
     /// function the shim no longer marks.
     pub(crate) fn warning(&self) -> Option<String> {
         let overloads = device_overloads(&self.function)?;
-        let measured = differing(overloads.measured_differing)?;
+        let figure = c_library_differs(overloads.measured_differing)?;
         let used = super::rewrite::MathUse {
             line: self.line,
             column: self.column,
             function: self.function.clone(),
-            figure: measured.figure.clone(),
+            figure,
             in_macro: false,
             argument: Some(format!(
                 "with a {} argument (a {} one is CUDA's own, identical on the H200 as the \
@@ -546,8 +563,7 @@ pub(crate) fn warning(file: &std::path::Path, used: &super::rewrite::MathUse) ->
     };
     format!(
         "{}:{}:{}: {} {place}: the CPU emulator computes it with the host's C library, whose \
-         results differ from the H200's {} (tests/cuda/math/sweep.cu); printed results may \
-         differ in their last digits",
+         results differ from the H200's {}; printed results may differ in their last digits",
         file.display(),
         used.line,
         used.column,
@@ -745,24 +761,25 @@ mod tests {
             k.cu:5:40: warning: 'double cuda_emu::math::device_sin(double)' is deprecated: cuda_emu_differs sin double [-Wdeprecated-declarations]\n\
             k.cu:6:12: warning: unused variable 'y' [-Wunused-variable]\n\
             k.cu:7:9: warning: 'double cuda_emu::math::device_exp2(double)' is deprecated: cuda_emu_differs exp2 double [-Wdeprecated-declarations]\n";
-        let written = |file: &str, line: u32, name: &str| {
-            (file == "k.cu" && line == 3 && name == "sin").then_some(10)
+        // The first sin was written on line 2 (a device copy on line 3).
+        let written = |file: &str, line: u32, column: u32, name: &str| {
+            (file == "k.cu" && line == 3 && column == 38 && name == "sin").then_some((2, 10))
         };
         let found = OverloadUse::found_in(messages, written);
         let shown: Vec<(u32, u32, &str, &str)> = found
             .iter()
             .map(|u| (u.line, u.column, u.function.as_str(), u.argument.as_str()))
             .collect();
-        // The column as written where the rewriter knows it, the compiler's
-        // otherwise; the second sin is not repeated.
-        assert_eq!(shown, [(3, 10, "sin", "double"), (7, 9, "exp2", "double")]);
+        // The line and column as written where the rewriter knows them, the
+        // compiler's otherwise; the second sin is not repeated.
+        assert_eq!(shown, [(2, 10, "sin", "double"), (7, 9, "exp2", "double")]);
         for used in &found {
             assert_eq!(OverloadUse::parse(&used.record()).as_ref(), Some(used));
         }
         let text = found[0].warning().unwrap();
         assert!(
             text.starts_with(
-                "k.cu:3:10: sin in device code with a double argument (a float one is CUDA's own, \
+                "k.cu:2:10: sin in device code with a double argument (a float one is CUDA's own, \
                  identical on the H200 as the sweep's sinf_device): the CPU emulator computes it"
             ),
             "{text}"

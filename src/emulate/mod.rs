@@ -653,13 +653,19 @@ impl Emulator {
                     let output = self.compiler.run(&compile_dir, &compile_args)?;
                     if output.status.success() {
                         let messages = compiler_messages(&output);
-                        let written = |file: &str, line: u32, name: &str| {
+                        // The call the compiler reported there: of those on
+                        // its line (a device copy's are all on the `{`'s),
+                        // the one nearest its column.
+                        let written = |file: &str, line: u32, column: u32, name: &str| {
                             overload_calls
                                 .iter()
-                                .find(|(shown, call)| {
-                                    shown == file && call.line == line && call.function == name
+                                .filter(|(shown, call)| {
+                                    shown == file
+                                        && call.reported_line == line
+                                        && call.function == name
                                 })
-                                .map(|(_, call)| call.column)
+                                .min_by_key(|(_, call)| call.reported_column.abs_diff(column))
+                                .map(|(_, call)| (call.line, call.column))
                         };
                         for used in math::OverloadUse::found_in(&messages, written) {
                             overload_warnings.push_str(&used.record());

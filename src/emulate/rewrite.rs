@@ -220,12 +220,17 @@ pub struct RewrittenSource {
     pub half_product_returns: Vec<ReturnedProduct>,
 }
 
-/// A call rewritten to an overload set of the shim, where it was written.
+/// A call rewritten to an overload set of the shim, where it was written
+/// and where the compiler reports it: the column of its `(` in the
+/// rewritten line, and for a call in a `__host__ __device__` function's
+/// device copy ([`super::contraction`]) the line of the function's `{`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct OverloadCall {
     pub line: u32,
     pub column: u32,
     pub function: String,
+    pub reported_line: u32,
+    pub reported_column: u32,
 }
 
 /// A call of a math function whose results differ from the GPU's.
@@ -235,7 +240,8 @@ pub struct MathUse {
     pub column: u32,
     /// The function, as called.
     pub function: String,
-    /// What the sweep found (see [`super::math::Differing`]).
+    /// How the C library's results differ, and what measured it
+    /// ([`super::math::c_library_differs`]).
     pub figure: String,
     /// The call is in a `#define`'s body (device code when the macro is used there).
     pub in_macro: bool,
@@ -262,6 +268,7 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
         arch_checked: Vec::new(),
         math_uses: Vec::new(),
         overload_calls: Vec::new(),
+        anchors: Vec::new(),
         host_device_functions: Vec::new(),
         host_device_math: Vec::new(),
         unevaluated_names: std::cell::OnceCell::new(),
@@ -280,7 +287,8 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
         lock_step,
         synchronizes,
         math_uses,
-        overload_calls,
+        mut overload_calls,
+        anchors,
         half_product_calls,
         ..
     } = rewriter;
@@ -298,6 +306,14 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
     for edit in &edits {
         debug_assert!(edit.start >= copied, "overlapping rewrites");
         cpp.push_str(&source[copied..edit.start]);
+        for anchor in anchors
+            .iter()
+            .filter(|a| (a.start, a.end) == (edit.start, edit.end))
+        {
+            let line_begin = cpp.rfind('\n').map_or(0, |n| n + 1);
+            let column = cpp.len() - line_begin + anchor.offset + 1;
+            overload_calls[anchor.call].reported_column = column as u32;
+        }
         cpp.push_str(&edit.replacement);
         copied = edit.end;
     }
@@ -439,6 +455,19 @@ struct HostDeviceMath {
     last: usize,
     /// CUDA's own function: what device code calls.
     device: &'static str,
+    /// An overload set ([`super::math::device_overloads`]): the compiler
+    /// says which overload each call takes, so the call is remembered.
+    overloaded: bool,
+}
+
+/// Where, inside the replacement of the edit that replaces
+/// `start..end`, the compiler will report the overload call
+/// `overload_calls[call]`: the byte `offset`, the call's `(`.
+struct Anchor {
+    start: usize,
+    end: usize,
+    offset: usize,
+    call: usize,
 }
 
 /// The operators whose operand is not evaluated.
@@ -481,6 +510,8 @@ struct Rewriter<'a> {
     arch_checked: Vec<usize>,
     math_uses: Vec<MathUse>,
     overload_calls: Vec<OverloadCall>,
+    /// Where in the rewritten text each of `overload_calls` is.
+    anchors: Vec<Anchor>,
     /// Each `__host__ __device__` function's head start, `{` and `}`, for
     /// its contracted device copy (`super::contraction`).
     host_device_functions: Vec<(usize, usize, usize)>,
@@ -689,15 +720,12 @@ impl<'a> Rewriter<'a> {
                 // Which overload a call takes is the compiler's to say: the
                 // shim marks the C library's, and the build warns where the
                 // compiler resolved a call to one (math::differing_overloads).
+                let replacement = overloads.replacement.to_string();
+                self.remember_overload(i, token.line, (start, token.end), replacement.len());
                 self.edits.push(Edit {
                     start,
                     end: token.end,
-                    replacement: overloads.replacement.to_string(),
-                });
-                self.overload_calls.push(OverloadCall {
-                    line: token.line,
-                    column: token.column,
-                    function: name.to_string(),
+                    replacement,
                 });
                 return;
             }
@@ -711,15 +739,14 @@ impl<'a> Rewriter<'a> {
         }
         let kept =
             scopes.iter().any(|s| s.constexpr_fn) || (in_macro && self.macro_used_unevaluated(i));
-        if let Some(device) = super::math::device_replacement(name)
+        let overloads = super::math::device_overloads(name);
+        if let Some(device) =
+            super::math::device_replacement(name).or(overloads.map(|o| o.replacement))
             && !kept
         {
+            let overloaded = overloads.is_some();
             if in_macro {
-                self.edits.push(Edit {
-                    start,
-                    end: token.end,
-                    replacement: host_or_device_call(&self.source[start..token.end], device),
-                });
+                self.host_or_device_edit(i, (start, token.end), device, overloaded);
             } else {
                 let first = if qualified {
                     i.checked_sub(3)
@@ -732,6 +759,7 @@ impl<'a> Rewriter<'a> {
                     first,
                     last: i,
                     device,
+                    overloaded,
                 });
             }
             return;
@@ -739,12 +767,12 @@ impl<'a> Rewriter<'a> {
         if self.math_uses.iter().any(|m| m.function == name) {
             return;
         }
-        if let Some(found) = super::math::differing(name) {
+        if let Some(figure) = super::math::c_library_differs(name) {
             self.math_uses.push(MathUse {
                 line: token.line,
                 column: token.column,
                 function: name.to_string(),
-                figure: found.figure.clone(),
+                figure,
                 in_macro,
                 argument: None,
             });
@@ -1137,7 +1165,7 @@ impl<'a> Rewriter<'a> {
     /// the C library's); in a function without a copy they ask as they run.
     fn host_device_copies(&mut self) {
         let mut math = std::mem::take(&mut self.host_device_math);
-        for &(head, open, close) in &self.host_device_functions {
+        for (head, open, close) in self.host_device_functions.clone() {
             let (from, to) = (self.tokens[open].end, self.tokens[close].start);
             let edited = self.edits.iter().any(|e| e.start >= from && e.start < to);
             let in_body = |m: &HostDeviceMath| m.first > open && m.last < close;
@@ -1146,7 +1174,7 @@ impl<'a> Rewriter<'a> {
                 .filter(|m| in_body(m))
                 .map(|m| (m.first, m.last, m.device))
                 .collect();
-            let Some(edits) = super::contraction::device_copy(
+            let Some(copy) = super::contraction::device_copy(
                 self.source,
                 self.tokens,
                 head,
@@ -1157,22 +1185,77 @@ impl<'a> Rewriter<'a> {
             ) else {
                 continue;
             };
-            self.edits
-                .extend(edits.into_iter().map(|(start, end, replacement)| Edit {
-                    start,
-                    end,
-                    replacement,
-                }));
+            // An overload call in the copy is reported on the `{`'s line.
+            let (at, line) = (self.tokens[open].end, self.tokens[open].line);
+            for m in math.iter().filter(|m| in_body(m) && m.overloaded) {
+                if let Some(&(_, offset)) = copy.renamed.iter().find(|&&(k, _)| k == m.first) {
+                    self.remember_overload(m.last, line, (at, at), offset);
+                }
+            }
+            self.edits.extend(
+                copy.edits
+                    .into_iter()
+                    .map(|(start, end, replacement)| Edit {
+                        start,
+                        end,
+                        replacement,
+                    }),
+            );
             math.retain(|m| !in_body(m));
         }
         for call in math {
-            let (start, end) = (self.tokens[call.first].start, self.tokens[call.last].end);
-            self.edits.push(Edit {
-                start,
-                end,
-                replacement: host_or_device_call(&self.source[start..end], call.device),
-            });
+            let span = (self.tokens[call.first].start, self.tokens[call.last].end);
+            self.host_or_device_edit(call.last, span, call.device, call.overloaded);
         }
+    }
+
+    /// Replaces the math function's name at `start..end` (its last token
+    /// `name`) with a call that asks as it runs ([`host_or_device_call`]);
+    /// an overload set's call is remembered, on its own line.
+    fn host_or_device_edit(
+        &mut self,
+        name: usize,
+        (start, end): (usize, usize),
+        device: &str,
+        overloaded: bool,
+    ) {
+        let replacement = host_or_device_call(&self.source[start..end], device);
+        if overloaded {
+            let in_device = format!("return {device}(");
+            let offset = replacement.find(&in_device).unwrap_or(0) + in_device.len() - 1;
+            self.remember_overload(name, self.tokens[name].line, (start, end), offset);
+        }
+        self.edits.push(Edit {
+            start,
+            end,
+            replacement,
+        });
+    }
+
+    /// Remembers the overload call whose name is token `name`, which the
+    /// compiler will report on `reported_line`, at byte `offset` of the
+    /// replacement of `start..end`.
+    fn remember_overload(
+        &mut self,
+        name: usize,
+        reported_line: u32,
+        (start, end): (usize, usize),
+        offset: usize,
+    ) {
+        let token = self.tokens[name];
+        self.anchors.push(Anchor {
+            start,
+            end,
+            offset,
+            call: self.overload_calls.len(),
+        });
+        self.overload_calls.push(OverloadCall {
+            line: token.line,
+            column: token.column,
+            function: self.text(name).to_string(),
+            reported_line,
+            reported_column: token.column,
+        });
     }
 
     /// A half-precision product declared at `index` in device code or a
@@ -2450,7 +2533,7 @@ mod tests {
         let source = "#define SIG(x) (1 / (1 + tgammaf(-(x))))\n\
                       struct V { __device__ float expf(float x) const { return x; } };\n\
                       __device__ float act(float x) { return lgammaf(x) + sqrtf(x) + v.sinf(x); }\n\
-                      __host__ __device__ float both(float x) { return std::erf(x) + ns::logf(x); }\n\
+                      __host__ __device__ float both(float x) { return std::lgamma(x) + ns::logf(x); }\n\
                       __global__ void k(float* o) { o[0] = ::lgammaf(o[1]) + __sinf(o[2]) + __tanf(o[3]) + __logf(o[4]); }\n\
                       int main() { return (int)cosf(1.0f); }\n";
         let uses = rewrite(Path::new(PATH), source).unwrap().math_uses;
@@ -2466,7 +2549,7 @@ mod tests {
             [
                 (1, 26, "tgammaf", true),
                 (3, 40, "lgammaf", false),
-                (4, 55, "erf", false),
+                (4, 55, "lgamma", false),
                 (5, 71, "__tanf", false),
             ]
         );
@@ -2530,6 +2613,22 @@ mod tests {
             text.contains("static int n; decltype(fminf(x, 1.0f)) y = LOWER(x, 2.0f); return y + sizeof(logf(x)); }"),
             "{text}"
         );
+        // LOWER keeps the C library's fminf where device code uses it too:
+        // said, with what differs (nothing is said of the calls in decltype
+        // and sizeof, which compute nothing).
+        let warned: Vec<(u32, &str, bool)> = out
+            .math_uses
+            .iter()
+            .map(|u| (u.line, u.function.as_str(), u.in_macro))
+            .collect();
+        assert_eq!(warned, [(1, "fminf", true)]);
+        assert!(
+            out.math_uses[0]
+                .figure
+                .contains("signs of zeros and which NaN comes out (tests/cuda/math_fminmax.cu)"),
+            "{:?}",
+            out.math_uses
+        );
     }
 
     #[test]
@@ -2540,7 +2639,7 @@ mod tests {
         // runs; a constexpr function keeps the C library's, and its warning.
         let source = "__host__ __device__ float both(float x) { return std::logf(x) + fminf(x, 1.0f); }\n\
                       __host__ __device__ float once(float x) { static int n; return logf(x); }\n\
-                      constexpr __host__ __device__ float folded(float x) { return logf(x); }\n";
+                      constexpr __host__ __device__ float folded(float x) { return logf(x) + fmaxf(x, 0.0f); }\n";
         let out = rewrite(Path::new(PATH), source).unwrap();
         let text = out.cpp.as_str();
         assert!(
@@ -2557,13 +2656,16 @@ mod tests {
             )),
             "{text}"
         );
-        assert!(text.contains("{ return logf(x); }"), "{text}");
+        assert!(
+            text.contains("{ return logf(x) + fmaxf(x, 0.0f); }"),
+            "{text}"
+        );
         let warned: Vec<(u32, &str)> = out
             .math_uses
             .iter()
             .map(|u| (u.line, u.function.as_str()))
             .collect();
-        assert_eq!(warned, [(3, "logf")]);
+        assert_eq!(warned, [(3, "logf"), (3, "fmaxf")]);
     }
 
     #[test]
@@ -2589,8 +2691,84 @@ mod tests {
             .map(|c| (c.line, c.column, c.function.as_str()))
             .collect();
         assert_eq!(calls, [(1, 38, "sin"), (1, 52, "exp2"), (1, 62, "cos")]);
+        for call in &out.overload_calls {
+            let name = format!("::cuda_emu::math::device_{}(", call.function);
+            assert!(reported(&out.cpp, call).ends_with(&name), "{call:?}");
+        }
         let warned: Vec<&str> = out.math_uses.iter().map(|u| u.function.as_str()).collect();
         assert!(warned.is_empty(), "{warned:?}");
+    }
+
+    /// The rewritten text up to where the compiler reports `call`: its
+    /// line (after the prelude's two) up to its column.
+    fn reported<'t>(cpp: &'t str, call: &OverloadCall) -> &'t str {
+        let line = cpp.lines().nth(call.reported_line as usize + 1).unwrap();
+        &line[..call.reported_column as usize]
+    }
+
+    #[test]
+    fn overloaded_calls_in_host_device_functions_and_macros_are_cuda_s_own_in_device_code() {
+        // sin(x) of a float is CUDA's own in device code: the device copy of
+        // a __host__ __device__ function calls the shim's overload set, a
+        // function without a copy and a macro ask as they run. The compiler
+        // says which overload each call took, reporting a copy's on the
+        // `{`'s line: each call is remembered where it was written and
+        // where the compiler will report it (its `(`).
+        let source = "#define WAVE(x) (2 * sin(x))\n\
+                      __host__ __device__ float both(float x, double d) {\n\
+                      \x20 return sin(x) + (float)std::cos(d) + sin(d); }\n\
+                      __host__ __device__ float once(float x) { static int n; return atan2(x, 1.0f); }\n\
+                      __device__ float dev(double d) { return WAVE(d) + sin(d); }\n";
+        let out = rewrite(Path::new(PATH), source).unwrap();
+        let text = out.cpp.as_str();
+        assert!(
+            text.contains(
+                "{ return ::cuda_emu::math::device_sin(x) + (float)::cuda_emu::math::device_cos(d) \
+                 + ::cuda_emu::math::device_sin(d); }();"
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("\n  return sin(x) + (float)std::cos(d) + sin(d); }\n"),
+            "the host's body: {text}"
+        );
+        assert!(
+            text.contains(&format!(
+                "#define WAVE(x) (2 * {}(x))\n",
+                host_or_device_call("sin", "::cuda_emu::math::device_sin")
+            )),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!(
+                "static int n; return {}(x, 1.0f); }}",
+                host_or_device_call("atan2", "::cuda_emu::math::device_atan2")
+            )),
+            "{text}"
+        );
+        let calls: Vec<(u32, u32, &str, u32)> = out
+            .overload_calls
+            .iter()
+            .map(|c| (c.line, c.column, c.function.as_str(), c.reported_line))
+            .collect();
+        assert_eq!(
+            calls,
+            [
+                (1, 22, "sin", 1),
+                (5, 51, "sin", 5),
+                (3, 10, "sin", 2),
+                (3, 31, "cos", 2),
+                (3, 40, "sin", 2),
+                (4, 64, "atan2", 4),
+            ]
+        );
+        for call in &out.overload_calls {
+            let name = format!("::cuda_emu::math::device_{}(", call.function);
+            assert!(reported(text, call).ends_with(&name), "{call:?}: {text}");
+        }
+        // The two sins of the copy are told apart by their columns.
+        assert!(out.overload_calls[2].reported_column < out.overload_calls[4].reported_column);
+        assert!(out.math_uses.is_empty(), "{:?}", out.math_uses);
     }
 
     #[test]

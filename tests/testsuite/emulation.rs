@@ -1405,6 +1405,50 @@ fn a_math_overload_warns_only_where_the_compiler_took_the_c_librarys() {
 }
 
 #[test]
+fn a_math_overload_in_a_host_device_function_or_macro_warns_where_it_was_written() {
+    // The same in a __host__ __device__ function's device copy (which the
+    // compiler reports on the `{`'s line), in one without a copy (a static
+    // local) and in a macro: only the double calls warn, each at its own
+    // line and column; the float calls beside them are CUDA's own.
+    if emulator(false).is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("k.cu"),
+        "#define TURN(a, b) atan2(a, b)\n\
+         __host__ __device__ float both(float x, double d) {\n\
+         \x20 float s = sin(x);\n\
+         \x20 return s + (float)sin(d) + TURN(x, x);\n\
+         }\n\
+         __host__ __device__ float once(float x, double d) {\n\
+         \x20 static const float k = 1.0f;\n\
+         \x20 return k * cos(x) + (float)cos(d) + (float)TURN(d, 1.0);\n\
+         }\n\
+         __global__ void k(float* o, float x, double d) { o[0] = both(x, d) + once(x, d); }\n\
+         int main() { return both(1.0f, 1.0) > 10.0f; }\n",
+    )
+    .unwrap();
+    let output = crate::tool(dir.path(), &["run", "--backend", "emulate", "k.cu"]);
+    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+    assert!(output.status.success(), "{stderr}");
+    let found: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains(" in device code"))
+        .map(|l| l.trim_start_matches(" WARN ").split(" (a ").next().unwrap())
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "k.cu:4:21: sin in device code with a double argument",
+            "k.cu:8:30: cos in device code with a double argument",
+            "k.cu:1:20: atan2 in device code with a double argument",
+        ],
+        "{stderr}"
+    );
+}
+
+#[test]
 fn log_in_device_code_keeps_the_overloads_cuda_gives_it() {
     // `log` and `sin` in a kernel become CUDA's own overload sets (probes
     // math_log_sincospi, math_sincosf check the bits): a float argument
