@@ -306,10 +306,10 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
     for edit in &edits {
         debug_assert!(edit.start >= copied, "overlapping rewrites");
         cpp.push_str(&source[copied..edit.start]);
-        for anchor in anchors
-            .iter()
-            .filter(|a| (a.start, a.end) == (edit.start, edit.end))
-        {
+        for anchor in anchors.iter().filter(|a| {
+            (a.start, a.end) == (edit.start, edit.end)
+                && edit.replacement.get(..a.offset).is_some_and(|r| r.ends_with(a.device))
+        }) {
             let line_begin = cpp.rfind('\n').map_or(0, |n| n + 1);
             let column = cpp.len() - line_begin + anchor.offset + 1;
             overload_calls[anchor.call].reported_column = column as u32;
@@ -462,11 +462,13 @@ struct HostDeviceMath {
 
 /// Where, inside the replacement of the edit that replaces
 /// `start..end`, the compiler will report the overload call
-/// `overload_calls[call]`: the byte `offset`, the call's `(`.
+/// `overload_calls[call]`: the byte `offset`, the call's `(`, just past
+/// the name `device` it calls.
 struct Anchor {
     start: usize,
     end: usize,
     offset: usize,
+    device: &'static str,
     call: usize,
 }
 
@@ -720,12 +722,12 @@ impl<'a> Rewriter<'a> {
                 // Which overload a call takes is the compiler's to say: the
                 // shim marks the C library's, and the build warns where the
                 // compiler resolved a call to one (math::differing_overloads).
-                let replacement = overloads.replacement.to_string();
-                self.remember_overload(i, token.line, (start, token.end), replacement.len());
+                let device = overloads.replacement;
+                self.remember_overload(i, token.line, (start, token.end), device, device.len());
                 self.edits.push(Edit {
                     start,
                     end: token.end,
-                    replacement,
+                    replacement: device.to_string(),
                 });
                 return;
             }
@@ -1189,7 +1191,7 @@ impl<'a> Rewriter<'a> {
             let (at, line) = (self.tokens[open].end, self.tokens[open].line);
             for m in math.iter().filter(|m| in_body(m) && m.overloaded) {
                 if let Some(&(_, offset)) = copy.renamed.iter().find(|&&(k, _)| k == m.first) {
-                    self.remember_overload(m.last, line, (at, at), offset);
+                    self.remember_overload(m.last, line, (at, at), m.device, offset);
                 }
             }
             self.edits.extend(
@@ -1216,14 +1218,15 @@ impl<'a> Rewriter<'a> {
         &mut self,
         name: usize,
         (start, end): (usize, usize),
-        device: &str,
+        device: &'static str,
         overloaded: bool,
     ) {
         let replacement = host_or_device_call(&self.source[start..end], device);
         if overloaded {
             let in_device = format!("return {device}(");
             let offset = replacement.find(&in_device).unwrap_or(0) + in_device.len() - 1;
-            self.remember_overload(name, self.tokens[name].line, (start, end), offset);
+            let line = self.tokens[name].line;
+            self.remember_overload(name, line, (start, end), device, offset);
         }
         self.edits.push(Edit {
             start,
@@ -1234,12 +1237,13 @@ impl<'a> Rewriter<'a> {
 
     /// Remembers the overload call whose name is token `name`, which the
     /// compiler will report on `reported_line`, at byte `offset` of the
-    /// replacement of `start..end`.
+    /// replacement of `start..end` (just past the name `device`).
     fn remember_overload(
         &mut self,
         name: usize,
         reported_line: u32,
         (start, end): (usize, usize),
+        device: &'static str,
         offset: usize,
     ) {
         let token = self.tokens[name];
@@ -1247,6 +1251,7 @@ impl<'a> Rewriter<'a> {
             start,
             end,
             offset,
+            device,
             call: self.overload_calls.len(),
         });
         self.overload_calls.push(OverloadCall {

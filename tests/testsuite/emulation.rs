@@ -261,6 +261,7 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "ptx_f64_minmax",
     "nan_convert",
     "math_host_device",
+    "math_host_device_overloads",
     "ptx_tanh_approx",
     "half_tanh",
     "tex_cubemap",
