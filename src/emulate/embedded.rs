@@ -183,6 +183,10 @@ const SHIM_FILES: &[ShimFile] = &[
         text: include_str!("shim/device_functions.h"),
     },
     ShimFile {
+        name: "sm_61_intrinsics.h",
+        text: include_str!("shim/sm_61_intrinsics.h"),
+    },
+    ShimFile {
         name: "cuda_profiler_api.h",
         text: include_str!("shim/cuda_profiler_api.h"),
     },

@@ -9,7 +9,12 @@
 //! - integers: `mov` (with `{lo, hi}` packing and unpacking), `add`, `sub`,
 //!   `mul.lo/hi/wide`, `mad.lo/hi/wide`, `min`, `max`, `neg`, `abs`, `and`,
 //!   `or`, `xor`, `not`, `shl`, `shr`, `popc`, `clz`, `brev`, `bfind`, `bfe`,
-//!   `bfi`, `prmt` (default mode), `lop3`, `shf.l/r.wrap/clamp`;
+//!   `bfi`, `prmt` (default mode), `lop3`, `shf.l/r.wrap/clamp`,
+//!   `add.sat.s32`, `sub.sat.s32`, `sad`, `mul24`, `mad24`, `dp4a`, `dp2a`,
+//!   and the carry chains `add.cc`, `addc`, `sub.cc`, `subc`, `mad.cc`,
+//!   `madc` (32 and 64 bits: the flag lives in the asm statement, as PTX
+//!   keeps it across none; a carry-in with no carry-out before it in the
+//!   statement, and a carry under a guard, are refused);
 //! - floats: `add`, `sub`, `mul`, `fma`, `div`, `rcp`, `sqrt` with a rounding
 //!   modifier (`.rn`, `.rz`, `.rm`, `.rp`: rounded once, as `__fadd_rz` and
 //!   the rest), `.ftz` or not (f32: subnormal inputs and results read as
@@ -192,11 +197,22 @@ pub(super) fn translate(
         registers: HashMap::new(),
         out: Translation::default(),
         special_ok: false,
+        carry_used: false,
+        carry_written: false,
+        guarded: false,
     };
     for statement in template.split([';', '\n']) {
         translator.statement(statement.trim())?;
     }
-    Ok(translator.out)
+    let mut out = translator.out;
+    if translator.carry_used {
+        // The carry flag, and a place for a carry-out no instruction keeps.
+        out.code.insert_str(
+            0,
+            "unsigned cuda_emu_cf = 0, cuda_emu_cf_dropped = 0; (void)cuda_emu_cf_dropped; ",
+        );
+    }
+    Ok(out)
 }
 
 struct Translator<'a> {
@@ -208,6 +224,13 @@ struct Translator<'a> {
     /// Whether a special register may be read here: only by `mov`, as ptxas
     /// says ("Special register argument not allowed for instruction 'mad.lo'").
     special_ok: bool,
+    /// The carry flag (CC.CF): whether an instruction uses it, and whether
+    /// one before wrote it (a carry-in with none before reads a flag that
+    /// code outside the asm left: refused).
+    carry_used: bool,
+    carry_written: bool,
+    /// Whether the instruction being translated is under a guard (`@p`).
+    guarded: bool,
 }
 
 /// A parsed instruction: `name.mod.mod.type args`.
@@ -356,7 +379,10 @@ impl Translator<'_> {
                 _ => return Err(format!("{text} (a guard that is no .pred register)")),
             };
             let before = self.out.code.len();
-            self.statement(rest.trim())?;
+            self.guarded = true;
+            let translated = self.statement(rest.trim());
+            self.guarded = false;
+            translated?;
             let body = self.out.code.split_off(before);
             self.out
                 .code
@@ -596,6 +622,9 @@ impl Translator<'_> {
             }
             "cvta" => self.generic_address(i),
             "cp" => self.copy_async(i),
+            "dp4a" | "dp2a" => self.dot_product(i),
+            "addc" | "subc" | "madc" => self.carry(i),
+            "add" | "sub" | "mad" if i.modifiers.contains(&"cc") => self.carry(i),
             _ if i.ty()? == Ty::Pred => self.logic(i),
             _ if i.ty()?.is_float() => self.float(i),
             _ => self.integer(i),
@@ -647,6 +676,102 @@ impl Translator<'_> {
         let v = self.value(src, ty);
         self.special_ok = false;
         self.assign(dest, v?)
+    }
+
+    /// Extended-precision arithmetic on the carry flag: `add.cc`, `addc`,
+    /// `addc.cc`, `sub.cc`, `subc`, `subc.cc`, `mad.lo.cc`, `mad.hi.cc`,
+    /// `madc.lo`, `madc.hi` (and `.cc`), 32 and 64 bits. The flag lives
+    /// in the asm statement (PTX keeps it across none); a carry-in with no
+    /// carry-out before it, and a carry under a guard, are refused.
+    fn carry(&mut self, i: &Instruction) -> Result<(), String> {
+        let ty = i.ty()?;
+        if !matches!(ty, Ty::U32 | Ty::S32 | Ty::U64 | Ty::S64) {
+            return Err(i.opcode());
+        }
+        if self.guarded {
+            return Err(format!("{} (a carry flag under a guard)", i.text));
+        }
+        let q = i.qualifiers();
+        let writes = q.last() == Some(&"cc");
+        let reads = i.name.ends_with('c');
+        let half = match (i.name, q) {
+            ("add" | "sub", ["cc"]) | ("addc" | "subc", [] | ["cc"]) => None,
+            ("mad" | "madc", [h @ ("lo" | "hi"), "cc"]) | ("madc", [h @ ("lo" | "hi")]) => Some(*h),
+            _ => return Err(i.opcode()),
+        };
+        if reads && !self.carry_written {
+            return Err(format!(
+                "{} (a carry-in with no carry-out before it in this asm)",
+                i.text
+            ));
+        }
+        i.arity(if half.is_some() { 4 } else { 3 })?;
+        let u = ty.unsigned().cpp();
+        let (a, b) = (self.value(i.args[1], ty)?, self.value(i.args[2], ty)?);
+        // What is added to the third operand: the product's half for mad.
+        let (first, second) = match half {
+            None => (
+                format!("static_cast<{u}>({a})"),
+                format!("static_cast<{u}>({b})"),
+            ),
+            Some(h) => {
+                let c = self.value(i.args[3], ty)?;
+                let product = match (h, ty) {
+                    ("lo", _) => format!("static_cast<{u}>({a}) * static_cast<{u}>({b})"),
+                    (_, Ty::U32) => format!("__umulhi({a}, {b})"),
+                    (_, Ty::S32) => format!("__mulhi({a}, {b})"),
+                    (_, Ty::U64) => format!("__umul64hi({a}, {b})"),
+                    _ => format!("__mul64hi({a}, {b})"),
+                };
+                (
+                    format!("static_cast<{u}>({product})"),
+                    format!("static_cast<{u}>({c})"),
+                )
+            }
+        };
+        let function = if i.name.starts_with("sub") {
+            "sub_borrow"
+        } else {
+            "add_carry"
+        };
+        let carry_in = if reads { "cuda_emu_cf" } else { "0u" };
+        let carry_out = if writes {
+            "cuda_emu_cf"
+        } else {
+            "cuda_emu_cf_dropped"
+        };
+        self.carry_used = true;
+        self.carry_written |= writes;
+        self.assign(
+            i.args[0],
+            format!("::cuda_emu::ptx::{function}<{u}>({first}, {second}, {carry_in}, {carry_out})"),
+        )
+    }
+
+    /// `dp4a.atype.btype` and `dp2a.lo/hi.atype.btype` (each type `.u32` or
+    /// `.s32`), as the PTX ISA defines them.
+    fn dot_product(&mut self, i: &Instruction) -> Result<(), String> {
+        i.arity(4)?;
+        let signed = |m: &str| match m {
+            "s32" => Ok("true"),
+            "u32" => Ok("false"),
+            _ => Err(i.opcode()),
+        };
+        let call = match (i.name, i.modifiers.as_slice()) {
+            ("dp4a", [a, b]) => format!("dp4a<{}, {}>", signed(a)?, signed(b)?),
+            ("dp2a", [h @ ("lo" | "hi"), a, b]) => {
+                format!("dp2a<{}, {}, {}>", signed(a)?, signed(b)?, *h == "hi")
+            }
+            _ => return Err(i.opcode()),
+        };
+        let args: Vec<String> = i.args[1..]
+            .iter()
+            .map(|a| self.value(a, Ty::U32))
+            .collect::<Result<_, _>>()?;
+        self.assign(
+            i.args[0],
+            format!("::cuda_emu::ptx::{call}({})", args.join(", ")),
+        )
     }
 
     fn integer(&mut self, i: &Instruction) -> Result<(), String> {
@@ -710,6 +835,54 @@ impl Translator<'_> {
                     e = format!("static_cast<{wu}>({e}) + static_cast<{wu}>({c})");
                 }
                 format!("static_cast<{w}>({e})")
+            }
+            ("add" | "sub", ["sat"]) if ty == Ty::S32 => {
+                i.arity(3)?;
+                let (a, b) = (self.value(i.args[1], ty)?, self.value(i.args[2], ty)?);
+                let op = if i.name == "add" { "+" } else { "-" };
+                format!(
+                    "static_cast<int>(::std::min(2147483647ll, ::std::max(-2147483648ll, \
+                     static_cast<long long>({a}) {op} static_cast<long long>({b}))))"
+                )
+            }
+            ("sad", []) => {
+                i.arity(4)?;
+                let (a, b) = (self.value(i.args[1], ty)?, self.value(i.args[2], ty)?);
+                let c = self.value(i.args[3], ty)?;
+                format!(
+                    "static_cast<{t}>(static_cast<{u}>({c}) + (({a}) > ({b}) ? \
+                     static_cast<{u}>({a}) - static_cast<{u}>({b}) : \
+                     static_cast<{u}>({b}) - static_cast<{u}>({a})))"
+                )
+            }
+            ("mul24" | "mad24", [h @ ("lo" | "hi")]) if matches!(ty, Ty::U32 | Ty::S32) => {
+                let n = if i.name == "mul24" { 3 } else { 4 };
+                i.arity(n)?;
+                let (a, b) = (self.value(i.args[1], ty)?, self.value(i.args[2], ty)?);
+                // The 48-bit product of the operands' low 24 bits (sign-
+                // extended for s32): .lo its bits 31..0, .hi 47..16.
+                let product = if ty == Ty::S32 {
+                    format!(
+                        "static_cast<long long>(static_cast<int>(static_cast<unsigned>({a}) << 8) >> 8) * \
+                         static_cast<long long>(static_cast<int>(static_cast<unsigned>({b}) << 8) >> 8)"
+                    )
+                } else {
+                    format!(
+                        "static_cast<unsigned long long>(static_cast<unsigned>({a}) & 0xffffffu) * \
+                         static_cast<unsigned long long>(static_cast<unsigned>({b}) & 0xffffffu)"
+                    )
+                };
+                let shift = if *h == "hi" { 16 } else { 0 };
+                let mut e = format!(
+                    "static_cast<unsigned>(static_cast<unsigned long long>({product}) >> {shift})"
+                );
+                if n == 4 {
+                    e = format!(
+                        "{e} + static_cast<unsigned>({})",
+                        self.value(i.args[3], ty)?
+                    );
+                }
+                format!("static_cast<{t}>({e})")
             }
             ("min" | "max", []) => {
                 i.arity(3)?;
@@ -1544,6 +1717,59 @@ mod tests {
     }
 
     #[test]
+    fn carry_chains_keep_the_flag_in_the_asm() {
+        let code = translate(
+            "add.cc.u32 %0, %3, %4; addc.cc.u32 %1, %5, %6; addc.u32 %2, 0, 0;",
+            &ops(7),
+            3,
+        )
+        .unwrap()
+        .code;
+        assert!(
+            code.starts_with("unsigned cuda_emu_cf = 0, cuda_emu_cf_dropped = 0;"),
+            "{code}"
+        );
+        assert!(
+            code.contains("::cuda_emu::ptx::add_carry<unsigned>(static_cast<unsigned>(::cuda_emu::ptx::in<unsigned>(op3)), static_cast<unsigned>(::cuda_emu::ptx::in<unsigned>(op4)), 0u, cuda_emu_cf)"),
+            "{code}"
+        );
+        assert!(code.contains(", cuda_emu_cf, cuda_emu_cf)"), "{code}");
+        assert!(
+            code.contains(", cuda_emu_cf, cuda_emu_cf_dropped)"),
+            "{code}"
+        );
+        let code = translate(
+            "mad.lo.cc.u64 %0, %3, %4, %5; madc.hi.s64 %1, %3, %4, %5; sub.cc.s32 %2, %2, 1;",
+            &ops(6),
+            3,
+        )
+        .unwrap()
+        .code;
+        assert!(code.contains("add_carry<unsigned long long>("), "{code}");
+        assert!(code.contains("__mul64hi("), "{code}");
+        assert!(code.contains("sub_borrow<unsigned>("), "{code}");
+        // No carry, no flag.
+        let code = translate("add.u32 %0, %1, %2;", &ops(3), 1).unwrap().code;
+        assert!(!code.contains("cuda_emu_cf"), "{code}");
+    }
+
+    #[test]
+    fn dot_products_saturation_and_24_bit_products() {
+        let code = |ptx: &str| translate(ptx, &ops(4), 1).unwrap().code;
+        assert!(
+            code("dp4a.s32.u32 %0, %1, %2, %3;").contains("::cuda_emu::ptx::dp4a<true, false>(")
+        );
+        assert!(
+            code("dp2a.hi.u32.s32 %0, %1, %2, %3;")
+                .contains("::cuda_emu::ptx::dp2a<false, true, true>(")
+        );
+        assert!(code("add.sat.s32 %0, %1, %2;").contains("2147483647ll"));
+        assert!(code("sad.u64 %0, %1, %2, %3;").contains("unsigned long long"));
+        assert!(code("mul24.hi.s32 %0, %1, %2;").contains(">> 16)"));
+        assert!(code("mad24.lo.u32 %0, %1, %2, %3;").contains("0xffffffu"));
+    }
+
+    #[test]
     fn no_template_makes_it_panic() {
         // Every truncation of each seed, and each seed with one character
         // replaced by each of the characters PTX syntax is made of: the
@@ -1558,6 +1784,7 @@ mod tests {
             "bar.warp.sync %%laneid; trap;",
             "{ .reg .pred p; setp.ne.u32 p, %1, 0; @!p shfl.sync.up.b32 %0, %1, 2, 0, -1; }",
             "{ .reg .pred p, q; setp.lt.and.ftz.f32 p|q, %1, %2, !q; @q mul.rz.ftz.f32 %0, %1, %2; }",
+            "add.cc.u32 %0, %1, %2; madc.hi.cc.s64 %3, %1, %2, %3; dp2a.lo.s32.u32 %0, %1, %2, %0;",
         ];
         let alphabet = [
             '{', '}', '[', ']', ',', ';', '%', '.', '+', '-', '<', '>', ' ', '0', 'x', '@', '|',
@@ -1906,7 +2133,27 @@ mod tests {
             "%1 (an input operand written)"
         );
         assert_eq!(refused("mov.u32 %0, %%pm0;", 1), "%pm0");
-        assert_eq!(refused("add.sat.s32 %0, %1, %2;", 3), "add.sat.s32");
+        assert_eq!(refused("add.sat.u32 %0, %1, %2;", 3), "add.sat.u32");
+        // A carry flag another asm (or no instruction) left, or one under
+        // a guard: refused.
+        assert_eq!(
+            refused("addc.u32 %0, %1, %2;", 3),
+            "addc.u32 %0, %1, %2 (a carry-in with no carry-out before it in this asm)"
+        );
+        assert!(
+            refused(
+                "{ .reg .pred p; setp.ne.u32 p, %1, 0; @p add.cc.u32 %0, %1, %2; }",
+                3
+            )
+            .contains("(a carry flag under a guard)")
+        );
+        assert_eq!(refused("add.cc.u16 %0, %1, %2;", 3), "add.cc.u16");
+        assert_eq!(refused("madc.u32 %0, %1, %2, %0;", 3), "madc.u32");
+        assert_eq!(refused("dp4a.s32.b32 %0, %1, %2, %0;", 3), "dp4a.s32.b32");
+        assert_eq!(
+            refused("mad24.hi.sat.s32 %0, %1, %2, %0;", 3),
+            "mad24.hi.sat.s32"
+        );
         assert_eq!(refused("div.u32 %0, %1, %2;", 3), "div.u32");
         assert_eq!(
             refused("mad.lo.u32 %0, %%ctaid.x, %%ntid.x, %0;", 1),

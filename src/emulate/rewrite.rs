@@ -308,7 +308,10 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
         cpp.push_str(&source[copied..edit.start]);
         for anchor in anchors.iter().filter(|a| {
             (a.start, a.end) == (edit.start, edit.end)
-                && edit.replacement.get(..a.offset).is_some_and(|r| r.ends_with(a.device))
+                && edit
+                    .replacement
+                    .get(..a.offset)
+                    .is_some_and(|r| r.ends_with(a.device))
         }) {
             let line_begin = cpp.rfind('\n').map_or(0, |n| n + 1);
             let column = cpp.len() - line_begin + anchor.offset + 1;

@@ -157,6 +157,54 @@ inline unsigned lop3(unsigned a, unsigned b, unsigned c, unsigned lut) {
   return r;
 }
 
+// Extended-precision arithmetic: add.cc, addc, sub.cc, subc, mad.cc and madc carry
+// CC.CF from one instruction to the next inside one asm statement (the translation
+// keeps it in a local, `cf`). U is the unsigned type of the instruction's width; a
+// carry-in is added (addc, madc) or subtracted with b (subc: a - (b + CF)), and the
+// carry-out of the addition, or the borrow of the subtraction, is what the next
+// instruction reads.
+template <class U>
+inline U add_carry(U a, U b, unsigned carry_in, unsigned& cf) {
+  const U sum = static_cast<U>(a + b);
+  const U out = static_cast<U>(sum + carry_in);
+  cf = (sum < a || out < sum) ? 1u : 0u;
+  return out;
+}
+template <class U>
+inline U sub_borrow(U a, U b, unsigned borrow_in, unsigned& cf) {
+  const U difference = static_cast<U>(a - b);
+  const U out = static_cast<U>(difference - borrow_in);
+  cf = (a < b || difference < borrow_in) ? 1u : 0u;
+  return out;
+}
+
+// dp4a.atype.btype: c plus the four products of a's and b's bytes, each sign- or
+// zero-extended as its type says; dp2a.lo/.hi: c plus the two products of a's 16-bit
+// halves with b's bytes 0 and 1 (lo) or 2 and 3 (hi). Wrapping 32-bit sums.
+template <bool SignedA, bool SignedB>
+inline unsigned dp4a(unsigned a, unsigned b, unsigned c) {
+  unsigned d = c;
+  for (int i = 0; i < 4; ++i) {
+    const unsigned ab = (a >> (8 * i)) & 0xffu, bb = (b >> (8 * i)) & 0xffu;
+    const int va = SignedA ? static_cast<int>(static_cast<int8_t>(ab)) : static_cast<int>(ab);
+    const int vb = SignedB ? static_cast<int>(static_cast<int8_t>(bb)) : static_cast<int>(bb);
+    d += static_cast<unsigned>(va * vb);
+  }
+  return d;
+}
+template <bool SignedA, bool SignedB, bool High>
+inline unsigned dp2a(unsigned a, unsigned b, unsigned c) {
+  unsigned d = c;
+  for (int i = 0; i < 2; ++i) {
+    const unsigned ah = (a >> (16 * i)) & 0xffffu;
+    const unsigned bb = (b >> (8 * (i + (High ? 2 : 0)))) & 0xffu;
+    const int va = SignedA ? static_cast<int>(static_cast<int16_t>(ah)) : static_cast<int>(ah);
+    const int vb = SignedB ? static_cast<int>(static_cast<int8_t>(bb)) : static_cast<int>(bb);
+    d += static_cast<unsigned>(va) * static_cast<unsigned>(vb);
+  }
+  return d;
+}
+
 // cvt to and from the 16-bit float formats (format 0: f16, 1: bf16; mode 0 to 3:
 // rn, rz, rm, rp), rounded once (cuda_emu_fp16_core.h, in the runtime).
 unsigned short to_16_bit(float x, int format, int mode);
