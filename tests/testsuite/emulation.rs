@@ -259,6 +259,7 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "ptx_ftz",
     "ptx_half_approx",
     "ptx_f64_minmax",
+    "ptx_carry_dot",
     "nan_convert",
     "math_host_device",
     "math_host_device_overloads",
