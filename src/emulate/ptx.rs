@@ -716,12 +716,9 @@ impl Translator<'_> {
             ),
             Some(h) => {
                 let c = self.value(i.args[3], ty)?;
-                let product = match (h, ty) {
-                    ("lo", _) => format!("static_cast<{u}>({a}) * static_cast<{u}>({b})"),
-                    (_, Ty::U32) => format!("__umulhi({a}, {b})"),
-                    (_, Ty::S32) => format!("__mulhi({a}, {b})"),
-                    (_, Ty::U64) => format!("__umul64hi({a}, {b})"),
-                    _ => format!("__mul64hi({a}, {b})"),
+                let product = match h {
+                    "lo" => format!("static_cast<{u}>({a}) * static_cast<{u}>({b})"),
+                    _ => high_half(ty, &a, &b),
                 };
                 (
                     format!("static_cast<{u}>({product})"),
@@ -804,19 +801,7 @@ impl Translator<'_> {
                 let n = if i.name == "mul" { 3 } else { 4 };
                 i.arity(n)?;
                 let (a, b) = (self.value(i.args[1], ty)?, self.value(i.args[2], ty)?);
-                // CUDA's __umulhi and the rest; 16 bits through the 32-bit product.
-                let mut e = match (ty.bits(), ty.is_signed()) {
-                    (32, false) => format!("__umulhi({a}, {b})"),
-                    (32, true) => format!("__mulhi({a}, {b})"),
-                    (64, false) => format!("__umul64hi({a}, {b})"),
-                    (64, true) => format!("__mul64hi({a}, {b})"),
-                    (_, signed) => {
-                        let w = if signed { "int" } else { "unsigned" };
-                        format!(
-                            "static_cast<{t}>((static_cast<{w}>({a}) * static_cast<{w}>({b})) >> 16)"
-                        )
-                    }
-                };
+                let mut e = high_half(ty, &a, &b);
                 if n == 4 {
                     let c = self.value(i.args[3], ty)?;
                     e = format!("static_cast<{t}>(static_cast<{u}>({e}) + static_cast<{u}>({c}))");
@@ -1678,6 +1663,25 @@ fn parse_integer(text: &str) -> Option<i64> {
         None => return None,
     };
     Some(if negative { -magnitude } else { magnitude })
+}
+
+/// The high half of the product of `a` and `b` of type `ty` (`mul.hi`,
+/// `mad.hi`, `madc.hi`): CUDA's `__umulhi` and the rest; 16 bits through
+/// the 32-bit product.
+fn high_half(ty: Ty, a: &str, b: &str) -> String {
+    match (ty.bits(), ty.is_signed()) {
+        (32, false) => format!("__umulhi({a}, {b})"),
+        (32, true) => format!("__mulhi({a}, {b})"),
+        (64, false) => format!("__umul64hi({a}, {b})"),
+        (64, true) => format!("__mul64hi({a}, {b})"),
+        (_, signed) => {
+            let w = if signed { "int" } else { "unsigned" };
+            format!(
+                "static_cast<{}>((static_cast<{w}>({a}) * static_cast<{w}>({b})) >> 16)",
+                ty.cpp()
+            )
+        }
+    }
 }
 
 /// The type of each of `n` pieces of a `ty` register (`mov.b64 {lo, hi}`).
