@@ -142,6 +142,10 @@ const CUDA_LIBRARIES: &[(&str, &str)] = &[
         "CUDA's arrive-wait barrier primitives (<cuda/barrier> is emulated)",
     ),
     (
+        "cuda_occupancy.h",
+        "CUDA's occupancy calculator (the runtime's cudaOccupancy... functions are emulated)",
+    ),
+    (
         "cuda/",
         "libcu++ (of its headers the emulator has <cuda/atomic>, <cuda/barrier>, <cuda/pipeline>, <cuda/latch>, <cuda/semaphore> and some of <cuda/std/...>)",
     ),

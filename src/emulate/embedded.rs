@@ -187,6 +187,62 @@ const SHIM_FILES: &[ShimFile] = &[
         text: include_str!("shim/sm_61_intrinsics.h"),
     },
     ShimFile {
+        name: "math_functions.h",
+        text: include_str!("shim/math_functions.h"),
+    },
+    ShimFile {
+        name: "sm_20_intrinsics.h",
+        text: include_str!("shim/sm_20_intrinsics.h"),
+    },
+    ShimFile {
+        name: "sm_30_intrinsics.h",
+        text: include_str!("shim/sm_30_intrinsics.h"),
+    },
+    ShimFile {
+        name: "sm_32_intrinsics.h",
+        text: include_str!("shim/sm_32_intrinsics.h"),
+    },
+    ShimFile {
+        name: "sm_35_intrinsics.h",
+        text: include_str!("shim/sm_35_intrinsics.h"),
+    },
+    ShimFile {
+        name: "sm_20_atomic_functions.h",
+        text: include_str!("shim/sm_20_atomic_functions.h"),
+    },
+    ShimFile {
+        name: "sm_32_atomic_functions.h",
+        text: include_str!("shim/sm_32_atomic_functions.h"),
+    },
+    ShimFile {
+        name: "sm_35_atomic_functions.h",
+        text: include_str!("shim/sm_35_atomic_functions.h"),
+    },
+    ShimFile {
+        name: "sm_60_atomic_functions.h",
+        text: include_str!("shim/sm_60_atomic_functions.h"),
+    },
+    ShimFile {
+        name: "device_atomic_functions.h",
+        text: include_str!("shim/device_atomic_functions.h"),
+    },
+    ShimFile {
+        name: "texture_types.h",
+        text: include_str!("shim/texture_types.h"),
+    },
+    ShimFile {
+        name: "surface_types.h",
+        text: include_str!("shim/surface_types.h"),
+    },
+    ShimFile {
+        name: "texture_indirect_functions.h",
+        text: include_str!("shim/texture_indirect_functions.h"),
+    },
+    ShimFile {
+        name: "surface_indirect_functions.h",
+        text: include_str!("shim/surface_indirect_functions.h"),
+    },
+    ShimFile {
         name: "cuda_profiler_api.h",
         text: include_str!("shim/cuda_profiler_api.h"),
     },

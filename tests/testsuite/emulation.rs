@@ -1451,6 +1451,65 @@ fn a_math_overload_in_a_host_device_function_or_macro_warns_where_it_was_written
 }
 
 #[test]
+fn the_toolkits_headers_that_programs_include_by_name_are_found() {
+    // CUDA 13 has these headers, which nvcc includes anyway and programs
+    // (old ones above all) include by name too: each is found, and what it
+    // declares works (__ldg, an atomic's _block form, __dp4a, sinf, a
+    // texture object type).
+    if emulator(false).is_none() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let headers = [
+        "math_functions.h",
+        "sm_20_intrinsics.h",
+        "sm_30_intrinsics.h",
+        "sm_32_intrinsics.h",
+        "sm_35_intrinsics.h",
+        "sm_61_intrinsics.h",
+        "sm_20_atomic_functions.h",
+        "sm_32_atomic_functions.h",
+        "sm_35_atomic_functions.h",
+        "sm_60_atomic_functions.h",
+        "device_atomic_functions.h",
+        "texture_types.h",
+        "surface_types.h",
+        "texture_indirect_functions.h",
+        "surface_indirect_functions.h",
+    ];
+    let mut program: String = headers
+        .iter()
+        .map(|h| format!("#include <{h}>\n"))
+        .collect();
+    program.push_str(
+        "#include <cstdio>\n\
+         __global__ void k(const int* in, int* out, float* f) {\n\
+         \x20 atomicAdd_block(&out[0], __ldg(&in[0]));\n\
+         \x20 out[1] = __dp4a(0x01020304, 0x01010101, 0);\n\
+         \x20 f[0] = sinf(0.0f);\n\
+         }\n\
+         int main() {\n\
+         \x20 cudaTextureObject_t none = 0; (void)none;\n\
+         \x20 int *in, *out; float* f;\n\
+         \x20 cudaMallocManaged(&in, 4); cudaMallocManaged(&out, 8); cudaMallocManaged(&f, 4);\n\
+         \x20 in[0] = 5; out[0] = 0;\n\
+         \x20 k<<<1, 4>>>(in, out, f);\n\
+         \x20 cudaDeviceSynchronize();\n\
+         \x20 printf(\"%d %d %g\\n\", out[0], out[1], f[0]);\n\
+         }\n",
+    );
+    std::fs::write(dir.path().join("k.cu"), program).unwrap();
+    let output = crate::tool(dir.path(), &["run", "--backend", "emulate", "k.cu"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(output.status.success(), "{stderr}");
+    assert_eq!(
+        String::from_utf8_lossy(&output.stdout),
+        "20 10 0\n",
+        "{stderr}"
+    );
+}
+
+#[test]
 fn log_in_device_code_keeps_the_overloads_cuda_gives_it() {
     // `log` and `sin` in a kernel become CUDA's own overload sets (probes
     // math_log_sincospi, math_sincosf check the bits): a float argument
