@@ -197,7 +197,6 @@ pub(super) fn translate(
         registers: HashMap::new(),
         out: Translation::default(),
         special_ok: false,
-        carry_used: false,
         carry_written: false,
         guarded: false,
     };
@@ -205,8 +204,10 @@ pub(super) fn translate(
         translator.statement(statement.trim())?;
     }
     let mut out = translator.out;
-    if translator.carry_used {
-        // The carry flag, and a place for a carry-out no instruction keeps.
+    if translator.carry_written {
+        // The carry flag (every carry instruction writes it or reads it
+        // after one that did), and a place for a carry-out no instruction
+        // keeps.
         out.code.insert_str(
             0,
             "unsigned cuda_emu_cf = 0, cuda_emu_cf_dropped = 0; (void)cuda_emu_cf_dropped; ",
@@ -224,10 +225,8 @@ struct Translator<'a> {
     /// Whether a special register may be read here: only by `mov`, as ptxas
     /// says ("Special register argument not allowed for instruction 'mad.lo'").
     special_ok: bool,
-    /// The carry flag (CC.CF): whether an instruction uses it, and whether
-    /// one before wrote it (a carry-in with none before reads a flag that
-    /// code outside the asm left: refused).
-    carry_used: bool,
+    /// Whether an instruction wrote the carry flag (CC.CF): a carry-in with
+    /// none before reads a flag that code outside the asm left (refused).
     carry_written: bool,
     /// Whether the instruction being translated is under a guard (`@p`).
     guarded: bool,
@@ -737,7 +736,6 @@ impl Translator<'_> {
         } else {
             "cuda_emu_cf_dropped"
         };
-        self.carry_used = true;
         self.carry_written |= writes;
         self.assign(
             i.args[0],
@@ -832,12 +830,13 @@ impl Translator<'_> {
             }
             ("sad", []) => {
                 i.arity(4)?;
-                let (a, b) = (self.value(i.args[1], ty)?, self.value(i.args[2], ty)?);
-                let c = self.value(i.args[3], ty)?;
+                let args: Vec<String> = i.args[1..]
+                    .iter()
+                    .map(|a| self.value(a, ty))
+                    .collect::<Result<_, _>>()?;
                 format!(
-                    "static_cast<{t}>(static_cast<{u}>({c}) + (({a}) > ({b}) ? \
-                     static_cast<{u}>({a}) - static_cast<{u}>({b}) : \
-                     static_cast<{u}>({b}) - static_cast<{u}>({a})))"
+                    "static_cast<{t}>(::cuda_emu::ptx::sad<{t}>({}))",
+                    args.join(", ")
                 )
             }
             ("mul24" | "mad24", [h @ ("lo" | "hi")]) if matches!(ty, Ty::U32 | Ty::S32) => {

@@ -1170,7 +1170,7 @@ impl<'a> Rewriter<'a> {
     /// the C library's); in a function without a copy they ask as they run.
     fn host_device_copies(&mut self) {
         let mut math = std::mem::take(&mut self.host_device_math);
-        for (head, open, close) in self.host_device_functions.clone() {
+        for (head, open, close) in std::mem::take(&mut self.host_device_functions) {
             let (from, to) = (self.tokens[open].end, self.tokens[close].start);
             let edited = self.edits.iter().any(|e| e.start >= from && e.start < to);
             let in_body = |m: &HostDeviceMath| m.first > open && m.last < close;

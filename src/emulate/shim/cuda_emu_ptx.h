@@ -180,29 +180,36 @@ inline U sub_borrow(U a, U b, unsigned borrow_in, unsigned& cf) {
 
 // dp4a.atype.btype: c plus the four products of a's and b's bytes, each sign- or
 // zero-extended as its type says; dp2a.lo/.hi: c plus the two products of a's 16-bit
-// halves with b's bytes 0 and 1 (lo) or 2 and 3 (hi). Wrapping 32-bit sums.
-template <bool SignedA, bool SignedB>
-inline unsigned dp4a(unsigned a, unsigned b, unsigned c) {
+// halves with b's bytes 0 and 1 (lo) or 2 and 3 (hi). Wrapping 32-bit sums; `dot`
+// is both: a's lanes of ABits bits against b's bytes from byte BFirst on.
+template <int ABits, bool SignedA, bool SignedB, int BFirst>
+inline unsigned dot(unsigned a, unsigned b, unsigned c) {
   unsigned d = c;
-  for (int i = 0; i < 4; ++i) {
-    const unsigned ab = (a >> (8 * i)) & 0xffu, bb = (b >> (8 * i)) & 0xffu;
-    const int va = SignedA ? static_cast<int>(static_cast<int8_t>(ab)) : static_cast<int>(ab);
-    const int vb = SignedB ? static_cast<int>(static_cast<int8_t>(bb)) : static_cast<int>(bb);
-    d += static_cast<unsigned>(va * vb);
-  }
-  return d;
-}
-template <bool SignedA, bool SignedB, bool High>
-inline unsigned dp2a(unsigned a, unsigned b, unsigned c) {
-  unsigned d = c;
-  for (int i = 0; i < 2; ++i) {
-    const unsigned ah = (a >> (16 * i)) & 0xffffu;
-    const unsigned bb = (b >> (8 * (i + (High ? 2 : 0)))) & 0xffu;
-    const int va = SignedA ? static_cast<int>(static_cast<int16_t>(ah)) : static_cast<int>(ah);
-    const int vb = SignedB ? static_cast<int>(static_cast<int8_t>(bb)) : static_cast<int>(bb);
+  for (int i = 0; i < 32 / ABits; ++i) {
+    const unsigned la = (a >> (ABits * i)) << (32 - ABits);  // the lane, at the top
+    const unsigned lb = (b >> (8 * (BFirst + i))) << 24;
+    const int va = SignedA ? static_cast<int>(la) >> (32 - ABits) : static_cast<int>(la >> (32 - ABits));
+    const int vb = SignedB ? static_cast<int>(lb) >> 24 : static_cast<int>(lb >> 24);
     d += static_cast<unsigned>(va) * static_cast<unsigned>(vb);
   }
   return d;
+}
+template <bool SignedA, bool SignedB>
+inline unsigned dp4a(unsigned a, unsigned b, unsigned c) {
+  return dot<8, SignedA, SignedB, 0>(a, b, c);
+}
+template <bool SignedA, bool SignedB, bool High>
+inline unsigned dp2a(unsigned a, unsigned b, unsigned c) {
+  return dot<16, SignedA, SignedB, High ? 2 : 0>(a, b, c);
+}
+
+// sad: c + |a - b|, the difference taken in the unsigned type (no overflow past the
+// signed range), as PTX's sad and CUDA's __sad and __usad.
+template <class T>
+inline T sad(T a, T b, T c) {
+  typedef typename std::make_unsigned<T>::type U;
+  const U ua = static_cast<U>(a), ub = static_cast<U>(b);
+  return static_cast<T>(static_cast<U>(c) + (a > b ? ua - ub : ub - ua));
 }
 
 // cvt to and from the 16-bit float formats (format 0: f16, 1: bf16; mode 0 to 3:

@@ -2602,11 +2602,6 @@ inline long long __mul64hi(long long x, long long y) {
 inline unsigned long long __umul64hi(unsigned long long x, unsigned long long y) {
   return static_cast<unsigned long long>((static_cast<unsigned __int128>(x) * y) >> 64);
 }
-inline unsigned int __sad(int x, int y, unsigned z) {
-  const unsigned ux = static_cast<unsigned>(x), uy = static_cast<unsigned>(y);
-  return z + (x > y ? ux - uy : uy - ux);  // |x - y| past INT_MAX too, without overflow
-}
-inline unsigned int __usad(unsigned x, unsigned y, unsigned z) { return z + (x > y ? x - y : y - x); }
 inline int __hadd(int x, int y) { return static_cast<int>((static_cast<long long>(x) + y) >> 1); }
 inline int __rhadd(int x, int y) { return static_cast<int>((static_cast<long long>(x) + y + 1) >> 1); }
 inline unsigned int __uhadd(unsigned x, unsigned y) {
@@ -2618,17 +2613,13 @@ inline unsigned int __urhadd(unsigned x, unsigned y) {
 #include "cuda_emu_simd.h"
 #include "cuda_emu_ptx.h"
 
-// sm_61_intrinsics.h's integer dot products, which CUDA writes as the PTX
-// dp4a and dp2a (cuda_emu_ptx.h); the vector forms take the vector's bytes.
-namespace cuda_emu {
-template <class V>
-inline unsigned vector_bits(const V& v) {
-  static_assert(sizeof(V) == 4, "a 4-byte vector");
-  unsigned u;
-  memcpy(&u, &v, 4);
-  return u;
+inline unsigned int __sad(int x, int y, unsigned z) {
+  return static_cast<unsigned>(::cuda_emu::ptx::sad<int>(x, y, static_cast<int>(z)));
 }
-}  // namespace cuda_emu
+inline unsigned int __usad(unsigned x, unsigned y, unsigned z) { return ::cuda_emu::ptx::sad(x, y, z); }
+// sm_61_intrinsics.h's integer dot products, which CUDA writes as the PTX
+// dp4a and dp2a (cuda_emu_ptx.h); the vector forms take the vector's bytes
+// (ptx::in, as an asm operand is read).
 inline int __dp4a(int a, int b, int c) {
   return static_cast<int>(::cuda_emu::ptx::dp4a<true, true>(a, b, c));
 }
@@ -2636,25 +2627,26 @@ inline unsigned int __dp4a(unsigned a, unsigned b, unsigned c) {
   return ::cuda_emu::ptx::dp4a<false, false>(a, b, c);
 }
 inline int __dp4a(char4 a, char4 b, int c) {
-  return __dp4a(static_cast<int>(::cuda_emu::vector_bits(a)),
-                static_cast<int>(::cuda_emu::vector_bits(b)), c);
+  return __dp4a(static_cast<int>(::cuda_emu::ptx::in<unsigned>(a)),
+                static_cast<int>(::cuda_emu::ptx::in<unsigned>(b)), c);
 }
 inline unsigned int __dp4a(uchar4 a, uchar4 b, unsigned c) {
-  return __dp4a(::cuda_emu::vector_bits(a), ::cuda_emu::vector_bits(b), c);
+  return __dp4a(::cuda_emu::ptx::in<unsigned>(a), ::cuda_emu::ptx::in<unsigned>(b), c);
 }
-#define CUDA_EMU_DP2A(NAME, HIGH)                                                           \
-  inline int NAME(int a, int b, int c) {                                                    \
-    return static_cast<int>(::cuda_emu::ptx::dp2a<true, true, HIGH>(a, b, c));              \
-  }                                                                                         \
-  inline unsigned int NAME(unsigned a, unsigned b, unsigned c) {                            \
-    return ::cuda_emu::ptx::dp2a<false, false, HIGH>(a, b, c);                              \
-  }                                                                                         \
-  inline int NAME(short2 a, char4 b, int c) {                                               \
-    return NAME(static_cast<int>(::cuda_emu::vector_bits(a)),                               \
-                static_cast<int>(::cuda_emu::vector_bits(b)), c);                           \
-  }                                                                                         \
-  inline unsigned int NAME(ushort2 a, uchar4 b, unsigned c) {                               \
-    return NAME(::cuda_emu::vector_bits(a), ::cuda_emu::vector_bits(b), c);                 \
+#define CUDA_EMU_DP2A(NAME, HIGH)                                              \
+  inline int NAME(int a, int b, int c) {                                       \
+    return static_cast<int>(::cuda_emu::ptx::dp2a<true, true, HIGH>(a, b, c)); \
+  }                                                                            \
+  inline unsigned int NAME(unsigned a, unsigned b, unsigned c) {               \
+    return ::cuda_emu::ptx::dp2a<false, false, HIGH>(a, b, c);                 \
+  }                                                                            \
+  inline int NAME(short2 a, char4 b, int c) {                                  \
+    return NAME(static_cast<int>(::cuda_emu::ptx::in<unsigned>(a)),            \
+                static_cast<int>(::cuda_emu::ptx::in<unsigned>(b)), c);        \
+  }                                                                            \
+  inline unsigned int NAME(ushort2 a, uchar4 b, unsigned c) {                  \
+    return NAME(::cuda_emu::ptx::in<unsigned>(a),                              \
+                ::cuda_emu::ptx::in<unsigned>(b), c);                          \
   }
 CUDA_EMU_DP2A(__dp2a_lo, false)
 CUDA_EMU_DP2A(__dp2a_hi, true)
