@@ -33,6 +33,7 @@ mod diagnostics;
 mod embedded;
 mod half_products;
 mod headers;
+mod lane_loops;
 mod math;
 mod profile;
 mod ptx;

@@ -279,6 +279,12 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
     rewriter.host_device_copies();
     rewriter.addend_parameters();
     rewriter.push_edits(returned.edits);
+    if !rewriter.lock_step && !rewriter.synchronizes {
+        let edited: Vec<(usize, usize)> = rewriter.edits.iter().map(|e| (e.start, e.end)).collect();
+        let name = c_string_literal(&path.display().to_string());
+        let loops = super::lane_loops::lane_loops(source, &tokens, &name, &edited);
+        rewriter.push_edits(loops);
+    }
     let half_product_returns = returned.warned;
     let Rewriter {
         mut edits,

@@ -2695,3 +2695,185 @@ int main(int argc, char** argv) {
         assert_eq!(stdout, "0x1.4p-1\n", "{arg}");
     }
 }
+
+/// Runs a compiled program's `command` with `CUDA_EMU_LANE_LOOPS` set to
+/// `setting`.
+fn run_lane_loops(mut command: std::process::Command, setting: &str) -> Captured {
+    command.env("CUDA_EMU_LANE_LOOPS", setting);
+    mdbook_evidence::run_captured(&mut command, Duration::from_secs(120)).unwrap()
+}
+
+/// Stderr without the lines CUDA_EMU_LANE_LOOPS=report adds, and the
+/// kernels those lines name.
+fn lane_loop_report(stderr: &[u8]) -> (String, Vec<String>) {
+    let text = String::from_utf8_lossy(stderr);
+    let mut rest = String::new();
+    let mut kernels = Vec::new();
+    for line in text.split_inclusive('\n') {
+        match line
+            .strip_prefix("cuda_emu: kernel ")
+            .and_then(|l| l.strip_suffix(" runs its warps as lane loops\n"))
+        {
+            Some(kernel) => kernels.push(kernel.to_string()),
+            None => rest.push_str(line),
+        }
+    }
+    kernels.sort();
+    (rest, kernels)
+}
+
+#[test]
+fn kernels_run_as_lane_loops_print_what_their_fibers_print() {
+    // A kernel whose warps stay converged around their warp operations runs
+    // as a loop over each warp's lanes (src/emulate/lane_loops.rs); with
+    // CUDA_EMU_LANE_LOOPS=0 every lane runs on a fiber of its own. The two
+    // must print the same bytes (and where the probe was recorded on a GPU,
+    // the GPU's: probes_print_what_they_printed_on_the_h200). The report
+    // names the kernels that ran as lane loops: each of these must have.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let mut differences = Vec::new();
+    for (name, expected) in [
+        (
+            "warp_lane_loops",
+            &["branches", "locals", "partial", "sums_2d", "votes"][..],
+        ),
+        ("warp_shuffle", &["shuffle64", "warp_sum"]),
+        ("warp_exited_lanes", &["partial_sum"]),
+        ("warp_shuffle_speed", &["aggregated", "shuffles"]),
+        ("warp_aggregated_atomics", &["tickets"]),
+    ] {
+        let compiled = backend
+            .compile(&probe(name))
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
+        let loops = run_lane_loops(backend.command(&compiled), "report");
+        let fibers = run_lane_loops(backend.command(&compiled), "0");
+        let (stderr, kernels) = lane_loop_report(&loops.stderr);
+        if kernels != expected {
+            differences.push(format!(
+                "{name}: ran {kernels:?} as lane loops, not {expected:?}"
+            ));
+        }
+        let loops = Captured {
+            stderr: stderr.into_bytes(),
+            ..loops
+        };
+        differences.extend(differences_between(name, &fibers, &loops));
+    }
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
+}
+
+#[test]
+fn the_lane_loop_probe_checks_every_shape_on_the_host() {
+    // warp_lane_loops computes each kernel's answer on the host too (it is
+    // not recorded on a GPU yet): every check passes under the lane loops.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let compiled = backend.compile(&probe("warp_lane_loops")).unwrap();
+    let done = run_lane_loops(backend.command(&compiled), "1");
+    let stdout = String::from_utf8_lossy(&done.stdout);
+    let checks: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.contains(": PASS") || l.contains(": FAIL"))
+        .collect();
+    assert_eq!(checks.len(), 5, "{stdout}");
+    assert!(checks.iter().all(|l| l.contains(": PASS")), "{stdout}");
+    assert_eq!(done.termination, Termination::Exited(0), "{stdout}");
+}
+
+#[test]
+fn a_fault_in_a_lane_loop_names_the_lane_that_made_it() {
+    // While a warp runs as a lane loop, the thread the runtime names is the
+    // lane running, not the fiber that runs the loop.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("fault.cu"),
+        "#include <cstdio>\n\
+         __global__ void k(unsigned* out, unsigned* bad) {\n\
+         \x20 unsigned v = threadIdx.x;\n\
+         \x20 v += __shfl_xor_sync(0xffffffffu, v, 1);\n\
+         \x20 if (threadIdx.x == 37) bad[0] = v;\n\
+         \x20 out[threadIdx.x] = v;\n\
+         }\n\
+         int main() {\n\
+         \x20 unsigned* out;\n\
+         \x20 cudaMalloc(&out, 64 * sizeof(unsigned));\n\
+         \x20 k<<<1, 64>>>(out, nullptr);\n\
+         \x20 printf(\"%s\\n\", cudaGetErrorString(cudaDeviceSynchronize()));\n\
+         \x20 return 0;\n\
+         }\n",
+    )
+    .unwrap();
+    let compiled = backend
+        .compile(&Program::load(dir.path(), "fault.cu").unwrap())
+        .unwrap();
+    let loops = run_lane_loops(backend.command(&compiled), "report");
+    let fibers = run_lane_loops(backend.command(&compiled), "0");
+    let (stderr, kernels) = lane_loop_report(&loops.stderr);
+    assert_eq!(kernels, ["k"], "{stderr}");
+    assert!(stderr.contains("thread (37,0,0)"), "{stderr}");
+    let loops = Captured {
+        stderr: stderr.into_bytes(),
+        ..loops
+    };
+    let differences = differences_between("fault.cu", &fibers, &loops);
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
+}
+
+#[test]
+fn a_condition_the_lanes_disagree_on_stops_the_kernel_naming_its_line() {
+    // The rewriter takes a loop's condition to be the same for every lane when
+    // nothing in it names what differs; a macro from a header it cannot see
+    // into can hide threadIdx. The lane loop checks, and stops the kernel
+    // naming the line rather than run on with an answer of its own.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("limit.h"),
+        "#define LIMIT (1 + threadIdx.x % 2)\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("disagree.cu"),
+        "#include <cstdio>\n\
+         #include \"limit.h\"\n\
+         __global__ void k(unsigned* out) {\n\
+         \x20 unsigned v = threadIdx.x;\n\
+         \x20 for (int i = 0; i < LIMIT; ++i) v += __shfl_xor_sync(0xffffffffu, v, 1);\n\
+         \x20 out[threadIdx.x] = v;\n\
+         }\n\
+         int main() {\n\
+         \x20 unsigned* out;\n\
+         \x20 cudaMalloc(&out, 32 * sizeof(unsigned));\n\
+         \x20 k<<<1, 32>>>(out);\n\
+         \x20 printf(\"%s\\n\", cudaGetErrorString(cudaDeviceSynchronize()));\n\
+         \x20 return 0;\n\
+         }\n",
+    )
+    .unwrap();
+    let compiled = backend
+        .compile(&Program::load(dir.path(), "disagree.cu").unwrap())
+        .unwrap();
+    let loops = run_lane_loops(backend.command(&compiled), "1");
+    let stderr = String::from_utf8_lossy(&loops.stderr);
+    assert_eq!(loops.termination, Termination::Exited(1), "{stderr}");
+    assert!(
+        stderr.contains(
+            "disagree.cu:5: the lanes of warp 0 of block (0,0,0) disagree on a loop's condition"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("CUDA_EMU_LANE_LOOPS=0"), "{stderr}");
+    // Each lane on its own fiber, the program runs (a warning for the lane
+    // whose partner left the loop).
+    let fibers = run_lane_loops(backend.command(&compiled), "0");
+    assert_eq!(fibers.termination, Termination::Exited(0));
+    assert_eq!(String::from_utf8_lossy(&fibers.stdout), "no error\n");
+}

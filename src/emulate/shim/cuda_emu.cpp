@@ -47,6 +47,12 @@ __thread uint3 threadIdx = {0, 0, 0};
 __thread uint3 blockIdx = {0, 0, 0};
 dim3 blockDim = dim3(1, 1, 1);
 dim3 gridDim = dim3(1, 1, 1);
+namespace cuda_emu {
+__thread LaneCalls* lane_calls = nullptr;
+__thread LaneCalls* lane_calls_of_warp = nullptr;
+__thread int lane_now = 0;
+__thread uint3 lane_tidx[32];
+}  // namespace cuda_emu
 
 namespace cuda_emu {
 namespace {
@@ -70,6 +76,11 @@ struct Settings {
   bool contention_guard = true;
   bool contention_report = false;
   bool contention_force = false;
+  // Whether kernels the rewriter wrote out as loops over a warp's lanes run that way
+  // (CUDA_EMU_LANE_LOOPS=0: every lane on a fiber of its own, as written; see "Lane
+  // loops").
+  bool lane_loops = true;
+  bool lane_loop_report = false;  // CUDA_EMU_LANE_LOOPS=report: which kernels, on stderr
 };
 
 Settings& settings() {
@@ -95,6 +106,10 @@ Settings& settings() {
       r.contention_guard = strcmp(v, "0") != 0;
       r.contention_force = strcmp(v, "force") == 0;
       r.contention_report = strcmp(v, "report") == 0 || r.contention_force;
+    }
+    if (const char* v = getenv("CUDA_EMU_LANE_LOOPS"); v && *v) {
+      r.lane_loops = strcmp(v, "0") != 0;
+      r.lane_loop_report = strcmp(v, "report") == 0;
     }
     return r;
   }();
@@ -614,11 +629,26 @@ struct Fiber {
 Fiber g_main;  // the host's own stack
 // The fiber running on this OS thread. Fibers never move between OS threads (the
 // compiler may keep the address of a thread_local across a switch).
-thread_local Fiber* g_cur = &g_main;
+thread_local Fiber* g_fiber = &g_main;
+// Set while this OS thread runs a warp's lanes as a loop (see "Lane loops"): the
+// thread running is then lane lane_now of the loop, whose record is t_lanes[lane_now]
+// (no stack of its own: every lane runs on g_fiber's).
+thread_local bool t_lane_loop = false;
+thread_local Fiber* t_lanes = nullptr;
+// Set by lane_loop_end: how many lanes the loop that just ended ran (fiber_loop counts
+// them returned).
+thread_local int t_lanes_ran = 0;
+// The thread running: its fiber, or in a lane loop, its lane's record.
+inline Fiber* current_thread() {
+  return __builtin_expect(t_lane_loop, 0) ? &t_lanes[lane_now] : g_fiber;
+}
+#define g_cur (current_thread())
 // Where a block's threads return to when the block is done (or, in a cooperative
 // launch, waits in grid.sync): the host's stack, or that of the OS thread that runs
 // the block.
 thread_local Fiber* g_home = &g_main;
+[[noreturn]] void lane_loop_stalled(Fiber* cur);
+[[noreturn]] void lane_calls_missing(const LaneCalls& calls);
 // The fibers of one OS thread: every one made (the fault handler looks for a stack's
 // guard page among them) and those with no thread.
 struct Pool {
@@ -651,7 +681,7 @@ std::atomic<size_t> g_guarded{0};  // stacks with a guard page of their own, all
 // operation), about a third of the cost of a warp operation's thread. Nothing is
 // written below the stack pointer (the red zone of a leaf function stays intact).
 inline void switch_to(Fiber* from, Fiber* to) {
-  g_cur = to;
+  g_fiber = to;
   threadIdx = to->tidx;
 #ifdef CUDA_EMU_UCONTEXT
   swapcontext(&from->uc, &to->uc);
@@ -861,6 +891,7 @@ struct Block {
   int spinning = 0;  // threads whose last kSpinPolls polls or more read nothing new
   Lockstep lockstep;
   struct TileState* tiles = nullptr;  // tiles of more than a warp (allocated when used)
+  unsigned looped = 0;  // the warps whose lanes ran as a loop on one fiber ("Lane loops")
 };
 // The block that runs now on this OS thread. A cooperative launch keeps one per
 // block alive at once.
@@ -1414,6 +1445,20 @@ void fiber_loop(Fiber* self) {
     g_body(g_body_ctx);
     // The thread returned.
     int t = self->tid;
+    if (__builtin_expect(t_lanes_ran != 0, 0)) {
+      // It ran its warp's lanes as a loop (see "Lane loops"): they all returned, and
+      // none of them is started again.
+      const int n = t_lanes_ran;
+      t_lanes_ran = 0;
+      B.exited += n;
+      B.warps[t >> 5].exited = B.warps[t >> 5].exists;
+      B.next = t + n;
+      if (B.bar_count > 0 && B.bar_count == B.n - B.exited) release_barrier();
+      if (!rq_empty() || B.next >= B.n) return;
+      assign(self, nth_thread(B.next++));
+      threadIdx = self->tidx;
+      continue;
+    }
     ++B.exited;
     stop_polling(self);
     B.warps[t >> 5].exited |= 1u << (t & 31);
@@ -1469,6 +1514,10 @@ void run_block() {
     }
     for (int i = 0; i < B.n; ++i) g_rank[g_order[i]] = i;
   }
+  // A lane loop a stopped kernel left (an assert, a trap) is over.
+  t_lane_loop = false;
+  t_lanes_ran = 0;
+  lane_calls = nullptr;
   B.last_tid = -2;
   B.next = 1;
   B.exited = 0;
@@ -1490,6 +1539,7 @@ void run_block() {
     memset(W.step, 0, sizeof W.step);
     W.vol_releases = 0;
   }
+  B.looped = 0;
   Fiber* f = get_fiber();
   assign(f, nth_thread(0));
   switch_to(g_home, f);
@@ -2054,6 +2104,9 @@ __attribute__((noinline)) bool poll_unchanged(Fiber* f, const void* addr,
 // works pays for a switch that seldom. True when it waited.
 inline __attribute__((always_inline)) bool count_poll(const void* site, const void* addr,
                                                       unsigned long long value) {
+  // A lane loop cannot wait, and polls nothing: the rewriter writes out no loop of a
+  // lane's with an atomic in it (an atomic of the warp's loop is no poll).
+  if (__builtin_expect(t_lane_loop, 0)) return false;
   Fiber* f = g_cur;
   if ((f->poll_addr != addr || f->poll_value != value) && !poll_unchanged(f, addr, value))
     return false;
@@ -2150,6 +2203,11 @@ void wait_until(const char* file, int line, const char* what, bool (*ready)(cons
             file, line, what);
     die();
   }
+  if (__builtin_expect(t_lane_loop, 0)) {
+    g_cur->file = file;
+    g_cur->line = line;
+    lane_loop_stalled(g_cur);  // no lane of a lane loop waits (see "Lane loops")
+  }
   Fiber* cur = g_cur;
   cur->wait = 6;
   cur->file = file;
@@ -2197,6 +2255,11 @@ void sync_misuse(const char* file, int line, const char* what) {
 
 unsigned long long tile_meet(const char* file, int line, unsigned n, unsigned long long value,
                              long long operand, int kind) {
+  if (__builtin_expect(t_lane_loop, 0)) {
+    g_cur->file = file;
+    g_cur->line = line;
+    lane_loop_stalled(g_cur);  // no lane of a lane loop waits (see "Lane loops")
+  }
   if (!g_in_kernel) {
     fprintf(stderr, "%s:%d: a collective of a thread_block_tile<%u> called outside a kernel\n",
             file, line, n);
@@ -2303,6 +2366,11 @@ namespace {
 inline void release_group(Warp& W, unsigned mask, int self_lane) {
   W.pending &= ~mask;
   ++W.sync_count;
+  if (__builtin_expect(t_lane_loop, 0)) {
+    // A lane loop's lanes wait nowhere (see "Lane loops").
+    for (unsigned r = mask; r; r &= r - 1) W.step[__builtin_ctz(r)] = 0;
+    return;
+  }
   for (unsigned r = mask; r; r &= r - 1) {
     int l = __builtin_ctz(r);
     W.step[l] = 0;
@@ -2319,17 +2387,14 @@ inline bool whole_warp_agrees(const Warp& W, int op) {
   return bad == 0;
 }
 
-// A shuffle of a whole converged warp, every lane with the same width (nearly every
-// shuffle): the results in one pass, with no per-lane checks. False when the general
-// path is needed.
-bool full_warp_shuffle(Warp& W, int op, int self_lane) {
-  int width = W.width[self_lane];
+// The results (into res) of the shuffle op that every lane of W called with the full
+// mask, if every lane gave the same width.
+bool shuffle_results(const Warp& W, int op, int width, unsigned long long* res) {
   unsigned other_width = 0;
   for (int l = 0; l < 32; ++l) other_width |= W.width[l] != width;
-  if (other_width || !whole_warp_agrees(W, op)) return false;
+  if (other_width) return false;
   const int segmask = (32 - width) & 31;
   const unsigned long long* v = W.val;
-  unsigned long long* res = W.result;
   switch (op) {
     case kShflXor:
       for (int l = 0; l < 32; ++l) {
@@ -2357,6 +2422,13 @@ bool full_warp_shuffle(Warp& W, int op, int self_lane) {
       break;
   }
   return true;
+}
+
+// A shuffle of a whole converged warp, every lane with the same width (nearly every
+// shuffle): the results in one pass, with no per-lane checks. False when the general
+// path is needed.
+bool full_warp_shuffle(Warp& W, int op, int self_lane) {
+  return whole_warp_agrees(W, op) && shuffle_results(W, op, W.width[self_lane], W.result);
 }
 
 void read_exited_lane(Warp& W, int op, int l, int j);
@@ -2528,23 +2600,19 @@ void read_exited_lane(Warp& W, int op, int l, int j) {
 }
 }  // namespace
 
-unsigned long long warp_op(const char* file, int line, int op, unsigned mask,
-                           unsigned long long value, int operand, int width, int* predicate) {
-  if (!g_in_kernel) {
-    fprintf(stderr, "%s:%d: %s called outside a kernel\n", file, line, kOpNames[op]);
-    die();
-  }
-  Fiber* cur = g_cur;
-  int t = cur->tid;
-  int lane = t & 31;
-  Warp& W = B.warps[t >> 5];
-  unsigned bit = 1u << lane;
+namespace {
+// Lane `lane` of warp W (its thread `cur`) calls a warp operation: true when that
+// completes its group (every non-exited lane its mask names has called), whose results
+// are then in W.result.
+inline bool arrive(Warp& W, Fiber* cur, int lane, const char* file, int line, int op,
+                   unsigned mask, unsigned long long value, int operand, int width) {
+  const unsigned bit = 1u << lane;
   cur->file = file;
   cur->line = line;
   W.op[lane] = op;
   if (__builtin_expect(!(mask & bit), 0)) {
     if (san::g_synccheck) {
-      san::sync_error(file, line, t >> 5, W.exists);  // the whole warp, as on the GPU
+      san::sync_error(file, line, cur->tid >> 5, W.exists);  // the whole warp, as on the GPU
       abort_kernel(cudaErrorLaunchFailure);
     }
     warp_op_misuse(cur, op, mask, lane);
@@ -2558,12 +2626,30 @@ unsigned long long warp_op(const char* file, int line, int op, unsigned mask,
   W.width[lane] = width;
   cur->wait = 2;
   W.pending |= bit;
-  if ((W.pending & mask) == mask) {
-    complete_group(W, mask, lane);
-    cur->wait = 0;
-  } else {
-    park(cur);
+  if ((W.pending & mask) != mask) return false;
+  complete_group(W, mask, lane);
+  cur->wait = 0;
+  return true;
+}
+}  // namespace
+
+unsigned long long warp_op(const char* file, int line, int op, unsigned mask,
+                           unsigned long long value, int operand, int width, int* predicate) {
+  if (!g_in_kernel) {
+    fprintf(stderr, "%s:%d: %s called outside a kernel\n", file, line, kOpNames[op]);
+    die();
   }
+  Fiber* cur = g_cur;
+  if (__builtin_expect(t_lane_loop, 0)) {
+    // Only lane_calls' pass makes a lane loop's warp operations (see "Lane loops").
+    cur->file = file;
+    cur->line = line;
+    lane_loop_stalled(cur);
+  }
+  int t = cur->tid;
+  int lane = t & 31;
+  Warp& W = B.warps[t >> 5];
+  if (!arrive(W, cur, lane, file, line, op, mask, value, operand, width)) park(cur);
   if (predicate) *predicate = W.pred[lane];
   return W.result[lane];
 }
@@ -2571,6 +2657,12 @@ unsigned long long warp_op(const char* file, int line, int op, unsigned mask,
 unsigned activemask(const char* file, int line) {
   if (!g_in_kernel) return 1;
   Fiber* cur = g_cur;
+  if (__builtin_expect(t_lane_loop, 0)) {
+    // No lane of a lane loop waits (see "Lane loops").
+    cur->file = file;
+    cur->line = line;
+    lane_loop_stalled(cur);
+  }
   int t = cur->tid;
   int lane = t & 31;
   Warp& W = B.warps[t >> 5];
@@ -2595,6 +2687,183 @@ unsigned activemask(const char* file, int line) {
   }
   return static_cast<unsigned>(W.result[lane]);
 }
+
+// ---- Lane loops ----------------------------------------------------------------------
+// A kernel whose warps stay converged around their warp operations (a loop of shuffles,
+// votes, matches) is written out by the rewriter a second time, as a loop over the lanes
+// of a warp (src/emulate/lane_loops.rs): the code between two warp operations runs lane
+// after lane, each lane's locals in an array of 32, and each warp operation is one pass
+// in which every live lane records its call (warp_call, cuda_runtime.h: no function
+// call, no fiber switch) and one computation for them all (lanes_meet), which gives the
+// lanes their results in the order their fibers would have arrived in. The lanes run in
+// lane order between two warp operations, as their fibers would, so their memory
+// accesses come in the fibers' order too.
+//
+// The first thread of a warp (lane 0, which starts first) asks lane_loop_begin at the
+// kernel's start: it runs the warp's lanes, and its warp-mates, started later, return at
+// once. While the loop runs, the thread running (g_cur) is the current lane's record in
+// t_lanes, with no stack of its own (fault reports, poll counts and warnings name the
+// lane), and threadIdx is its index. No lane of a loop can wait for another thread: the
+// rewriter writes out only kernels with no barrier, no other warp synchronization and
+// no loop that could poll, and park() stops the kernel with an error naming the place
+// should a lane wait after all (lane_loop_stalled). Not used under --schedule (threads
+// start in another order), in cooperative and clustered launches, or with
+// CUDA_EMU_LANE_LOOPS=0; a program built for the warp lock step (g++'s thread
+// sanitizer) runs as written (cuda_runtime.h, lane_loop_start).
+namespace {
+// CUDA_EMU_LANE_LOOPS=report: said on stderr the first time each kernel runs a warp as
+// a lane loop.
+std::mutex g_lane_loop_lock;
+std::set<std::string>* g_lane_loop_kernels = nullptr;
+
+void report_lane_loop() {
+  std::lock_guard<std::mutex> hold(g_lane_loop_lock);
+  if (g_lane_loop_kernels == nullptr) g_lane_loop_kernels = new std::set<std::string>;
+  if (g_lane_loop_kernels->insert(kernel_name()).second)
+    fprintf(stderr, "cuda_emu: kernel %s runs its warps as lane loops\n", kernel_name());
+}
+
+thread_local Fiber* t_lane_lead = nullptr;  // the fiber that runs the loop
+thread_local Warp* t_lane_warp = nullptr;
+thread_local LaneCalls* t_lane_calls = nullptr;
+}  // namespace
+
+int lane_loop_begin() {
+  Fiber* cur = g_cur;
+  const int t = cur->tid;
+  Warp& W = B.warps[t >> 5];
+  if (B.looped >> (t >> 5) & 1) return 2;
+  if (!settings().lane_loops || (t & 31) != 0 || B.next != t + 1 || t_lane_loop ||
+      san::g_schedule != 0 || g_coop || g_cluster_threads)
+    return 0;
+  if (t_lanes == nullptr) t_lanes = new Fiber[32];
+  if (settings().lane_loop_report) report_lane_loop();
+  B.looped |= 1u << (t >> 5);
+  // Each lane's record: the fields a lane loop's thread uses (no poll counts, fences or
+  // meetings: see count_poll). Indices counted up from lane 0's, as assign() does.
+  uint3 i = cur->tidx;
+  for (unsigned r = W.exists; r; r &= r - 1) {
+    const int l = __builtin_ctz(r);
+    Fiber& f = t_lanes[l];
+    f.tid = t + l;
+    f.tidx = i;
+    lane_tidx[l] = i;
+    if (++i.x == blockDim.x) {
+      i.x = 0;
+      if (++i.y == blockDim.y) {
+        i.y = 0;
+        ++i.z;
+      }
+    }
+    f.wait = 0;
+    f.map = cur->map;  // the stack the lanes run on (the fault handler's local memory)
+    f.color = cur->color;
+    f.file = nullptr;
+    f.line = 0;
+    W.fiber[l] = &f;
+  }
+  if (t_lane_calls == nullptr) t_lane_calls = new LaneCalls;
+  t_lane_calls->mask = W.mask;
+  t_lane_calls->val = W.val;
+  t_lane_calls->operand = W.operand;
+  t_lane_calls->width = W.width;
+  lane_calls_of_warp = t_lane_calls;
+  t_lane_lead = cur;
+  t_lane_warp = &W;
+  lane_now = 0;
+  t_lane_loop = true;
+  return 1;
+}
+
+unsigned lane_loop_live() { return t_lane_warp->exists; }
+
+void lane_return(int lane) { t_lane_warp->exited |= 1u << lane; }
+
+void lanes_meet(unsigned live, unsigned long long* results) {
+  LaneCalls& calls = *lane_calls;
+  lane_calls = nullptr;
+  Warp& W = *t_lane_warp;
+  if (calls.called != live) lane_calls_missing(calls);
+  unsigned partial = ~live | W.exited;
+  for (int l = 0; l < 32; ++l) partial |= ~W.mask[l];
+  if (partial == 0) {
+    // The whole warp with the full mask (nearly every call): no lane's checks, and only
+    // the completing lane's record says where (complete_group names it, and only it).
+    if (calls.op <= kShflXor && shuffle_results(W, calls.op, W.width[0], results)) {
+      ++W.sync_count;
+      return;  // a shuffle: straight into the lanes' results
+    }
+    for (int l = 0; l < 32; ++l) W.op[l] = calls.op;
+    t_lanes[31].file = calls.file;
+    t_lanes[31].line = calls.line;
+    W.pending = 0xffffffffu;
+    lane_now = 31;
+    complete_group(W, 0xffffffffu, 31);
+    memcpy(results, W.result, sizeof W.result);
+    for (int l = 0; l < 32; ++l)
+      if (int* p = calls.pred[l]) *p = W.pred[l];
+    return;
+  }
+  // Lane by lane, as their fibers would arrive (the records are the lanes' own: arrive
+  // writes each back).
+  for (unsigned r = live; r; r &= r - 1) {
+    const int l = __builtin_ctz(r);
+    lane_now = l;
+    arrive(W, &t_lanes[l], l, calls.file, calls.line, calls.op, W.mask[l], W.val[l],
+           W.operand[l], W.width[l]);
+  }
+  if (W.pending & live) deadlock();  // masks that name lanes which never call
+  for (unsigned r = live; r; r &= r - 1) {
+    const int l = __builtin_ctz(r);
+    results[l] = W.result[l];
+    if (int* p = calls.pred[l]) *p = W.pred[l];
+  }
+}
+
+void lane_loop_end() {
+  t_lane_loop = false;
+  t_lanes_ran = __builtin_popcount(t_lane_warp->exists);
+  Fiber* lead = t_lane_lead;
+  threadIdx = lead->tidx;
+  t_lane_warp->fiber[0] = lead;
+}
+
+[[noreturn]] void lanes_disagree(const char* file, int line, const char* what) {
+  kernel_error_turn();
+  fflush(stdout);
+  fprintf(stderr,
+          "%s:%d: the lanes of warp %d of block (%u,%u,%u) disagree on %s, which the emulator "
+          "took to be the same for every lane when it wrote kernel %s out as a loop over a "
+          "warp's lanes; run it with CUDA_EMU_LANE_LOOPS=0 (each lane on a fiber of its own) "
+          "and report this\n",
+          file, line, g_cur->tid >> 5, blockIdx.x, blockIdx.y, blockIdx.z, what, kernel_name());
+  where(stderr);
+  die();
+}
+
+[[noreturn]] void lane_called_twice(const char* file, int line) {
+  lanes_disagree(file, line, "how many warp operations each lane calls in one statement");
+}
+
+namespace {
+[[noreturn]] void lane_loop_stalled(Fiber* cur) {
+  kernel_error_turn();
+  fflush(stdout);
+  fprintf(stderr,
+          "%s:%d: thread (%u,%u,%u) of block (%u,%u,%u) waits here for other threads, but "
+          "the emulator runs kernel %s's warps as loops over their lanes, where no lane can "
+          "wait; run it with CUDA_EMU_LANE_LOOPS=0 (each lane on a fiber of its own) and "
+          "report this\n",
+          cur->file ? cur->file : "(kernel)", cur->line, cur->tidx.x, cur->tidx.y, cur->tidx.z,
+          blockIdx.x, blockIdx.y, blockIdx.z, kernel_name());
+  where(stderr);
+  die();
+}
+
+[[noreturn]] void lane_calls_missing(const LaneCalls& calls) {
+  lanes_disagree(calls.file, calls.line, "whether they call this warp operation");
+}
+}  // namespace
 
 // __ldg's view of memory: a copy of every device, managed and symbol
 // allocation taken when the kernel starts (see __ldg in cuda_runtime.h).
@@ -3254,7 +3523,7 @@ void* helper_main(void* p) {
   Helper* h = static_cast<Helper*>(p);
   give_this_thread_a_signal_stack();
   g_home = &h->home;
-  g_cur = &h->home;
+  g_fiber = &h->home;
   g_blk = &h->block;
   std::string out;
   for (;;) {

@@ -1733,9 +1733,88 @@ inline T from_bits(unsigned long long b) {
   std::memcpy(&v, &b, sizeof(T));
   return v;
 }
+
+// A kernel written out as a loop over its warp's lanes (src/emulate/lane_loops.rs;
+// cuda_emu.cpp, "Lane loops") calls these. lane_loop_start: 0 run the kernel as written,
+// 1 this thread runs its warp's lanes, 2 they ran already. A program built for the
+// warp lock step (thread-sanitizer instrumentation) always runs as written.
+int lane_loop_begin();
+inline int lane_loop_start() {
+#ifdef __SANITIZE_THREAD__
+  return 0;
+#else
+  return lane_loop_begin();
+#endif
+}
+// The lanes of the warp (those the block has).
+unsigned lane_loop_live();
+// The lane running, and each lane's threadIdx: lane_enter makes `lane` the thread.
+extern __thread int lane_now;
+extern __thread uint3 lane_tidx[32];
+inline void lane_enter(int lane) {
+  lane_now = lane;
+  threadIdx = lane_tidx[lane];
+}
+// The lane returned: the warp's later operations leave it out.
+void lane_return(int lane);
+// The calls the lanes make of one warp operation, in the pass of a lane loop that
+// evaluates it: while lane_calls is set, warp_call records each lane's call here
+// (straight into its warp's records) instead of making it.
+struct LaneCalls {
+  unsigned called;  // the lanes that called
+  int op;
+  const char* file;
+  int line;
+  unsigned* mask;
+  unsigned long long* val;
+  int* operand;
+  int* width;
+  int* pred[32];
+};
+extern __thread LaneCalls* lane_calls;
+extern __thread LaneCalls* lane_calls_of_warp;  // the running loop's
+inline void lane_calls_begin() {
+  lane_calls = lane_calls_of_warp;
+  lane_calls->called = 0;
+}
+[[noreturn]] void lane_called_twice(const char* file, int line);
+// Every lane of `live` made its call: each one's result (bits, as warp_op returns them).
+void lanes_meet(unsigned live, unsigned long long* results);
+void lane_loop_end();
+// A condition the rewriter took to be the same for every lane is not.
+[[noreturn]] void lanes_disagree(const char* file, int line, const char* what);
+// Every warp intrinsic's call: warp_op, or in a lane loop's pass, a record of the call.
+inline unsigned long long warp_call(const char* file, int line, int op, unsigned mask,
+                                    unsigned long long value, int operand, int width,
+                                    int* predicate) {
+#ifndef __SANITIZE_THREAD__
+  // (Built for the lock step, a program runs no lane loop, and an instrumented read of
+  // lane_calls, thread-local as static __shared__ memory is, would be a meeting.)
+  if (__builtin_expect(lane_calls != nullptr, 0)) {
+    LaneCalls& c = *lane_calls;
+    const int l = lane_now;
+    if (c.called >> l & 1) lane_called_twice(file, line);
+    c.called |= 1u << l;
+    c.op = op;
+    c.file = file;
+    c.line = line;
+    c.mask[l] = mask;
+    c.val[l] = value;
+    c.operand[l] = operand;
+    c.width[l] = width;
+    c.pred[l] = predicate;
+    return 0;
+  }
+#endif
+  return warp_op(file, line, op, mask, value, operand, width, predicate);
+}
 template <class T>
 inline T shfl(const char* f, int l, int op, unsigned mask, T var, int operand, int width = 32) {
-  return from_bits<T>(warp_op(f, l, op, mask, to_bits(var), operand, width, nullptr));
+  return from_bits<T>(warp_call(f, l, op, mask, to_bits(var), operand, width, nullptr));
+}
+template <class T>
+inline T lane_result(const unsigned long long* results, int lane) {
+  return from_bits<T>(results[lane]);
 }
 }  // namespace cuda_emu
 
@@ -1755,19 +1834,19 @@ inline T shfl(const char* f, int l, int op, unsigned mask, T var, int operand, i
 #define __shfl_xor_sync(mask, ...) \
   ::cuda_emu::shfl(__FILE__, __LINE__, ::cuda_emu::kShflXor, mask, __VA_ARGS__)
 #define __ballot_sync(mask, p)                                                               \
-  static_cast<unsigned>(::cuda_emu::warp_op(__FILE__, __LINE__, ::cuda_emu::kBallot, mask, \
+  static_cast<unsigned>(::cuda_emu::warp_call(__FILE__, __LINE__, ::cuda_emu::kBallot, mask, \
                                             (p) ? 1 : 0, 0, 32, nullptr))
 #define __any_sync(mask, p) \
-  static_cast<int>(::cuda_emu::warp_op(__FILE__, __LINE__, ::cuda_emu::kAny, mask, (p) ? 1 : 0, 0, 32, nullptr))
+  static_cast<int>(::cuda_emu::warp_call(__FILE__, __LINE__, ::cuda_emu::kAny, mask, (p) ? 1 : 0, 0, 32, nullptr))
 #define __all_sync(mask, p) \
-  static_cast<int>(::cuda_emu::warp_op(__FILE__, __LINE__, ::cuda_emu::kAll, mask, (p) ? 1 : 0, 0, 32, nullptr))
+  static_cast<int>(::cuda_emu::warp_call(__FILE__, __LINE__, ::cuda_emu::kAll, mask, (p) ? 1 : 0, 0, 32, nullptr))
 #define __syncwarp(...) ::cuda_emu::syncwarp(__FILE__, __LINE__, ##__VA_ARGS__)
 #define __activemask() ::cuda_emu::activemask(__FILE__, __LINE__)
 #define __match_any_sync(mask, v)                                                              \
-  static_cast<unsigned>(::cuda_emu::warp_op(__FILE__, __LINE__, ::cuda_emu::kMatchAny, mask, \
+  static_cast<unsigned>(::cuda_emu::warp_call(__FILE__, __LINE__, ::cuda_emu::kMatchAny, mask, \
                                             ::cuda_emu::to_bits(v), 0, 32, nullptr))
 #define __match_all_sync(mask, v, pred)                                                        \
-  static_cast<unsigned>(::cuda_emu::warp_op(__FILE__, __LINE__, ::cuda_emu::kMatchAll, mask, \
+  static_cast<unsigned>(::cuda_emu::warp_call(__FILE__, __LINE__, ::cuda_emu::kMatchAll, mask, \
                                             ::cuda_emu::to_bits(v), 0, 32, pred))
 #define __reduce_add_sync(mask, v) ::cuda_emu::reduce(__FILE__, __LINE__, ::cuda_emu::kReduceAdd, mask, v)
 #define __reduce_min_sync(mask, v) ::cuda_emu::reduce(__FILE__, __LINE__, ::cuda_emu::kReduceMin, mask, v)
@@ -1783,11 +1862,11 @@ inline void syncwarp(const char* f, int l, unsigned mask = 0xffffffffu) {
 inline unsigned reduce(const char* f, int l, int op, unsigned mask, unsigned v) {
   if (op == kReduceMin) op = kReduceUMin;
   if (op == kReduceMax) op = kReduceUMax;
-  return static_cast<unsigned>(warp_op(f, l, op, mask, v, 0, 32, nullptr));
+  return static_cast<unsigned>(warp_call(f, l, op, mask, v, 0, 32, nullptr));
 }
 inline int reduce(const char* f, int l, int op, unsigned mask, int v) {
   return static_cast<int>(
-      warp_op(f, l, op, mask, static_cast<unsigned>(v), 0, 32, nullptr));
+      warp_call(f, l, op, mask, static_cast<unsigned>(v), 0, 32, nullptr));
 }
 }  // namespace cuda_emu
 
