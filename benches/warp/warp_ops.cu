@@ -14,14 +14,9 @@
 // what dominates a kernel like tests/cuda/warp_aggregated_atomics.cu.
 #include <cuda_runtime.h>
 
-#include <chrono>
 #include <cstdio>
 
-__global__ void loop(unsigned* out, int k) {
-  unsigned v = threadIdx.x;
-  for (int i = 0; i < k; ++i) v = v * 1664525u + 1013904223u;
-  out[threadIdx.x] = v;
-}
+#include "warp_kernels.cuh"
 
 __global__ void barrier(unsigned* out, int k) {
   unsigned v = threadIdx.x;
@@ -32,45 +27,12 @@ __global__ void barrier(unsigned* out, int k) {
   out[threadIdx.x] = v;
 }
 
-template <int W>
-__global__ void shfl(unsigned* out, int k) {
-  unsigned v = threadIdx.x;
-  for (int i = 0; i < k; ++i) v = v * 1664525u + __shfl_xor_sync(0xffffffffu, v, 1 + (i & 3), W);
-  out[threadIdx.x] = v;
-}
-
-__global__ void ballot(unsigned* out, int k) {
-  unsigned v = threadIdx.x;
-  for (int i = 0; i < k; ++i) v = v * 1664525u + __ballot_sync(0xffffffffu, v & 1);
-  out[threadIdx.x] = v;
-}
-
-__global__ void match(unsigned* out, int k) {
-  unsigned v = threadIdx.x;
-  for (int i = 0; i < k; ++i) v = v * 1664525u + __match_any_sync(0xffffffffu, v & 3);
-  out[threadIdx.x] = v;
-}
-
 __global__ void short_plain(unsigned* out, int k) {
   out[threadIdx.x] = threadIdx.x * 1664525u + k;
 }
 
 __global__ void short_shfl(unsigned* out, int k) {
   out[threadIdx.x] = threadIdx.x * 1664525u + __shfl_sync(0xffffffffu, k + threadIdx.x, 0);
-}
-
-// The best of five timings (other processes' load only ever adds).
-double seconds(void (*kernel)(unsigned*, int), unsigned* out, int k, int launches, int blocks = 1,
-               int threads = 32) {
-  double best = 1e30;
-  for (int rep = 0; rep < 5; ++rep) {
-    auto t0 = std::chrono::steady_clock::now();
-    for (int i = 0; i < launches; ++i) kernel<<<blocks, threads>>>(out, k);
-    cudaDeviceSynchronize();
-    double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (t < best) best = t;
-  }
-  return best;
 }
 
 int main() {

@@ -648,6 +648,17 @@ inline Fiber* current_thread() {
 // the block.
 thread_local Fiber* g_home = &g_main;
 [[noreturn]] void lane_loop_stalled(Fiber* cur);
+// Where a thread would wait for others (a warp operation outside a lane loop's pass,
+// __activemask, wait_until, a big tile's meeting): a lane of a lane loop cannot, and
+// stops the kernel there (see "Lane loops"). Not in park(): a check there slowed
+// every fiber switch.
+inline void no_wait_in_lane_loop(Fiber* cur, const char* file, int line) {
+  if (__builtin_expect(t_lane_loop, 0)) {
+    cur->file = file;
+    cur->line = line;
+    lane_loop_stalled(cur);
+  }
+}
 [[noreturn]] void lane_calls_missing(const LaneCalls& calls);
 // The fibers of one OS thread: every one made (the fault handler looks for a stack's
 // guard page among them) and those with no thread.
@@ -2203,11 +2214,7 @@ void wait_until(const char* file, int line, const char* what, bool (*ready)(cons
             file, line, what);
     die();
   }
-  if (__builtin_expect(t_lane_loop, 0)) {
-    g_cur->file = file;
-    g_cur->line = line;
-    lane_loop_stalled(g_cur);  // no lane of a lane loop waits (see "Lane loops")
-  }
+  no_wait_in_lane_loop(g_cur, file, line);
   Fiber* cur = g_cur;
   cur->wait = 6;
   cur->file = file;
@@ -2255,11 +2262,7 @@ void sync_misuse(const char* file, int line, const char* what) {
 
 unsigned long long tile_meet(const char* file, int line, unsigned n, unsigned long long value,
                              long long operand, int kind) {
-  if (__builtin_expect(t_lane_loop, 0)) {
-    g_cur->file = file;
-    g_cur->line = line;
-    lane_loop_stalled(g_cur);  // no lane of a lane loop waits (see "Lane loops")
-  }
+  no_wait_in_lane_loop(g_cur, file, line);
   if (!g_in_kernel) {
     fprintf(stderr, "%s:%d: a collective of a thread_block_tile<%u> called outside a kernel\n",
             file, line, n);
@@ -2640,12 +2643,7 @@ unsigned long long warp_op(const char* file, int line, int op, unsigned mask,
     die();
   }
   Fiber* cur = g_cur;
-  if (__builtin_expect(t_lane_loop, 0)) {
-    // Only lane_calls' pass makes a lane loop's warp operations (see "Lane loops").
-    cur->file = file;
-    cur->line = line;
-    lane_loop_stalled(cur);
-  }
+  no_wait_in_lane_loop(cur, file, line);  // only lane_calls' pass makes a loop's calls
   int t = cur->tid;
   int lane = t & 31;
   Warp& W = B.warps[t >> 5];
@@ -2657,12 +2655,7 @@ unsigned long long warp_op(const char* file, int line, int op, unsigned mask,
 unsigned activemask(const char* file, int line) {
   if (!g_in_kernel) return 1;
   Fiber* cur = g_cur;
-  if (__builtin_expect(t_lane_loop, 0)) {
-    // No lane of a lane loop waits (see "Lane loops").
-    cur->file = file;
-    cur->line = line;
-    lane_loop_stalled(cur);
-  }
+  no_wait_in_lane_loop(cur, file, line);
   int t = cur->tid;
   int lane = t & 31;
   Warp& W = B.warps[t >> 5];
