@@ -1,5 +1,5 @@
 // The shapes of kernel the CPU emulator runs as loops over a warp's lanes
-// (src/emulate/lane_loops.rs), each checked on the host: warp reductions in a 2-D
+// (src/emulate/lane_loops/), each checked on the host: warp reductions in a 2-D
 // block, a partial last warp, lanes that return before the warp's shuffles, `auto`
 // and array locals, several declarators, a parameter each thread changes, an `if`
 // and a `while` of the warp's, votes, matches (with __match_all_sync's predicate),

@@ -2725,7 +2725,7 @@ fn lane_loop_report(stderr: &[u8]) -> (String, Vec<String>) {
 #[test]
 fn kernels_run_as_lane_loops_print_what_their_fibers_print() {
     // A kernel whose warps stay converged around their warp operations runs
-    // as a loop over each warp's lanes (src/emulate/lane_loops.rs); with
+    // as a loop over each warp's lanes (src/emulate/lane_loops/); with
     // CUDA_EMU_LANE_LOOPS=0 every lane runs on a fiber of its own. The two
     // must print the same bytes (and where the probe was recorded on a GPU,
     // the GPU's: probes_print_what_they_printed_on_the_h200). The report

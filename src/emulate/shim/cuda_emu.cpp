@@ -2684,7 +2684,7 @@ unsigned activemask(const char* file, int line) {
 // ---- Lane loops ----------------------------------------------------------------------
 // A kernel whose warps stay converged around their warp operations (a loop of shuffles,
 // votes, matches) is written out by the rewriter a second time, as a loop over the lanes
-// of a warp (src/emulate/lane_loops.rs): the code between two warp operations runs lane
+// of a warp (src/emulate/lane_loops/): the code between two warp operations runs lane
 // after lane, each lane's locals in an array of 32, and each warp operation is one pass
 // in which every live lane records its call (warp_call, cuda_runtime.h: no function
 // call, no fiber switch) and one computation for them all (lanes_meet), which gives the
@@ -2694,12 +2694,14 @@ unsigned activemask(const char* file, int line) {
 //
 // The first thread of a warp (lane 0, which starts first) asks lane_loop_begin at the
 // kernel's start: it runs the warp's lanes, and its warp-mates, started later, return at
-// once. While the loop runs, the thread running (g_cur) is the current lane's record in
-// t_lanes, with no stack of its own (fault reports, poll counts and warnings name the
-// lane), and threadIdx is its index. No lane of a loop can wait for another thread: the
-// rewriter writes out only kernels with no barrier, no other warp synchronization and
-// no loop that could poll, and park() stops the kernel with an error naming the place
-// should a lane wait after all (lane_loop_stalled). Not used under --schedule (threads
+// once (fiber_loop counts them returned when lane 0 returns). While the loop runs, the
+// thread running (g_cur) is the current lane's record in t_lanes, with no stack of its
+// own (fault reports and warnings name the lane), and threadIdx is its index. No lane
+// of a loop can wait for another thread: the rewriter writes out only kernels with no
+// barrier, no other warp synchronization and no loop that could poll (count_poll counts
+// nothing in a loop), and every place where a thread would wait stops the kernel with
+// an error naming it should a lane get there after all (no_wait_in_lane_loop). Not
+// used under --schedule (threads
 // start in another order), in cooperative and clustered launches, or with
 // CUDA_EMU_LANE_LOOPS=0; a program built for the warp lock step (g++'s thread
 // sanitizer) runs as written (cuda_runtime.h, lane_loop_start).

@@ -1734,7 +1734,7 @@ inline T from_bits(unsigned long long b) {
   return v;
 }
 
-// A kernel written out as a loop over its warp's lanes (src/emulate/lane_loops.rs;
+// A kernel written out as a loop over its warp's lanes (src/emulate/lane_loops/;
 // cuda_emu.cpp, "Lane loops") calls these. lane_loop_start: 0 run the kernel as written,
 // 1 this thread runs its warp's lanes, 2 they ran already. A program built for the
 // warp lock step (thread-sanitizer instrumentation) always runs as written.
