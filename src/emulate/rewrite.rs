@@ -280,7 +280,11 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
     rewriter.addend_parameters();
     rewriter.push_edits(returned.edits);
     if !rewriter.lock_step && !rewriter.synchronizes {
-        let edited: Vec<(usize, usize)> = rewriter.edits.iter().map(|e| (e.start, e.end)).collect();
+        let edited: Vec<(usize, usize, String)> = rewriter
+            .edits
+            .iter()
+            .map(|e| (e.start, e.end, e.replacement.clone()))
+            .collect();
         let name = c_string_literal(&path.display().to_string());
         let loops = super::lane_loops::lane_loops(source, &tokens, &name, &edited);
         rewriter.push_edits(loops);

@@ -305,7 +305,7 @@ pub(super) fn escapes(f: &File, s: &Stmt, in_loop: bool, in_switch: bool) -> boo
             (f.is(k, "break") && !in_loop && !in_switch) || (f.is(k, "continue") && !in_loop)
         }),
         Stmt::Block(_, _, items) => items.iter().any(|i| escapes(f, i, in_loop, in_switch)),
-        Stmt::For(_, _, _) | Stmt::While(_, _, _) | Stmt::Do(..) => false,
+        Stmt::For(_, _, _) | Stmt::While(_, _, _) | Stmt::Do(..) | Stmt::Directive(..) => false,
         Stmt::If(_, _, then, other) => {
             escapes(f, then, in_loop, in_switch)
                 || other
@@ -475,6 +475,7 @@ pub(super) fn collect_warp_level(
                 }
             }
             Stmt::Do(..) => return None,
+            Stmt::Directive(..) => {}
             Stmt::Simple(a, semi) => {
                 // A warp statement: what it assigns holds a warp operation's
                 // result, which may differ between lanes.

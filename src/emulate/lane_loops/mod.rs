@@ -62,15 +62,16 @@ use source::*;
 
 /// The lane-loop form of every kernel of a file that can have one: edits
 /// `(at, at, text)` that insert it after each such kernel's `{`. `path` is
-/// the C string literal of the file's name for `#line`; `edited` the byte
-/// ranges other rewrites replace (a kernel with one inside keeps fibers).
+/// the C string literal of the file's name for `#line`; `edited` what other
+/// rewrites replace, and with what (a kernel with one inside keeps its
+/// fibers, but for `__CUDA_ARCH__` tests, which the copy makes too).
 pub(super) fn lane_loops(
     source: &str,
     tokens: &[CodeToken],
     path: &str,
-    edited: &[(usize, usize)],
+    edited: &[(usize, usize, String)],
 ) -> Vec<(usize, usize, String)> {
-    let file = File::new(source, tokens);
+    let file = File::new(source, tokens, edited);
     let mut out = Vec::new();
     for (k, t) in tokens.iter().enumerate() {
         if t.directive.is_some() || file.text(k) != "__global__" {
@@ -79,8 +80,7 @@ pub(super) fn lane_loops(
         let Some(kernel) = file.kernel_at(k) else {
             continue;
         };
-        let (from, to) = (tokens[kernel.open].start, tokens[kernel.close].end);
-        if edited.iter().any(|&(s, e)| s < to && e > from) {
+        if file.edited(kernel.open, kernel.close) {
             continue;
         }
         if let Some(text) = Writer::write(&file, &kernel, path) {
@@ -337,7 +337,7 @@ impl<'a> Writer<'a> {
                 self.scope_close();
                 Some(())
             }
-            Stmt::Do(..) => None,
+            Stmt::Do(..) | Stmt::Directive(..) => None,
             Stmt::Simple(a, semi) => self.warp_statement(*a, *semi, false),
         }
     }
@@ -347,6 +347,14 @@ impl<'a> Writer<'a> {
     fn plain(&mut self, s: &Stmt) -> Option<()> {
         let f = self.f;
         let (a, b) = s.range();
+        if let Stmt::Directive(hash, last) = *s {
+            // `#if` and the rest stand where they stood, around what they hold.
+            let text = f.with_edits(hash, last);
+            self.out.push('\n');
+            self.out.push_str(&text);
+            self.out.push('\n');
+            return Some(());
+        }
         if let Stmt::Simple(a, semi) = *s {
             match f.text(a) {
                 "break" if f.is(a + 1, ";") => {
@@ -655,7 +663,7 @@ impl<'a> Writer<'a> {
     fn inline_call(&mut self, k: usize, close: usize) -> Option<Option<String>> {
         let f = self.f;
         let function = *f.functions.get(f.text(k))?;
-        if self.depth >= 4 {
+        if self.depth >= 4 || f.edited(function.name, function.close) {
             return None;
         }
         let signature = signature(f, function)?;
@@ -949,7 +957,29 @@ mod tests {
         );
         let tokens = lex(source.as_bytes()).code_tokens();
         let at = source.find("v += ").unwrap();
-        assert!(lane_loops(&source, &tokens, "\"k.cu\"", &[(at, at + 1)]).is_empty());
+        let edit = [(at, at + 1, "w".to_string())];
+        assert!(lane_loops(&source, &tokens, "\"k.cu\"", &edit).is_empty());
         assert_eq!(lane_loops(&source, &tokens, "\"k.cu\"", &[]).len(), 1);
+        // Inside a warp function the kernel calls: its callers keep their fibers.
+        let head = "__device__ unsigned f(unsigned v) {\n  v += 1;\n  return __shfl_down_sync(0xffffffffu, v, 1);\n}";
+        let source = kernel(head, "  out[0] = f(threadIdx.x);");
+        let tokens = lex(source.as_bytes()).code_tokens();
+        let at = source.find("v += 1").unwrap();
+        let edit = [(at, at + 1, "w".to_string())];
+        assert!(lane_loops(&source, &tokens, "\"k.cu\"", &edit).is_empty());
+        assert_eq!(lane_loops(&source, &tokens, "\"k.cu\"", &[]).len(), 1);
+    }
+
+    #[test]
+    fn a_cuda_arch_test_between_statements_is_carried_over_as_the_rewriter_reads_it() {
+        // The rewriter reads `__CUDA_ARCH__` in device code as the device pass
+        // does (900): the copy carries the same reading.
+        let source = "__global__ void k(unsigned* out) {\n  unsigned v = threadIdx.x;\n#if __CUDA_ARCH__ >= 700\n  v += __shfl_xor_sync(0xffffffffu, v, 1);\n#else\n  v = 0;\n#endif\n  out[threadIdx.x] = v;\n}\n";
+        let rewritten =
+            super::super::rewrite::rewrite(std::path::Path::new("k.cu"), source).unwrap();
+        let copy = &rewritten.cpp[rewritten.cpp.find("lane_loop_start").unwrap()..];
+        assert!(copy.contains("\n#if 900 >= 700\n"), "{copy}");
+        assert!(copy.contains("\n#else\n"), "{copy}");
+        assert!(copy.contains("\n#endif\n"), "{copy}");
     }
 }

@@ -70,6 +70,12 @@ pub(super) struct Kernel {
 pub(super) struct File<'a> {
     pub(super) source: &'a str,
     pub(super) tokens: &'a [CodeToken],
+    /// What other rewrites replace (bytes, and the text put there). Code
+    /// with one inside is not written out (the copy would miss it: a
+    /// translated `asm`), but for those on the lines `#if` and the like
+    /// between statements, which the copy makes too (a `__CUDA_ARCH__` test
+    /// read the device's way).
+    pub(super) edited: &'a [(usize, usize, String)],
     /// The file's macros: each name's body (the first definition).
     pub(super) macros: std::collections::HashMap<&'a str, (usize, usize)>,
     /// The file's functions: each name's token and body braces (the first
@@ -88,10 +94,15 @@ pub(super) struct Function {
 }
 
 impl<'a> File<'a> {
-    pub(super) fn new(source: &'a str, tokens: &'a [CodeToken]) -> Self {
+    pub(super) fn new(
+        source: &'a str,
+        tokens: &'a [CodeToken],
+        edited: &'a [(usize, usize, String)],
+    ) -> Self {
         let mut f = File {
             source,
             tokens,
+            edited,
             macros: Default::default(),
             functions: Default::default(),
             warp_functions: Default::default(),
@@ -279,6 +290,52 @@ impl<'a> File<'a> {
         Some((first, end.wrapping_sub(1).max(first.wrapping_sub(1))))
     }
 
+    /// Whether another rewrite edits tokens `a..=b` (but on a conditional
+    /// directive's line, which a copy carries over: [`File::with_edits`]).
+    pub(super) fn edited(&self, a: usize, b: usize) -> bool {
+        let (from, to) = (self.tokens[a].start, self.tokens[b].end);
+        self.edited.iter().any(|(s, e, _)| {
+            (*s < to && (*e > from || (s == e && *s >= from))) && !self.on_conditional(*s, *e)
+        })
+    }
+
+    /// Whether bytes `s..e` lie on one line `#if`, `#elif`, `#ifdef` or
+    /// `#ifndef`.
+    fn on_conditional(&self, s: usize, e: usize) -> bool {
+        let Ok(k) = self.tokens.binary_search_by(|t| t.start.cmp(&s)) else {
+            return false;
+        };
+        let Some(hash) = self.tokens[k].directive else {
+            return false;
+        };
+        let last = (k..self.tokens.len())
+            .take_while(|&j| self.tokens[j].directive == Some(hash))
+            .last()
+            .unwrap_or(k);
+        matches!(self.text(hash + 1), "if" | "elif" | "ifdef" | "ifndef")
+            && e <= self.tokens[last].end
+    }
+
+    /// The source of tokens `a..=b`, with the other rewrites' edits inside.
+    pub(super) fn with_edits(&self, a: usize, b: usize) -> String {
+        let (from, to) = (self.tokens[a].start, self.tokens[b].end);
+        let mut inside: Vec<&(usize, usize, String)> = self
+            .edited
+            .iter()
+            .filter(|(s, e, _)| *s >= from && *e <= to)
+            .collect();
+        inside.sort_by_key(|(s, _, _)| *s);
+        let mut out = String::new();
+        let mut at = from;
+        for (s, e, text) in inside {
+            out.push_str(&self.source[at..*s]);
+            out.push_str(text);
+            at = *e;
+        }
+        out.push_str(&self.source[at..to]);
+        out
+    }
+
     /// Where the function `name` is defined in the file: its body's braces.
     pub(super) fn definition(&self, name: &str) -> Option<(usize, usize)> {
         self.functions.get(name).map(|g| (g.open, g.close))
@@ -301,12 +358,17 @@ pub(super) enum Stmt {
     Do(usize, usize),
     /// `if (cond) then [else other]`: the parentheses.
     If(usize, usize, Box<Stmt>, Option<Box<Stmt>>),
+    /// A line `#if`, `#ifdef`, `#ifndef`, `#elif`, `#else` or `#endif`
+    /// between statements: its `#` and last token.
+    Directive(usize, usize),
 }
 
 impl Stmt {
     pub(super) fn range(&self) -> (usize, usize) {
         match self {
-            Stmt::Simple(a, b) | Stmt::Block(a, b, _) | Stmt::Do(a, b) => (*a, *b),
+            Stmt::Simple(a, b) | Stmt::Block(a, b, _) | Stmt::Do(a, b) | Stmt::Directive(a, b) => {
+                (*a, *b)
+            }
             Stmt::For(open, _, body) | Stmt::While(open, _, body) => (open - 1, body.range().1),
             Stmt::If(open, _, then, other) => (
                 open - 1,
@@ -323,22 +385,53 @@ pub(super) fn statements(f: &File, from: usize, to: usize) -> Option<Vec<Stmt>> 
     let mut k = from;
     while k < to {
         if let Some(hash) = f.tokens[k].directive {
-            if !f.is(hash + 1, "pragma") {
-                return None;
+            // A line `#if`, `#else`, ... between statements is kept where it
+            // stands; a `#pragma` is dropped; anything else is not followed.
+            let mut last = k;
+            while last + 1 < to && f.tokens[last + 1].directive == Some(hash) {
+                last += 1;
             }
-            k += 1;
+            match f.text(hash + 1) {
+                "pragma" => {}
+                "if" | "ifdef" | "ifndef" | "elif" | "else" | "endif" => {
+                    out.push(Stmt::Directive(hash, last));
+                }
+                _ => return None,
+            }
+            k = last + 1;
             continue;
         }
         let (stmt, next) = statement(f, k, to)?;
+        let (a, b) = stmt.range();
+        // A line of the preprocessor inside a statement: not followed (but the
+        // statements of a block, parsed on their own).
+        if !matches!(stmt, Stmt::Block(..)) && {
+            let header = match &stmt {
+                Stmt::For(open, close, _)
+                | Stmt::While(open, close, _)
+                | Stmt::If(open, close, ..) => (*open, *close),
+                _ => (a, b),
+            };
+            (header.0..=header.1).any(|j| f.tokens[j].directive.is_some())
+        } {
+            return None;
+        }
         out.push(stmt);
         k = next;
     }
     Some(out)
 }
 
+/// Whether token `k` is on a `#pragma` line.
+fn pragma(f: &File, k: usize) -> bool {
+    f.tokens[k]
+        .directive
+        .is_some_and(|hash| f.is(hash + 1, "pragma"))
+}
+
 pub(super) fn statement(f: &File, k: usize, to: usize) -> Option<(Stmt, usize)> {
     let skip_pragmas = |mut j: usize| {
-        while j < to && f.tokens[j].directive.is_some() {
+        while j < to && pragma(f, j) {
             j += 1;
         }
         j
