@@ -376,7 +376,14 @@ impl<'a> Writer<'a> {
                 return self.declare(&d, &[]);
             }
         }
-        if escapes(f, s, false, false) {
+        // Copied as written: an `#if` inside would miss the rewriter's reading
+        // of `__CUDA_ARCH__` (only a warp-level one is carried over).
+        let conditional = (a..=b).any(|k| {
+            f.tokens[k]
+                .directive
+                .is_some_and(|hash| !f.is(hash + 1, "pragma"))
+        });
+        if conditional || escapes(f, s, false, false) {
             return None;
         }
         let id = self.lanes_open(self.needs_thread(a, b, &[]));
@@ -981,5 +988,14 @@ mod tests {
         assert!(copy.contains("\n#if 900 >= 700\n"), "{copy}");
         assert!(copy.contains("\n#else\n"), "{copy}");
         assert!(copy.contains("\n#endif\n"), "{copy}");
+        // Inside a lane's code it would be copied as written: not written out.
+        let source = "__global__ void k(unsigned* out) {\n  unsigned v = threadIdx.x;\n  if (v == 0) {\n#if __CUDA_ARCH__ >= 700\n    v = 1;\n#endif\n  }\n  v += __shfl_xor_sync(0xffffffffu, v, 1);\n  out[threadIdx.x] = v;\n}\n";
+        let rewritten =
+            super::super::rewrite::rewrite(std::path::Path::new("k.cu"), source).unwrap();
+        assert!(
+            !rewritten.cpp.contains("lane_loop_start"),
+            "{}",
+            rewritten.cpp
+        );
     }
 }
