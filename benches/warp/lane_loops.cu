@@ -2,8 +2,9 @@
 // run as a loop over the warp's lanes (the default) or, with CUDA_EMU_LANE_LOOPS=0,
 // each lane on a fiber of its own that meets its warp by fiber switches.
 // scripts/bench-warp runs this program both ways and prints the ratio; it is not a
-// test. No barrier and no shared memory: a program that synchronizes threads runs
-// in the warp lock step, on fibers (benches/warp/warp_ops.cu measures that). Each
+// test. No barrier and no shared memory, so the program is not built for the warp
+// lock step, whose launches meet at every access in their first block and run lane
+// loops in the others only (benches/warp/lane_barriers.cu measures that). Each
 // kernel (benches/warp/warp_kernels.cuh) runs one 32-thread block per launch, and
 // this prints nanoseconds per lane per operation.
 #include <cuda_runtime.h>

@@ -1,6 +1,7 @@
 // Per-operation cost of warp intrinsics under CPU emulation, against the cost of a
 // fiber switch measured in the same run (scripts/bench-warp builds and runs this
-// through the emulator; it is not a test). Each kernel runs one 32-thread block per
+// through the emulator with CUDA_EMU_LANE_LOOPS=0, every lane on a fiber of its own;
+// it is not a test). Each kernel runs one 32-thread block per
 // launch, K operations per thread:
 //   loop      the same loop with no warp operation (subtracted from the others)
 //   barrier   __syncthreads(): each lane parks and the next runs, one switch a lane

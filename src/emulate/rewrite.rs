@@ -279,16 +279,17 @@ pub fn rewrite(path: &Path, source: &str) -> Result<RewrittenSource, RewriteErro
     rewriter.host_device_copies();
     rewriter.addend_parameters();
     rewriter.push_edits(returned.edits);
-    if !rewriter.lock_step && !rewriter.synchronizes {
-        let edited: Vec<(usize, usize, String)> = rewriter
-            .edits
-            .iter()
-            .map(|e| (e.start, e.end, e.replacement.clone()))
-            .collect();
-        let name = c_string_literal(&path.display().to_string());
-        let loops = super::lane_loops::lane_loops(source, &tokens, &name, &edited);
-        rewriter.push_edits(loops);
-    }
+    // Built for the lock step or not: the runtime decides where the lane-loop
+    // form runs (cuda_emu.cpp, "Lane loops").
+    let edited: Vec<(usize, usize, String)> = rewriter
+        .edits
+        .iter()
+        .map(|e| (e.start, e.end, e.replacement.clone()))
+        .collect();
+    let name = c_string_literal(&path.display().to_string());
+    let watched = rewriter.lock_step || rewriter.synchronizes;
+    let loops = super::lane_loops::lane_loops(source, &tokens, &name, &edited, watched);
+    rewriter.push_edits(loops);
     let half_product_returns = returned.warned;
     let Rewriter {
         mut edits,

@@ -2743,6 +2743,10 @@ fn kernels_run_as_lane_loops_print_what_their_fibers_print() {
         ("warp_exited_lanes", &["partial_sum"]),
         ("warp_shuffle_speed", &["aggregated", "shuffles"]),
         ("warp_aggregated_atomics", &["tickets"]),
+        // Barriers and shared memory: in every block but the first, whose
+        // lanes meet at their accesses (the lock step's watch).
+        ("warp_lane_barriers", &["exchange", "partial"]),
+        ("warp_wallace", &["wallace"]),
     ] {
         let compiled = backend
             .compile(&probe(name))
@@ -2765,22 +2769,27 @@ fn kernels_run_as_lane_loops_print_what_their_fibers_print() {
 }
 
 #[test]
-fn the_lane_loop_probe_checks_every_shape_on_the_host() {
-    // warp_lane_loops computes each kernel's answer on the host too (it is
-    // not recorded on a GPU yet): every check passes under the lane loops.
+fn the_lane_loop_probes_check_every_shape_on_the_host() {
+    // warp_lane_loops and warp_lane_barriers compute each kernel's answer on
+    // the host too: every check passes under the lane loops.
     let Some(backend) = emulator(false) else {
         return;
     };
-    let compiled = backend.compile(&probe("warp_lane_loops")).unwrap();
-    let done = run_lane_loops(backend.command(&compiled), "1");
-    let stdout = String::from_utf8_lossy(&done.stdout);
-    let checks: Vec<&str> = stdout
-        .lines()
-        .filter(|l| l.contains(": PASS") || l.contains(": FAIL"))
-        .collect();
-    assert_eq!(checks.len(), 5, "{stdout}");
-    assert!(checks.iter().all(|l| l.contains(": PASS")), "{stdout}");
-    assert_eq!(done.termination, Termination::Exited(0), "{stdout}");
+    for (name, count) in [("warp_lane_loops", 5), ("warp_lane_barriers", 2)] {
+        let compiled = backend.compile(&probe(name)).unwrap();
+        let done = run_lane_loops(backend.command(&compiled), "1");
+        let stdout = String::from_utf8_lossy(&done.stdout);
+        let checks: Vec<&str> = stdout
+            .lines()
+            .filter(|l| l.contains(": PASS") || l.contains(": FAIL"))
+            .collect();
+        assert_eq!(checks.len(), count, "{name}: {stdout}");
+        assert!(
+            checks.iter().all(|l| l.contains(": PASS")),
+            "{name}: {stdout}"
+        );
+        assert_eq!(done.termination, Termination::Exited(0), "{name}: {stdout}");
+    }
 }
 
 #[test]
@@ -2876,4 +2885,88 @@ fn a_condition_the_lanes_disagree_on_stops_the_kernel_naming_its_line() {
     let fibers = run_lane_loops(backend.command(&compiled), "0");
     assert_eq!(fibers.termination, Termination::Exited(0));
     assert_eq!(String::from_utf8_lossy(&fibers.stdout), "no error\n");
+}
+
+#[test]
+fn lanes_that_talk_in_a_block_run_as_a_lane_loop_are_warned_about() {
+    // In a program built for the lock step, the launch's first block meets at
+    // every access and shows whether a warp's lanes talk through shared
+    // memory; the later blocks run as lane loops. Block 2 here talks (lane 1
+    // writes what lane 0 then reads, no __syncwarp): the watch goes on in the
+    // lane loop and names both lines. A statement that reads shared memory
+    // beside its shuffle keeps the kernel on fibers (the lane loop would
+    // finish it after the shuffle, where the watch would take the read to
+    // come after the warp's sync).
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let program = |read: &str| {
+        format!(
+            "#include <cstdio>\n\
+             __global__ void k(unsigned* out) {{\n\
+             \x20 __shared__ unsigned s[64];\n\
+             \x20 unsigned v = threadIdx.x + 100 * blockIdx.x;\n\
+             \x20 const unsigned at = blockIdx.x == 2 ? threadIdx.x ^ 1 : threadIdx.x;\n\
+             \x20 s[at] = v;\n\
+             {read}\n\
+             \x20 out[blockIdx.x * 64 + threadIdx.x] = v;\n\
+             }}\n\
+             int main() {{\n\
+             \x20 unsigned* out;\n\
+             \x20 cudaMalloc(&out, 6 * 64 * sizeof(unsigned));\n\
+             \x20 k<<<6, 64>>>(out);\n\
+             \x20 static unsigned h[6 * 64];\n\
+             \x20 cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost);\n\
+             \x20 printf(\"block 2: %u %u\\n\", h[128], h[129]);\n\
+             \x20 return 0;\n\
+             }}\n"
+        )
+    };
+    std::fs::write(
+        dir.path().join("apart.cu"),
+        program(
+            "  const unsigned got = s[threadIdx.x];\n  v = got * 1000 + __shfl_xor_sync(0xffffffffu, v, 1);",
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.path().join("beside.cu"),
+        program("  v = s[threadIdx.x] * 1000 + __shfl_xor_sync(0xffffffffu, v, 1);\n"),
+    )
+    .unwrap();
+    let compiled = backend
+        .compile(&Program::load(dir.path(), "apart.cu").unwrap())
+        .unwrap();
+    let mut command = backend.command(&compiled);
+    command.env("CUDA_EMU_THREADS", "1");
+    let loops = run_lane_loops(command, "report");
+    let (stderr, kernels) = lane_loop_report(&loops.stderr);
+    assert_eq!(kernels, ["k"], "{stderr}");
+    assert!(
+        stderr.contains(
+            "apart.cu:7: warning: lanes of warp 0 communicate through plain (not volatile) \
+             shared memory with no __syncwarp(): lane 1 writes at apart.cu:6, lane 0 reads at apart.cu:7"
+        ),
+        "{stderr}"
+    );
+    assert!(stderr.contains("in block (2,0,0)"), "{stderr}");
+    // Lane after lane, statement by statement: the lock step's answer.
+    assert_eq!(
+        String::from_utf8_lossy(&loops.stdout),
+        "block 2: 201201 200200\n"
+    );
+
+    let compiled = backend
+        .compile(&Program::load(dir.path(), "beside.cu").unwrap())
+        .unwrap();
+    let mut command = backend.command(&compiled);
+    command.env("CUDA_EMU_THREADS", "1");
+    let beside = run_lane_loops(command, "report");
+    let (stderr, kernels) = lane_loop_report(&beside.stderr);
+    assert!(kernels.is_empty(), "{stderr}");
+    assert!(
+        stderr.contains("warning: lanes of warp 0 communicate"),
+        "{stderr}"
+    );
 }

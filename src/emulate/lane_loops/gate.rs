@@ -25,8 +25,14 @@ pub(super) const WARP_OPERATIONS: &[&str] = &[
     "__reduce_xor_sync",
 ];
 
+/// The block's barrier, which a lane loop's warp waits at as one (at the
+/// warp's level, as a statement of its own: `lanes_barrier`).
+pub(super) const BARRIER: &str = "__syncthreads";
+
 /// Names that keep a kernel on fibers wherever they appear in it: what waits
-/// for other threads, what the statement structure cannot follow.
+/// for other threads, what the statement structure cannot follow. (In the
+/// kernel's own body, [`BARRIER`] and `__shared__` declarations are the
+/// writer's to place: [`runnable`] with `kernel` set lets them through.)
 pub(super) const DENIED: &[&str] = &[
     "__syncthreads",
     "__syncthreads_count",
@@ -155,8 +161,11 @@ pub(super) fn has_warp_operation(f: &File, a: usize, b: usize) -> bool {
 
 /// The checks on everything a lane loop runs, whatever its place: the names
 /// it may not use, the functions it may call, loops that could poll. `seen`
-/// holds the file's functions already checked.
-pub(super) fn runnable(f: &File, a: usize, b: usize, seen: &mut Vec<String>) -> bool {
+/// holds the file's functions already checked. `kernel`: tokens `a..=b` are
+/// the kernel's own body, where the block's barrier and `[static]
+/// __shared__` declarations may stand (the writer refuses them anywhere but
+/// at the warp's level).
+pub(super) fn runnable(f: &File, a: usize, b: usize, seen: &mut Vec<String>, kernel: bool) -> bool {
     // Code skips its `#pragma` lines; a macro's body is all one line.
     let in_macro = f.tokens[a].directive.is_some();
     for k in a..=b.min(f.tokens.len() - 1) {
@@ -164,7 +173,9 @@ pub(super) fn runnable(f: &File, a: usize, b: usize, seen: &mut Vec<String>) -> 
             continue;
         }
         let s = f.text(k);
-        if DENIED.contains(&s) {
+        let placed = kernel
+            && (s == BARRIER || s == "__shared__" || (s == "static" && f.is(k + 1, "__shared__")));
+        if DENIED.contains(&s) && !placed {
             return false;
         }
         // A macro of the file: what it expands to is checked as if written here
@@ -174,7 +185,7 @@ pub(super) fn runnable(f: &File, a: usize, b: usize, seen: &mut Vec<String>) -> 
             && !seen.iter().any(|n| n == s)
             && (has_warp_operation(f, ma, mb) || {
                 seen.push(s.to_string());
-                !runnable(f, ma, mb, seen)
+                !runnable(f, ma, mb, seen, false)
             })
         {
             return false;
@@ -201,7 +212,7 @@ pub(super) fn runnable(f: &File, a: usize, b: usize, seen: &mut Vec<String>) -> 
             if f.is(k + 1, "<") && !template_call(f, k + 1) {
                 continue; // a comparison
             }
-            if !callable(f, s, seen) {
+            if !placed && !callable(f, s, seen) {
                 return false;
             }
         }
@@ -238,7 +249,7 @@ pub(super) fn callable(f: &File, name: &str, seen: &mut Vec<String>) -> bool {
     }
     if let Some((open, close)) = f.definition(name) {
         seen.push(name.to_string());
-        return runnable(f, open, close, seen);
+        return runnable(f, open, close, seen, false);
     }
     let base = name.strip_suffix('f').unwrap_or(name);
     CALLABLE.contains(&name)

@@ -17,12 +17,17 @@
 //! Only what can be seen to stay converged is written out (everything else
 //! keeps the fibers, decided here, at compile time):
 //!
-//! - a program that is not built for the warp lock step (no `volatile`, no
-//!   `__shared__`, no `__syncthreads` or `__syncwarp`: the caller checks);
 //! - a `__global__` function with no preprocessor line in its body but
-//!   `#pragma`, no other rewrite inside it, no parameter taken by reference or
-//!   pack, no lambda, `goto`, `static` local, inline assembly, cooperative
-//!   group or `__activemask`;
+//!   `#pragma` and conditionals between warp-level statements, no other
+//!   rewrite inside it but in `__shared__` declarations, no parameter taken by
+//!   reference or pack, no lambda, `goto`, `static` local (but `static
+//!   __shared__`), `volatile`, inline assembly, cooperative group,
+//!   `__syncwarp`, fence or `__activemask`;
+//! - whose `__shared__` declarations and `__syncthreads();` stand at the
+//!   warp's level, as statements of their own: a `__shared__` array is the
+//!   block's, declared once (the lane-loop form has its own, and the runtime
+//!   runs every warp of a block in one form); at the barrier the warp's live
+//!   lanes arrive together (`lanes_barrier`);
 //! - whose warp operations stand in expression or declaration statements (not
 //!   under `?:`, `&&` or `||`, not nested in one another), themselves inside
 //!   blocks, `for` and `while` loops and `if`s whose conditions depend on
@@ -37,7 +42,10 @@
 //!   another thread: the shim would stop the kernel, so it is not written
 //!   out);
 //! - with no loop that could poll (an atomic inside a loop that is not the
-//!   warp's), and no `break` or `continue` that would leave the lanes' loop.
+//!   warp's), and no `break` or `continue` that would leave the lanes' loop;
+//! - in a program built for the warp lock step, whose statements holding a
+//!   warp operation touch no memory another lane could besides the
+//!   operation's arguments ([`Writer::touches_memory`]).
 //!
 //! The written-out form sits in the kernel's body, in front of the body as
 //! written, on the line of its `{`, and carries `#line` directives, so
@@ -45,7 +53,8 @@
 //! lines of the program; the body as written follows, under a `#line` that
 //! puts it back where it was, and runs where the runtime says no (a warp whose
 //! lane 0 is not the first to start, `--schedule`, `CUDA_EMU_LANE_LOOPS=0`,
-//! the lock step's instrumented build).
+//! `--sanitize`, and in a program built for the warp lock step, a block whose
+//! lanes meet at their accesses: the launch's first, as a rule).
 //!
 //! Hand-written on the crate's lexer, like the rest of the rewriter (see
 //! `rewrite.rs` for why no C++ parser): the statement structure it needs is
@@ -65,11 +74,15 @@ use source::*;
 /// the C string literal of the file's name for `#line`; `edited` what other
 /// rewrites replace, and with what (a kernel with one inside keeps its
 /// fibers, but for `__CUDA_ARCH__` tests, which the copy makes too).
+/// `watched`: the program is built for the warp lock step, whose watch on
+/// shared memory must see each access on its side of each warp operation
+/// ([`Writer::touches_memory`]).
 pub(super) fn lane_loops(
     source: &str,
     tokens: &[CodeToken],
     path: &str,
     edited: &[(usize, usize, String)],
+    watched: bool,
 ) -> Vec<(usize, usize, String)> {
     let file = File::new(source, tokens, edited);
     let mut out = Vec::new();
@@ -83,7 +96,7 @@ pub(super) fn lane_loops(
         if file.edited(kernel.open, kernel.close) {
             continue;
         }
-        if let Some(text) = Writer::write(&file, &kernel, path) {
+        if let Some(text) = Writer::write(&file, &kernel, path, watched) {
             let at = tokens[kernel.open].end;
             out.push((at, at, text));
         }
@@ -95,6 +108,8 @@ pub(super) fn lane_loops(
 struct LaneLocal {
     name: String,
     array: String,
+    /// Declared as an array (its elements the lane's own), not a pointer.
+    indexable: bool,
 }
 
 /// Builds the lane-loop text of one kernel.
@@ -115,13 +130,15 @@ struct Writer<'a> {
     function: Option<Option<String>>,
     /// How many warp functions deep.
     depth: usize,
+    /// Built for the lock step (see [`lane_loops`]).
+    watched: bool,
 }
 
 impl<'a> Writer<'a> {
-    fn write(f: &'a File<'a>, kernel: &Kernel, path: &'a str) -> Option<String> {
+    fn write(f: &'a File<'a>, kernel: &Kernel, path: &'a str, watched: bool) -> Option<String> {
         let items = statements(f, kernel.open + 1, kernel.close)?;
         if !has_warp_operation(f, kernel.open, kernel.close)
-            || !runnable(f, kernel.open + 1, kernel.close - 1, &mut Vec::new())
+            || !runnable(f, kernel.open + 1, kernel.close - 1, &mut Vec::new(), true)
         {
             return None;
         }
@@ -142,6 +159,7 @@ impl<'a> Writer<'a> {
                 .collect(),
             function: None,
             depth: 0,
+            watched,
         };
         w.out.push_str(
             " if (const int cuda_emu_mode_ = ::cuda_emu::lane_loop_start()) { \
@@ -161,7 +179,7 @@ impl<'a> Writer<'a> {
                 " std::remove_cv_t<decltype({name})> {array}[32]; \
                  for (int cuda_emu_l_ = 0; cuda_emu_l_ < 32; ++cuda_emu_l_) {array}[cuda_emu_l_] = {name};"
             ));
-            w.bind_at_warp_level(&name, &array);
+            w.bind_at_warp_level(&name, &array, false);
         }
         for item in &items {
             w.item(item)?;
@@ -176,18 +194,22 @@ impl<'a> Writer<'a> {
         Some(w.out)
     }
 
-    fn bind_at_warp_level(&mut self, name: &str, array: &str) {
+    fn bind_at_warp_level(&mut self, name: &str, array: &str, indexable: bool) {
         self.out.push_str(&format!(
             " auto& {name} __attribute__((unused)) = {array}[0];"
         ));
         self.locals.push(LaneLocal {
             name: name.to_string(),
             array: array.to_string(),
+            indexable,
         });
     }
 
     /// Source text `a..=b` under a `#line` naming its place.
     fn source(&mut self, a: usize, b: usize, returns: Option<usize>) -> Option<()> {
+        if (a..=b).any(|k| self.f.is(k, "__shared__") || self.f.is(k, BARRIER)) {
+            return None; // the block's, not a lane's: at the warp's level only
+        }
         let (first, last) = (&self.f.tokens[a], &self.f.tokens[b]);
         self.out.push_str(&format!(
             "\n#line {} {}\n{}",
@@ -370,6 +392,7 @@ impl<'a> Writer<'a> {
                     return self.source(a, semi, None);
                 }
                 ";" => return Some(()),
+                "__shared__" | "static" => return self.shared(a, semi),
                 _ => {}
             }
             if let Some(d) = declaration(f, a, semi).ok()? {
@@ -389,6 +412,22 @@ impl<'a> Writer<'a> {
         let id = self.lanes_open(self.needs_thread(a, b, &[]));
         self.source(a, b, Some(id))?;
         self.lanes_close(id);
+        Some(())
+    }
+
+    /// A `[static] __shared__` declaration at the warp's level: the block's
+    /// one copy, as the rewriter wrote it (its `alignas` moved), not a copy
+    /// per lane. The lane-loop form declares its own, apart from the body as
+    /// written: a block runs one form or the other in every warp
+    /// (`lane_loop_begin`).
+    fn shared(&mut self, a: usize, semi: usize) -> Option<()> {
+        let f = self.f;
+        if !(f.is(a, "__shared__") || f.is(a + 1, "__shared__")) {
+            return None;
+        }
+        self.line_of(a);
+        let text = f.with_edits(a, semi);
+        self.out.push_str(&text);
         Some(())
     }
 
@@ -418,7 +457,7 @@ impl<'a> Writer<'a> {
                 format!("std::remove_cv_t<{ty} {pointer}>")
             };
             self.out.push_str(&format!(" {element} {array}[32]{dims};"));
-            self.bind_at_warp_level(&name, &array);
+            self.bind_at_warp_level(&name, &array, !dims.is_empty());
             match decl.init {
                 Init::None => {}
                 Init::Copy(a, b) => {
@@ -578,6 +617,9 @@ impl<'a> Writer<'a> {
         if from >= semi || (from..semi).any(conditional) {
             return None;
         }
+        if (from..semi).any(|k| f.is(k, BARRIER)) {
+            return self.barrier(from, semi, returning);
+        }
         let mut replacements = Vec::new();
         let mut k = from;
         while k < semi {
@@ -607,6 +649,28 @@ impl<'a> Writer<'a> {
             });
             k = close + 1;
         }
+        // The statement's pass runs after the warp operations completed: in a
+        // fiber, what it reads or writes besides them may come before. (A
+        // declaration's: its initializers.)
+        if self.watched {
+            let spans: Vec<(usize, usize)> = match declaration(f, a, semi).ok()? {
+                Some(d) if !returning => d
+                    .declarators
+                    .iter()
+                    .filter_map(|decl| match decl.init {
+                        Init::None => None,
+                        Init::Copy(x, y) | Init::Direct(x, y) => Some((x, y)),
+                    })
+                    .collect(),
+                _ => vec![(from, semi - 1)],
+            };
+            if spans
+                .iter()
+                .any(|&(x, y)| self.touches_memory(x, y, &replacements))
+            {
+                return None;
+            }
+        }
         if returning {
             let result = self.function.clone()??;
             let lanes = self.lanes_open(self.needs_thread(from, semi, &replacements));
@@ -626,6 +690,86 @@ impl<'a> Writer<'a> {
         self.out.push_str(&text);
         self.lanes_close(lanes);
         Some(())
+    }
+
+    /// `__syncthreads();` at the warp's level: the warp's live lanes arrive
+    /// at the block's barrier together, and its fiber waits there for the
+    /// other warps (`lanes_barrier`). Any other use of the barrier (its value
+    /// used, inside an expression) keeps the kernel on fibers.
+    fn barrier(&mut self, a: usize, semi: usize, returning: bool) -> Option<()> {
+        let f = self.f;
+        if returning || !(f.is(a, BARRIER) && f.is(a + 1, "(") && f.is(a + 2, ")") && a + 3 == semi)
+        {
+            return None;
+        }
+        self.line_of(a);
+        self.out
+            .push_str("::cuda_emu::lanes_barrier(cuda_emu_live_, __FILE__, __LINE__);");
+        Some(())
+    }
+
+    /// Whether code `a..=b` (but the `skip`ped ranges: its warp operations)
+    /// may access memory another lane could: anything but the lane's own
+    /// locals (an array's elements included), the kernel's parameters as
+    /// passed (pointers from the host: never to shared memory), constants,
+    /// the thread's coordinates and calls of CUDA's math functions and
+    /// intrinsics. A statement that holds a warp operation runs in two
+    /// passes, the operations' and then the rest of it, where a fiber might
+    /// make the rest's accesses before the operation: the lock step's watch
+    /// would take them to come after the warp's sync, and miss lanes that
+    /// talk there. In a program built for the lock step, such a statement
+    /// keeps its kernel on fibers.
+    fn touches_memory(&self, a: usize, b: usize, skip: &[Replacement]) -> bool {
+        let f = self.f;
+        let local = |s: &str| self.locals.iter().rev().find(|l| l.name == s);
+        let param = |s: &str| self.params.iter().any(|p| p == s) && local(s).is_none();
+        let mut k = a;
+        while k <= b {
+            if let Some(r) = skip.iter().find(|r| r.first == k) {
+                k = r.last + 1;
+                continue;
+            }
+            let s = f.text(k);
+            let unary = k == a || !operand_before(f, k);
+            match s {
+                "->" => return true,
+                "[" if !(k > a && f.ident(k - 1)) => return true,
+                "[" => {
+                    let name = f.text(k - 1);
+                    let own = local(name).is_some_and(|l| l.indexable) || param(name);
+                    if !own {
+                        return true;
+                    }
+                }
+                "*" | "&" if unary && !(s == "&" && f.is(k + 1, "&")) => return true,
+                _ => {}
+            }
+            if f.ident(k) && !(k > a && (f.is(k - 1, ".") || f.is(k - 1, ">"))) {
+                let known = local(s).is_some()
+                    || self.params.iter().any(|p| p == s)
+                    || type_word(s)
+                    || NOT_TYPES.contains(&s)
+                    || matches!(s, "blockDim" | "gridDim" | "warpSize" | "static_cast");
+                let call = f.is(k + 1, "(") && !not_a_call(s);
+                if call {
+                    if f.definition(s).is_some() || f.macro_body(s).is_some() {
+                        return true;
+                    }
+                } else if !known {
+                    // A global, a shared array, or a macro: only a macro whose
+                    // text is all numbers and operators.
+                    let constant = f.macro_body(s).is_some_and(|(ma, mb)| {
+                        (ma..=mb)
+                            .all(|j| !f.ident(j) && !matches!(f.text(j), "[" | "*" | "&" | "->"))
+                    });
+                    if !constant {
+                        return true;
+                    }
+                }
+            }
+            k += 1;
+        }
+        false
     }
 
     /// A `#line` for token `k`, and spaces up to its column.
@@ -735,7 +879,7 @@ impl<'a> Writer<'a> {
         self.scopes.push(self.locals.len());
         for (p, array) in signature.params.iter().zip(&arrays) {
             let name = f.text(p.name).to_string();
-            self.bind_at_warp_level(&name, array);
+            self.bind_at_warp_level(&name, array, false);
         }
         let saved_uniform = std::mem::replace(&mut self.uniform, uniform);
         let saved_function = self.function.replace(result.clone());
@@ -798,7 +942,7 @@ mod tests {
     /// The lane-loop texts of a source's kernels.
     fn written(source: &str) -> Vec<String> {
         let tokens = lex(source.as_bytes()).code_tokens();
-        lane_loops(source, &tokens, "\"k.cu\"", &[])
+        lane_loops(source, &tokens, "\"k.cu\"", &[], false)
             .into_iter()
             .map(|(_, _, text)| text)
             .collect()
@@ -965,16 +1109,163 @@ mod tests {
         let tokens = lex(source.as_bytes()).code_tokens();
         let at = source.find("v += ").unwrap();
         let edit = [(at, at + 1, "w".to_string())];
-        assert!(lane_loops(&source, &tokens, "\"k.cu\"", &edit).is_empty());
-        assert_eq!(lane_loops(&source, &tokens, "\"k.cu\"", &[]).len(), 1);
+        assert!(lane_loops(&source, &tokens, "\"k.cu\"", &edit, false).is_empty());
+        assert_eq!(
+            lane_loops(&source, &tokens, "\"k.cu\"", &[], false).len(),
+            1
+        );
         // Inside a warp function the kernel calls: its callers keep their fibers.
         let head = "__device__ unsigned f(unsigned v) {\n  v += 1;\n  return __shfl_down_sync(0xffffffffu, v, 1);\n}";
         let source = kernel(head, "  out[0] = f(threadIdx.x);");
         let tokens = lex(source.as_bytes()).code_tokens();
         let at = source.find("v += 1").unwrap();
         let edit = [(at, at + 1, "w".to_string())];
-        assert!(lane_loops(&source, &tokens, "\"k.cu\"", &edit).is_empty());
-        assert_eq!(lane_loops(&source, &tokens, "\"k.cu\"", &[]).len(), 1);
+        assert!(lane_loops(&source, &tokens, "\"k.cu\"", &edit, false).is_empty());
+        assert_eq!(
+            lane_loops(&source, &tokens, "\"k.cu\"", &[], false).len(),
+            1
+        );
+    }
+
+    #[test]
+    fn barriers_and_shared_arrays_at_the_warps_level_are_written_out_once_per_warp() {
+        let source = kernel(
+            "",
+            "  __shared__ unsigned s[64];\n  static __shared__ unsigned total;\n  unsigned v = threadIdx.x;\n  s[threadIdx.x] = v;\n  __syncthreads();\n  v += __shfl_xor_sync(0xffffffffu, s[63 - threadIdx.x], 1);\n  for (int r = 0; r < n; ++r) {\n    __syncthreads();\n    if (threadIdx.x == 0) total = v;\n  }\n  out[threadIdx.x] = v;",
+        );
+        let texts = written(&source);
+        assert_eq!(texts.len(), 1, "{source}");
+        let text = &texts[0];
+        // The block's arrays as written, not an array per lane.
+        assert!(text.contains("\n  __shared__ unsigned s[64];"), "{text}");
+        assert!(
+            text.contains("\n  static __shared__ unsigned total;"),
+            "{text}"
+        );
+        assert!(!text.contains("cuda_emu_lv_s_"), "{text}");
+        // Both barriers: the warp's live lanes arrive together, at their lines.
+        assert_eq!(
+            text.matches("::cuda_emu::lanes_barrier(cuda_emu_live_")
+                .count(),
+            2,
+            "{text}"
+        );
+        assert!(
+            text.contains("#line 7 \"k.cu\"\n  ::cuda_emu::lanes_barrier"),
+            "{text}"
+        );
+        assert!(
+            text.contains("#line 10 \"k.cu\"\n    ::cuda_emu::lanes_barrier"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_barrier_or_shared_array_that_is_not_the_warps_keeps_the_fibers() {
+        let shfl = "v += __shfl_xor_sync(0xffffffffu, v, 1);";
+        for (head, body) in [
+            // Under a branch the lanes may take apart (a divergent barrier).
+            (
+                "",
+                format!("unsigned v = 1; if (threadIdx.x < 16) __syncthreads(); {shfl}"),
+            ),
+            // Its value used, or one of its other forms.
+            ("", format!("unsigned v = __syncthreads_count(1); {shfl}")),
+            (
+                "",
+                format!("unsigned v = 1; if (__syncthreads_or(v)) v = 2; {shfl}"),
+            ),
+            // In a function of the file.
+            (
+                "__device__ void wait_all() { __syncthreads(); }",
+                format!("unsigned v = 1; wait_all(); {shfl}"),
+            ),
+            // A shared array declared inside a lane's code, or in a function.
+            (
+                "",
+                format!("unsigned v = 1; if (v) {{ __shared__ int s[4]; s[0] = v; }} {shfl}"),
+            ),
+            (
+                "__device__ int peek() { __shared__ int s[4]; return s[0]; }",
+                format!("unsigned v = peek(); {shfl}"),
+            ),
+            // Dynamic shared memory, and the warp's own synchronization.
+            (
+                "",
+                format!("extern __shared__ int dyn[]; unsigned v = dyn[0]; {shfl}"),
+            ),
+            ("", format!("unsigned v = 1; __syncwarp(); {shfl}")),
+            ("", format!("volatile unsigned v = 1; {shfl}")),
+        ] {
+            let source = kernel(head, &body);
+            assert!(written(&source).is_empty(), "written out:\n{source}");
+        }
+    }
+
+    #[test]
+    fn built_for_the_lock_step_a_warp_statement_touches_no_memory_besides_its_operations() {
+        let written_watched = |source: &str| {
+            let tokens = lex(source.as_bytes()).code_tokens();
+            lane_loops(source, &tokens, "\"k.cu\"", &[], true).len()
+        };
+        let head = "#define FULL 0xffffffffu\n#define SCALE 3\n__device__ int table[4];";
+        for (body, watched) in [
+            // The lane's own values, an element of its own array, a parameter
+            // as passed, constants, math: written out either way.
+            (
+                "unsigned v = threadIdx.x; v = v * SCALE + __shfl_xor_sync(FULL, v, 1);",
+                1,
+            ),
+            (
+                "float a[2]; a[0] = threadIdx.x; a[1] += __shfl_xor_sync(FULL, a[0], 1);",
+                1,
+            ),
+            (
+                "unsigned v = 1; out[threadIdx.x] = __shfl_xor_sync(FULL, v, 1) + n;",
+                1,
+            ),
+            ("float v = 1; v = fmaxf(v, __shfl_xor_sync(FULL, v, 1));", 1),
+            // What another lane could write: shared or global arrays, pointers.
+            (
+                "__shared__ unsigned s[32]; unsigned v = s[threadIdx.x] + __shfl_xor_sync(FULL, 1u, 1);",
+                0,
+            ),
+            (
+                "unsigned v = 1; v += table[0] * __shfl_xor_sync(FULL, v, 1);",
+                0,
+            ),
+            (
+                "unsigned* p = out; unsigned v = *p + __shfl_xor_sync(FULL, 1u, 1);",
+                0,
+            ),
+            (
+                "unsigned* p = out; unsigned v = p[1] + __shfl_xor_sync(FULL, 1u, 1);",
+                0,
+            ),
+        ] {
+            let source = kernel(head, body);
+            assert_eq!(written(&source).len(), 1, "not written out:\n{source}");
+            assert_eq!(written_watched(&source), watched, "{source}");
+        }
+    }
+
+    #[test]
+    fn an_alignas_the_rewriter_moves_in_a_shared_declaration_is_carried_over() {
+        let source = "__global__ void k(unsigned* out) {\n  __shared__ alignas(16) unsigned s[64];\n  s[threadIdx.x] = threadIdx.x;\n  __syncthreads();\n  unsigned v = __shfl_xor_sync(0xffffffffu, s[threadIdx.x ^ 1], 1);\n  out[threadIdx.x] = v;\n}\n";
+        let rewritten =
+            super::super::rewrite::rewrite(std::path::Path::new("k.cu"), source).unwrap();
+        let start = rewritten.cpp.find("lane_loop_start").expect(&rewritten.cpp);
+        let copy = &rewritten.cpp[start..];
+        assert!(
+            copy.contains("alignas(16) __shared__ unsigned s[64];"),
+            "{copy}"
+        );
+        // And so does the body as written, after the copy.
+        let rest = &copy[copy.find("return; }").unwrap()..];
+        assert!(
+            rest.contains("alignas(16) __shared__ unsigned s[64];"),
+            "{rest}"
+        );
     }
 
     #[test]

@@ -83,6 +83,10 @@ pub(super) struct File<'a> {
     pub(super) functions: std::collections::HashMap<&'a str, Function>,
     /// The functions that hold a warp operation, or call one that does.
     pub(super) warp_functions: std::collections::HashSet<&'a str>,
+    /// The bytes of each `[static] __shared__` declaration: the writer
+    /// copies one with the rewriter's edits inside (`alignas`), so those are
+    /// no reason to keep a kernel on fibers ([`File::edited`]).
+    shared_declarations: Vec<(usize, usize)>,
 }
 
 /// A function defined in the file.
@@ -106,7 +110,22 @@ impl<'a> File<'a> {
             macros: Default::default(),
             functions: Default::default(),
             warp_functions: Default::default(),
+            shared_declarations: Vec::new(),
         };
+        for k in 0..tokens.len() {
+            if tokens[k].directive.is_some() || f.text(k) != "__shared__" {
+                continue;
+            }
+            let first = if k > 0 && f.is(k - 1, "static") {
+                k - 1
+            } else {
+                k
+            };
+            if let Some(semi) = statement_end(&f, k, tokens.len() - 1) {
+                f.shared_declarations
+                    .push((tokens[first].start, tokens[semi].end));
+            }
+        }
         for k in 0..tokens.len() {
             let Some(hash) = tokens[k].directive else {
                 continue;
@@ -169,11 +188,13 @@ impl<'a> File<'a> {
         })
     }
 
-    /// Whether token `k` calls a warp operation or a warp function.
+    /// Whether token `k` calls a warp operation, the block's barrier or a
+    /// warp function.
     pub(super) fn warp_call(&self, k: usize) -> bool {
         self.ident(k)
             && self.is(k + 1, "(")
             && (WARP_OPERATIONS.contains(&self.text(k))
+                || self.text(k) == BARRIER
                 || self.warp_functions.contains(self.text(k)))
             && !(k > 0 && (self.is(k - 1, ".") || self.is(k - 1, ">")))
     }
@@ -291,11 +312,17 @@ impl<'a> File<'a> {
     }
 
     /// Whether another rewrite edits tokens `a..=b` (but on a conditional
-    /// directive's line, which a copy carries over: [`File::with_edits`]).
+    /// directive's line or in a `__shared__` declaration, which a copy
+    /// carries over: [`File::with_edits`]).
     pub(super) fn edited(&self, a: usize, b: usize) -> bool {
         let (from, to) = (self.tokens[a].start, self.tokens[b].end);
         self.edited.iter().any(|(s, e, _)| {
-            (*s < to && (*e > from || (s == e && *s >= from))) && !self.on_conditional(*s, *e)
+            (*s < to && (*e > from || (s == e && *s >= from)))
+                && !self.on_conditional(*s, *e)
+                && !self
+                    .shared_declarations
+                    .iter()
+                    .any(|&(d0, d1)| d0 <= *s && *e <= d1)
         })
     }
 

@@ -635,8 +635,8 @@ thread_local Fiber* g_fiber = &g_main;
 // (no stack of its own: every lane runs on g_fiber's).
 thread_local bool t_lane_loop = false;
 thread_local Fiber* t_lanes = nullptr;
-// Set by lane_loop_end: how many lanes the loop that just ended ran (fiber_loop counts
-// them returned).
+// Set by lane_loop_end: 1 + how many lanes of the loop that just ended were still
+// running at its end (fiber_loop counts them returned); 0 when no loop ended.
 thread_local int t_lanes_ran = 0;
 // The thread running: its fiber, or in a lane loop, its lane's record.
 inline Fiber* current_thread() {
@@ -888,7 +888,8 @@ struct Block {
   uint3 last_tidx = {0, 0, 0};
   int exited = 0;
   int nwarps = 0;
-  int bar_count = 0;
+  int bar_count = 0;   // threads waiting at the barrier
+  int bar_fibers = 0;  // the fibers they wait on, in bar (a lane loop's warp: one)
   int bar_pred = 0;
   int bar_last = 0;  // predicate count of the last completed barrier
   Fiber* bar[1024];
@@ -903,6 +904,9 @@ struct Block {
   Lockstep lockstep;
   struct TileState* tiles = nullptr;  // tiles of more than a warp (allocated when used)
   unsigned looped = 0;  // the warps whose lanes ran as a loop on one fiber ("Lane loops")
+  // In a program built for the lock step, whether this block's warps run as lane loops
+  // (-1 not decided yet): all of them or none (see lane_loop_begin).
+  int lane_form = -1;
 };
 // The block that runs now on this OS thread. A cooperative launch keeps one per
 // block alive at once.
@@ -1165,7 +1169,7 @@ bool resolve_polls() {
   for (int i = 0; i < B.poll_count; ++i) others.push_back(B.poll[i]);
   for (int w = 0; w < B.nwarps; ++w)
     for (unsigned r = B.warps[w].pending; r; r &= r - 1) others.push_back(B.warps[w].fiber[__builtin_ctz(r)]);
-  for (int i = 0; i < B.bar_count; ++i) others.push_back(B.bar[i]);
+  for (int i = 0; i < B.bar_fibers; ++i) others.push_back(B.bar[i]);
   for (int i = 0; i < B.grid_count; ++i) others.push_back(B.grid[i]);
   std::vector<bool> told(others.size(), false);
   for (size_t i = 0; i < others.size(); ++i) {
@@ -1457,13 +1461,12 @@ void fiber_loop(Fiber* self) {
     // The thread returned.
     int t = self->tid;
     if (__builtin_expect(t_lanes_ran != 0, 0)) {
-      // It ran its warp's lanes as a loop (see "Lane loops"): they all returned, and
-      // none of them is started again.
-      const int n = t_lanes_ran;
+      // It ran its warp's lanes as a loop (see "Lane loops"): they all returned (those
+      // that returned before the loop's end were counted then), and none of them is
+      // started (lane_loop_begin moved B.next past them).
+      B.exited += t_lanes_ran - 1;
       t_lanes_ran = 0;
-      B.exited += n;
       B.warps[t >> 5].exited = B.warps[t >> 5].exists;
-      B.next = t + n;
       if (B.bar_count > 0 && B.bar_count == B.n - B.exited) release_barrier();
       if (!rq_empty() || B.next >= B.n) return;
       assign(self, nth_thread(B.next++));
@@ -1533,6 +1536,7 @@ void run_block() {
   B.next = 1;
   B.exited = 0;
   B.bar_count = 0;
+  B.bar_fibers = 0;
   B.bar_pred = 0;
   B.rq_head = B.rq_tail = 0;
   B.grid_count = 0;
@@ -1551,6 +1555,7 @@ void run_block() {
     W.vol_releases = 0;
   }
   B.looped = 0;
+  B.lane_form = -1;
   Fiber* f = get_fiber();
   assign(f, nth_thread(0));
   switch_to(g_home, f);
@@ -2168,8 +2173,9 @@ inline __attribute__((always_inline)) void release_barrier() {
   new_interval();
   B.bar_last = B.bar_pred;
   B.bar_pred = 0;
-  int n = B.bar_count;
+  int n = B.bar_fibers;
   B.bar_count = 0;
+  B.bar_fibers = 0;
   for (int i = 0; i < n; ++i) {
     B.bar[i]->wait = 0;
     rq_push(B.bar[i]);
@@ -2179,11 +2185,13 @@ inline __attribute__((always_inline)) void release_barrier() {
 
 int syncthreads(const char* file, int line, int kind, int predicate) {
   if (!g_in_kernel) return predicate;
+  no_wait_in_lane_loop(g_cur, file, line);  // a lane loop's barrier is lanes_barrier
   Fiber* cur = g_cur;
   cur->wait = 1;
   cur->file = file;
   cur->line = line;
-  B.bar[B.bar_count++] = cur;
+  B.bar[B.bar_fibers++] = cur;
+  ++B.bar_count;
   B.bar_pred += predicate;
   B.warps[cur->tid >> 5].bar_wait |= 1u << (cur->tid & 31);
   if (B.bar_count == B.n - B.exited) {
@@ -2693,18 +2701,27 @@ unsigned activemask(const char* file, int line) {
 // accesses come in the fibers' order too.
 //
 // The first thread of a warp (lane 0, which starts first) asks lane_loop_begin at the
-// kernel's start: it runs the warp's lanes, and its warp-mates, started later, return at
-// once (fiber_loop counts them returned when lane 0 returns). While the loop runs, the
-// thread running (g_cur) is the current lane's record in t_lanes, with no stack of its
-// own (fault reports and warnings name the lane), and threadIdx is its index. No lane
-// of a loop can wait for another thread: the rewriter writes out only kernels with no
-// barrier, no other warp synchronization and no loop that could poll (count_poll counts
-// nothing in a loop), and every place where a thread would wait stops the kernel with
-// an error naming it should a lane get there after all (no_wait_in_lane_loop). Not
-// used under --schedule (threads
-// start in another order), in cooperative and clustered launches, or with
-// CUDA_EMU_LANE_LOOPS=0; a program built for the warp lock step (g++'s thread
-// sanitizer) runs as written (cuda_runtime.h, lane_loop_start).
+// kernel's start: it runs the warp's lanes, and its warp-mates are never started
+// (B.next moves past them; fiber_loop counts them returned when lane 0 returns, those
+// that returned earlier were counted then). While the loop runs, the thread running
+// (g_cur) is the current lane's record in t_lanes (the warp's own, t_lane_records),
+// with no stack of its own (fault reports and warnings name the lane), and threadIdx is
+// its index. The one place a lane loop waits is the block's barrier, which its live
+// lanes reach together, at the warp's level (lanes_barrier): the loop's fiber waits
+// there as one thread would, and the state of the loop is set again when it comes back
+// (lane_loop_enter), other warps having run loops of their own. No lane waits anywhere
+// else: the rewriter writes out only kernels with no other synchronization and no loop
+// that could poll (count_poll counts nothing in a loop), and every place where a thread
+// would wait stops the kernel with an error naming it should a lane get there after all
+// (no_wait_in_lane_loop). Not used under --schedule (threads start in another order),
+// in cooperative and clustered launches, or with CUDA_EMU_LANE_LOOPS=0. A program built
+// for the warp lock step (shared memory: g++'s thread sanitizer) runs lane loops only in
+// blocks whose lanes do not meet at their accesses (all but the launch's first, as a
+// rule, see "Warp lock step"): the first block's lanes were seen not to talk through
+// memory, so the order of a warp's lanes between two warp operations makes no
+// difference there. The watch on shared memory goes on (each access is the lane's), and
+// a warp found talking there sends the next blocks back to meeting, on fibers. A
+// --sanitize build runs as written (cuda_runtime.h, lane_loop_start).
 namespace {
 // CUDA_EMU_LANE_LOOPS=report: said on stderr the first time each kernel runs a warp as
 // a lane loop.
@@ -2721,17 +2738,65 @@ void report_lane_loop() {
 thread_local Fiber* t_lane_lead = nullptr;  // the fiber that runs the loop
 thread_local Warp* t_lane_warp = nullptr;
 thread_local LaneCalls* t_lane_calls = nullptr;
+// Each warp's lane records (allocated when first used), by the warp's index in its
+// block: a warp waiting at a barrier keeps its lanes' while the block's other warps
+// run their loops.
+thread_local Fiber* t_lane_records[32] = {};
+
+[[noreturn]] void lane_forms_mixed(int t) {
+  kernel_error_turn();
+  fflush(stdout);
+  fprintf(stderr,
+          "cuda_emu: internal error: warp %d of block (%u,%u,%u) of kernel %s would run %s "
+          "while warp 0 %s; run it with CUDA_EMU_LANE_LOOPS=0 and report this\n",
+          t >> 5, blockIdx.x, blockIdx.y, blockIdx.z, kernel_name(),
+          B.lane_form ? "as written" : "as a lane loop",
+          B.lane_form ? "runs as a lane loop" : "runs as written");
+  die();
+}
+
+// The loop's state on this OS thread, for warp W led by `lead` (at the loop's start,
+// and when the warp comes back from a barrier, where other warps ran loops of their
+// own): the lanes' records, their indices, the records of their warp operations.
+void lane_loop_enter(Fiber* lead, Warp& W) {
+  t_lanes = t_lane_records[lead->tid >> 5];
+  for (unsigned r = W.exists; r; r &= r - 1) {
+    const int l = __builtin_ctz(r);
+    lane_tidx[l] = t_lanes[l].tidx;
+    W.fiber[l] = &t_lanes[l];
+  }
+  if (t_lane_calls == nullptr) t_lane_calls = new LaneCalls;
+  t_lane_calls->mask = W.mask;
+  t_lane_calls->val = W.val;
+  t_lane_calls->operand = W.operand;
+  t_lane_calls->width = W.width;
+  lane_calls_of_warp = t_lane_calls;
+  t_lane_lead = lead;
+  t_lane_warp = &W;
+  lane_now = __builtin_ctz(W.exists);
+  t_lane_loop = true;
+}
 }  // namespace
 
-int lane_loop_begin() {
+int lane_loop_begin(bool lock_step) {
   Fiber* cur = g_cur;
   const int t = cur->tid;
   Warp& W = B.warps[t >> 5];
   if (B.looped >> (t >> 5) & 1) return 2;
-  if (!settings().lane_loops || (t & 31) != 0 || B.next != t + 1 || t_lane_loop ||
-      san::g_schedule != 0 || g_coop || g_cluster_threads)
-    return 0;
-  if (t_lanes == nullptr) t_lanes = new Fiber[32];
+  if ((t & 31) != 0) return 0;
+  bool loop = settings().lane_loops && B.next == t + 1 && !t_lane_loop &&
+              san::g_schedule == 0 && !g_coop && !g_cluster_threads;
+  if (lock_step) {
+    // Built for the lock step: only a block whose lanes do not meet at their accesses
+    // (see "Warp lock step"), and every warp of the block alike, since the lane-loop
+    // form declares its __shared__ arrays apart from the body as written.
+    loop = loop && !B.lockstep.meet && !san::g_on;
+    if (B.lane_form < 0) B.lane_form = loop;
+    if (B.lane_form != loop) lane_forms_mixed(t);
+  }
+  if (!loop) return 0;
+  Fiber*& records = t_lane_records[t >> 5];
+  if (records == nullptr) records = new Fiber[32];
   if (settings().lane_loop_report) report_lane_loop();
   B.looped |= 1u << (t >> 5);
   // Each lane's record: the fields a lane loop's thread uses (no poll counts, fences or
@@ -2739,10 +2804,9 @@ int lane_loop_begin() {
   uint3 i = cur->tidx;
   for (unsigned r = W.exists; r; r &= r - 1) {
     const int l = __builtin_ctz(r);
-    Fiber& f = t_lanes[l];
+    Fiber& f = records[l];
     f.tid = t + l;
     f.tidx = i;
-    lane_tidx[l] = i;
     if (++i.x == blockDim.x) {
       i.x = 0;
       if (++i.y == blockDim.y) {
@@ -2755,24 +2819,67 @@ int lane_loop_begin() {
     f.color = cur->color;
     f.file = nullptr;
     f.line = 0;
-    W.fiber[l] = &f;
   }
-  if (t_lane_calls == nullptr) t_lane_calls = new LaneCalls;
-  t_lane_calls->mask = W.mask;
-  t_lane_calls->val = W.val;
-  t_lane_calls->operand = W.operand;
-  t_lane_calls->width = W.width;
-  lane_calls_of_warp = t_lane_calls;
-  t_lane_lead = cur;
-  t_lane_warp = &W;
-  lane_now = 0;
-  t_lane_loop = true;
+  // The warp-mates are never started: the lanes are theirs.
+  B.next = t + __builtin_popcount(W.exists);
+  lane_loop_enter(cur, W);
   return 1;
 }
 
 unsigned lane_loop_live() { return t_lane_warp->exists; }
 
-void lane_return(int lane) { t_lane_warp->exited |= 1u << lane; }
+// A returned lane holds no barrier up: it counts as exited at once.
+void lane_return(int lane) {
+  t_lane_warp->exited |= 1u << lane;
+  ++B.exited;
+}
+
+// The live lanes of a loop arrive at __syncthreads together: the loop's fiber waits
+// there as one thread of the block would (release_barrier wakes it once), and the
+// block's other warps, fibers or loops, run meanwhile.
+void lanes_barrier(unsigned live, const char* file, int line) {
+  Fiber* lead = t_lane_lead;
+  Warp& W = *t_lane_warp;
+  t_lane_loop = false;  // g_cur is the loop's fiber again
+  lead->wait = 1;
+  lead->file = file;
+  lead->line = line;
+  const int n = __builtin_popcount(live);
+  B.bar[B.bar_fibers++] = lead;
+  B.bar_count += n;
+  B.bar_pred += n;
+  W.bar_wait |= live;
+  if (B.bar_count == B.n - B.exited) {
+    release_barrier();
+    Fiber* next = rq_pop();
+    if (next != lead) switch_to(lead, next);
+  } else {
+    park(lead);
+  }
+  lane_loop_enter(lead, W);
+}
+
+// Built for the lock step, the program's code reaches the loop's thread-locals only
+// through these (an instrumented access to one would count as shared memory).
+void lane_enter_lock_step(int lane) {
+  lane_now = lane;
+  threadIdx = lane_tidx[lane];
+}
+
+void lane_calls_begin_lock_step() {
+  lane_calls = lane_calls_of_warp;
+  lane_calls->called = 0;
+}
+
+unsigned long long warp_call_lock_step(const char* file, int line, int op, unsigned mask,
+                                       unsigned long long value, int operand, int width,
+                                       int* predicate) {
+  if (lane_calls != nullptr) {
+    lane_call_record(file, line, op, mask, value, operand, width, predicate);
+    return 0;
+  }
+  return warp_op(file, line, op, mask, value, operand, width, predicate);
+}
 
 void lanes_meet(unsigned live, unsigned long long* results) {
   LaneCalls& calls = *lane_calls;
@@ -2817,7 +2924,7 @@ void lanes_meet(unsigned live, unsigned long long* results) {
 
 void lane_loop_end() {
   t_lane_loop = false;
-  t_lanes_ran = __builtin_popcount(t_lane_warp->exists);
+  t_lanes_ran = 1 + __builtin_popcount(t_lane_warp->exists & ~t_lane_warp->exited);
   Fiber* lead = t_lane_lead;
   threadIdx = lead->tidx;
   t_lane_warp->fiber[0] = lead;

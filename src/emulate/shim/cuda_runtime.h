@@ -1736,14 +1736,22 @@ inline T from_bits(unsigned long long b) {
 
 // A kernel written out as a loop over its warp's lanes (src/emulate/lane_loops/;
 // cuda_emu.cpp, "Lane loops") calls these. lane_loop_start: 0 run the kernel as written,
-// 1 this thread runs its warp's lanes, 2 they ran already. A program built for the
-// warp lock step (thread-sanitizer instrumentation) always runs as written.
-int lane_loop_begin();
+// 1 this thread runs its warp's lanes, 2 they ran already. A program built for the warp
+// lock step (thread-sanitizer instrumentation) runs lane loops in the blocks whose lanes
+// do not meet at their accesses, and reaches the loop's thread-locals only through
+// functions of the runtime (CUDA_EMU_LOCK_STEP_LANES): an instrumented access to one
+// would count as one to shared memory. A --sanitize build always runs as written.
+#if defined(__SANITIZE_THREAD__)
+#define CUDA_EMU_LOCK_STEP_LANES 1
+#endif
+int lane_loop_begin(bool lock_step);
 inline int lane_loop_start() {
-#ifdef __SANITIZE_THREAD__
+#if defined(CUDA_EMU_SANITIZE_BUILD)
   return 0;
+#elif defined(CUDA_EMU_LOCK_STEP_LANES)
+  return lane_loop_begin(true);
 #else
-  return lane_loop_begin();
+  return lane_loop_begin(false);
 #endif
 }
 // The lanes of the warp (those the block has).
@@ -1751,9 +1759,14 @@ unsigned lane_loop_live();
 // The lane running, and each lane's threadIdx: lane_enter makes `lane` the thread.
 extern __thread int lane_now;
 extern __thread uint3 lane_tidx[32];
+void lane_enter_lock_step(int lane);
 inline void lane_enter(int lane) {
+#ifdef CUDA_EMU_LOCK_STEP_LANES
+  lane_enter_lock_step(lane);
+#else
   lane_now = lane;
   threadIdx = lane_tidx[lane];
+#endif
 }
 // The lane returned: the warp's later operations leave it out.
 void lane_return(int lane);
@@ -1773,40 +1786,55 @@ struct LaneCalls {
 };
 extern __thread LaneCalls* lane_calls;
 extern __thread LaneCalls* lane_calls_of_warp;  // the running loop's
+void lane_calls_begin_lock_step();
 inline void lane_calls_begin() {
+#ifdef CUDA_EMU_LOCK_STEP_LANES
+  lane_calls_begin_lock_step();
+#else
   lane_calls = lane_calls_of_warp;
   lane_calls->called = 0;
+#endif
 }
 [[noreturn]] void lane_called_twice(const char* file, int line);
+// The live lanes of a loop arrive at __syncthreads together, and wait for the block.
+void lanes_barrier(unsigned live, const char* file, int line);
 // Every lane of `live` made its call: each one's result (bits, as warp_op returns them).
 void lanes_meet(unsigned live, unsigned long long* results);
 void lane_loop_end();
 // A condition the rewriter took to be the same for every lane is not.
 [[noreturn]] void lanes_disagree(const char* file, int line, const char* what);
+// In a lane loop's pass, the running lane's call of a warp operation, recorded.
+inline void lane_call_record(const char* file, int line, int op, unsigned mask,
+                             unsigned long long value, int operand, int width, int* predicate) {
+  LaneCalls& c = *lane_calls;
+  const int l = lane_now;
+  if (c.called >> l & 1) lane_called_twice(file, line);
+  c.called |= 1u << l;
+  c.op = op;
+  c.file = file;
+  c.line = line;
+  c.mask[l] = mask;
+  c.val[l] = value;
+  c.operand[l] = operand;
+  c.width[l] = width;
+  c.pred[l] = predicate;
+}
+unsigned long long warp_call_lock_step(const char* file, int line, int op, unsigned mask,
+                                       unsigned long long value, int operand, int width,
+                                       int* predicate);
 // Every warp intrinsic's call: warp_op, or in a lane loop's pass, a record of the call.
 inline unsigned long long warp_call(const char* file, int line, int op, unsigned mask,
                                     unsigned long long value, int operand, int width,
                                     int* predicate) {
-#ifndef __SANITIZE_THREAD__
-  // (Built for the lock step, a program runs no lane loop, and an instrumented read of
-  // lane_calls, thread-local as static __shared__ memory is, would be a meeting.)
+#ifdef CUDA_EMU_LOCK_STEP_LANES
+  return warp_call_lock_step(file, line, op, mask, value, operand, width, predicate);
+#else
   if (__builtin_expect(lane_calls != nullptr, 0)) {
-    LaneCalls& c = *lane_calls;
-    const int l = lane_now;
-    if (c.called >> l & 1) lane_called_twice(file, line);
-    c.called |= 1u << l;
-    c.op = op;
-    c.file = file;
-    c.line = line;
-    c.mask[l] = mask;
-    c.val[l] = value;
-    c.operand[l] = operand;
-    c.width[l] = width;
-    c.pred[l] = predicate;
+    lane_call_record(file, line, op, mask, value, operand, width, predicate);
     return 0;
   }
-#endif
   return warp_op(file, line, op, mask, value, operand, width, predicate);
+#endif
 }
 template <class T>
 inline T shfl(const char* f, int l, int op, unsigned mask, T var, int operand, int width = 32) {
