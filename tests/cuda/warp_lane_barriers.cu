@@ -10,7 +10,10 @@
 //   partial:  80 threads (the last warp has 16 lanes), threads 72 and up return
 //             before the first barrier (they hold no barrier up), the others read
 //             what another warp wrote and vote with __ballot_sync over the lanes
-//             that are left.
+//             that are left;
+//   early:    96 threads, the whole middle warp returns at once, the other two
+//             exchange values through shared memory across three barriers and
+//             sum them with __shfl_down_sync.
 #include <cuda_runtime.h>
 
 #include <cstdio>
@@ -66,7 +69,27 @@ __global__ void partial(int* out) {
   out[blockIdx.x * PARTIAL_THREADS + t] = slot[PARTIAL_LEFT - 1 - t] * 1000 + __popc(odd);
 }
 
-// The host's own run of both kernels, block by block.
+#define EARLY_THREADS 96
+#define EARLY_BLOCKS 7
+
+__global__ void early(int* out) {
+  __shared__ int slot[EARLY_THREADS];
+  const int t = threadIdx.x;
+  out[blockIdx.x * EARLY_THREADS + t] = -1;
+  if (t / 32 == 1) return;
+  int v = t * 5 + blockIdx.x;
+  for (int r = 0; r < 3; ++r) {
+    slot[t] = v;
+    __syncthreads();
+    v += slot[t < 32 ? t + 64 : t - 64];
+    __syncthreads();
+  }
+  int s = v;
+  for (int o = 16; o > 0; o /= 2) s += __shfl_down_sync(FULL, s, o);
+  out[blockIdx.x * EARLY_THREADS + t] = t % 32 == 0 ? s : v;
+}
+
+// The host's own run of the kernels, block by block.
 static void exchange_on_host(const int* in, int* out) {
   static int v[EXCHANGE_THREADS], slot[EXCHANGE_THREADS], total[EXCHANGE_THREADS / 32];
   for (int b = 0; b < EXCHANGE_BLOCKS; ++b) {
@@ -107,6 +130,24 @@ static void partial_on_host(int* out) {
   }
 }
 
+static void early_on_host(int* out) {
+  int v[EARLY_THREADS], slot[EARLY_THREADS];
+  for (int b = 0; b < EARLY_BLOCKS; ++b) {
+    for (int t = 0; t < EARLY_THREADS; ++t) v[t] = t * 5 + b;
+    for (int r = 0; r < 3; ++r) {
+      for (int t = 0; t < EARLY_THREADS; ++t)
+        if (t / 32 != 1) slot[t] = v[t];
+      for (int t = 0; t < EARLY_THREADS; ++t)
+        if (t / 32 != 1) v[t] += slot[t < 32 ? t + 64 : t - 64];
+    }
+    for (int t = 0; t < EARLY_THREADS; ++t) {
+      int s = 0;
+      for (int u = t; u < (t & ~31) + 32; ++u) s += v[u];
+      out[b * EARLY_THREADS + t] = t / 32 == 1 ? -1 : t % 32 == 0 ? s : v[t];
+    }
+  }
+}
+
 static unsigned checksum(const int* a, int n) {
   unsigned h = 2166136261u;
   for (int i = 0; i < n; ++i) h = (h ^ static_cast<unsigned>(a[i])) * 16777619u;
@@ -138,6 +179,16 @@ int main() {
   for (int i = 0; i < m; ++i) wrong += pgot[i] != pwant[i];
   printf("partial: %s, %d of %d differ, checksum %08x, thread 0 %d, thread 71 %d\n",
          wrong ? "FAIL" : "PASS", wrong, m, checksum(pgot, m), pgot[0], pgot[71]);
+
+  const int e = EARLY_BLOCKS * EARLY_THREADS;
+  static int egot[e], ewant[e];
+  early<<<EARLY_BLOCKS, EARLY_THREADS>>>(d_out);
+  cudaMemcpy(egot, d_out, sizeof egot, cudaMemcpyDeviceToHost);
+  early_on_host(ewant);
+  wrong = 0;
+  for (int i = 0; i < e; ++i) wrong += egot[i] != ewant[i];
+  printf("early: %s, %d of %d differ, checksum %08x, thread 0 %d, thread 64 %d\n",
+         wrong ? "FAIL" : "PASS", wrong, e, checksum(egot, e), egot[0], egot[64]);
   printf("done %s\n", cudaGetErrorString(cudaDeviceSynchronize()));
   return 0;
 }

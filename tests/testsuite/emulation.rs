@@ -2745,7 +2745,7 @@ fn kernels_run_as_lane_loops_print_what_their_fibers_print() {
         ("warp_aggregated_atomics", &["tickets"]),
         // Barriers and shared memory: in every block but the first, whose
         // lanes meet at their accesses (the lock step's watch).
-        ("warp_lane_barriers", &["exchange", "partial"]),
+        ("warp_lane_barriers", &["early", "exchange", "partial"]),
         ("warp_wallace", &["wallace"]),
     ] {
         let compiled = backend
@@ -2775,7 +2775,7 @@ fn the_lane_loop_probes_check_every_shape_on_the_host() {
     let Some(backend) = emulator(false) else {
         return;
     };
-    for (name, count) in [("warp_lane_loops", 5), ("warp_lane_barriers", 2)] {
+    for (name, count) in [("warp_lane_loops", 5), ("warp_lane_barriers", 3)] {
         let compiled = backend.compile(&probe(name)).unwrap();
         let done = run_lane_loops(backend.command(&compiled), "1");
         let stdout = String::from_utf8_lossy(&done.stdout);

@@ -2719,9 +2719,10 @@ unsigned activemask(const char* file, int line) {
 // blocks whose lanes do not meet at their accesses (all but the launch's first, as a
 // rule, see "Warp lock step"): the first block's lanes were seen not to talk through
 // memory, so the order of a warp's lanes between two warp operations makes no
-// difference there. The watch on shared memory goes on (each access is the lane's), and
-// a warp found talking there sends the next blocks back to meeting, on fibers. A
-// --sanitize build runs as written (cuda_runtime.h, lane_loop_start).
+// difference there. The watch on shared memory goes on (each access is the lane's):
+// lanes found talking there are warned about as on fibers (and, out of the lock step's
+// order, send the launch's next blocks back to meeting). A --sanitize build runs as
+// written (cuda_runtime.h, lane_loop_start).
 namespace {
 // CUDA_EMU_LANE_LOOPS=report: said on stderr the first time each kernel runs a warp as
 // a lane loop.
@@ -2838,6 +2839,7 @@ void lane_return(int lane) {
 // there as one thread of the block would (release_barrier wakes it once), and the
 // block's other warps, fibers or loops, run meanwhile.
 void lanes_barrier(unsigned live, const char* file, int line) {
+  if (live == 0) return;  // every lane returned: none holds the barrier up
   Fiber* lead = t_lane_lead;
   Warp& W = *t_lane_warp;
   t_lane_loop = false;  // g_cur is the loop's fiber again
