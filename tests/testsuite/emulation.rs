@@ -2970,3 +2970,61 @@ fn lanes_that_talk_in_a_block_run_as_a_lane_loop_are_warned_about() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_condition_on_the_warps_row_runs_as_a_lane_loop_only_where_each_warp_has_one_row() {
+    // `threadIdx.x / 32 == 0` is the same for a warp's lanes when the block
+    // gives each warp one row (one row here: 96 threads); in a block of
+    // 48 x 2 the middle warp holds the end of row 0 and the start of row 1,
+    // its lanes take the branch apart (each group sums what its own mask
+    // names), and the block runs as written, on fibers, with the same output.
+    let Some(backend) = emulator(false) else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("rows.cu"),
+        "#include <cstdio>\n\
+         __global__ void k(unsigned* out) {\n\
+         \x20 const unsigned t = threadIdx.x + blockDim.x * threadIdx.y;\n\
+         \x20 unsigned v = threadIdx.x + 100 * threadIdx.y;\n\
+         \x20 const unsigned m = __ballot_sync(0xffffffffu, threadIdx.x / 32 == 0);\n\
+         \x20 if (threadIdx.x / 32 == 0) v = __reduce_add_sync(m, v);\n\
+         \x20 out[t] = v;\n\
+         }\n\
+         int main() {\n\
+         \x20 unsigned* out;\n\
+         \x20 cudaMalloc(&out, 96 * sizeof(unsigned));\n\
+         \x20 static unsigned h[96];\n\
+         \x20 for (dim3 block : {dim3(96), dim3(48, 2)}) {\n\
+         \x20   k<<<1, block>>>(out);\n\
+         \x20   cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost);\n\
+         \x20   for (int w = 0; w < 3; ++w) printf(\"%u %u \", h[32 * w], h[32 * w + 31]);\n\
+         \x20   printf(\"\\n\");\n\
+         \x20 }\n\
+         \x20 return 0;\n\
+         }\n",
+    )
+    .unwrap();
+    let compiled = backend
+        .compile(&Program::load(dir.path(), "rows.cu").unwrap())
+        .unwrap();
+    let loops = run_lane_loops(backend.command(&compiled), "report");
+    let fibers = run_lane_loops(backend.command(&compiled), "0");
+    let (stderr, kernels) = lane_loop_report(&loops.stderr);
+    assert_eq!(kernels, ["k"], "{stderr}");
+    assert_eq!(loops.termination, Termination::Exited(0), "{stderr}");
+    // Warp 0 sums lanes 0..31 (496); in the 48 x 2 block warp 1's lanes
+    // 16..31 (row 1, x 0..15) sum 16 * 100 + 120 and warp 2's lanes 0..15
+    // (row 1, x 16..31) 16 * 100 + 376.
+    assert_eq!(
+        String::from_utf8_lossy(&loops.stdout),
+        "496 496 32 63 64 95 \n496 496 32 1720 1976 147 \n"
+    );
+    let loops = Captured {
+        stderr: stderr.into_bytes(),
+        ..loops
+    };
+    let differences = differences_between("rows.cu", &fibers, &loops);
+    assert!(differences.is_empty(), "{}", differences.join("\n"));
+}

@@ -206,11 +206,11 @@ pub(super) fn runnable(f: &File, a: usize, b: usize, seen: &mut Vec<String>, ker
                 "return" | "else" | "new" | "throw" | "case" | "do"
             );
         if f.ident(k) && (f.is(k + 1, "(") || f.is(k + 1, "<")) && !not_a_call(s) && !declarator {
+            if f.is(k + 1, "<") && !template_call(f, k + 1) {
+                continue; // a comparison (`threadIdx.x < n` is no member template)
+            }
             if k > 0 && (f.is(k - 1, ".") || f.is(k - 1, ">") && f.is(k - 2, "-")) {
                 return false; // a member function
-            }
-            if f.is(k + 1, "<") && !template_call(f, k + 1) {
-                continue; // a comparison
             }
             if !placed && !callable(f, s, seen) {
                 return false;
@@ -268,20 +268,93 @@ pub(super) fn callable(f: &File, name: &str, seen: &mut Vec<String>) -> bool {
 /// warp-level statement that assigns them).
 pub(super) struct Uniform {
     pub(super) varying: Vec<String>,
+    /// Locals that hold `threadIdx.x` as it is (`int tid = threadIdx.x;`,
+    /// never written again): their warp's row ([`Uniform::warp_row`]) is
+    /// the same for every lane, as `threadIdx.x`'s is.
+    pub(super) thread_x: Vec<String>,
+    /// Whether an expression was found the same for every lane through a
+    /// warp's row, which holds only where each warp's lanes share one row
+    /// of the block (`lane_loop_start(true)` checks the block's shape).
+    pub(super) rows: std::cell::Cell<bool>,
 }
 
 impl Uniform {
-    /// Whether tokens `a..=b` are the same for every lane: no `threadIdx`,
-    /// no varying name, no warp operation or atomic, no call but of a math
-    /// function or intrinsic (a function of the file could read `threadIdx`;
-    /// the clocks differ between lanes), and no macro of the file whose text
-    /// has any of those.
+    /// Whether tokens `a..=b` are the same for every lane: no `threadIdx`
+    /// but in a warp's row, no varying name, no warp operation or atomic, no
+    /// call but of a math function or intrinsic (a function of the file could
+    /// read `threadIdx`; the clocks differ between lanes), and no macro of the
+    /// file whose text has any of those.
     pub(super) fn expression(&self, f: &File, a: usize, b: usize) -> bool {
         self.tokens_uniform(f, a, b, 0)
     }
 
+    /// The end of a warp's row at token `k`: `threadIdx.x` (or a local that
+    /// holds it) divided by 32 or `warpSize`, shifted right by 5, or compared
+    /// by `<` or `>=` with a multiple of 32 or `warpSize`, standing where
+    /// nothing binds tighter on either side. Every lane of a warp has the
+    /// same value there when the warp's lanes lie in one row of the block
+    /// (a block of one row, or rows of 32 threads or fewer, or of a multiple
+    /// of 32: the runtime checks, [`Uniform::rows`]), as in the block
+    /// reductions' `if (threadIdx.x / 32 == 0)` and `if (tid < 32)`.
+    fn warp_row(&self, f: &File, a: usize, b: usize, k: usize) -> Option<usize> {
+        let x = if f.is(k, "threadIdx") && f.is(k + 1, ".") && f.is(k + 2, "x") {
+            k + 2
+        } else if self.thread_x.iter().any(|n| f.is(k, n)) && !(k > a && f.is(k - 1, ".")) {
+            k
+        } else {
+            return None;
+        };
+        let before = if k > a { f.text(k - 1) } else { "(" };
+        let after = |j: usize| if j < b { f.text(j + 1) } else { ")" };
+        let multiple_of_32 = |j: usize| {
+            f.is(j, "warpSize")
+                || (f.tokens[j].kind == TokenKind::Number
+                    && f.text(j)
+                        .trim_end_matches(['u', 'U', 'l', 'L'])
+                        .parse::<u64>()
+                        .is_ok_and(|n| n % 32 == 0))
+        };
+        let lowest = |t: &str| matches!(t, "(" | "?" | ":" | "," | "&" | "|" | "=" | "!");
+        let low = |t: &str| lowest(t) || matches!(t, "+" | "-" | "<" | ">" | "^" | "[");
+        let end = if f.is(x + 1, "/") && (f.is(x + 2, "32") || f.is(x + 2, "warpSize")) {
+            (low(before) && before != "!").then_some(x + 2)?
+        } else if f.is(x + 1, ">") && f.is(x + 2, ">") && f.is(x + 3, "5") {
+            let next = after(x + 3);
+            (low(before) && before != "!" && !matches!(next, "+" | "-" | "*" | "/" | "%"))
+                .then_some(x + 3)?
+        } else {
+            let (n, end) = if f.is(x + 1, "<") && !f.is(x + 2, "<") && !f.is(x + 2, "=") {
+                (x + 2, x + 2)
+            } else if f.is(x + 1, ">") && f.is(x + 2, "=") {
+                (x + 3, x + 3)
+            } else {
+                return None;
+            };
+            let next = after(end);
+            let closes = matches!(next, ")" | "&" | "|" | "?" | ":" | ";" | ",");
+            (lowest(before) && before != "!" && multiple_of_32(n) && closes).then_some(end)?
+        };
+        (end <= b).then_some(end)
+    }
+
     pub(super) fn tokens_uniform(&self, f: &File, a: usize, b: usize, depth: usize) -> bool {
-        (a..=b).all(|k| {
+        let mut k = a;
+        while k <= b {
+            if let Some(end) = self.warp_row(f, a, b, k) {
+                self.rows.set(true);
+                k = end + 1;
+                continue;
+            }
+            if !self.token_uniform(f, a, k, depth) {
+                return false;
+            }
+            k += 1;
+        }
+        true
+    }
+
+    fn token_uniform(&self, f: &File, a: usize, k: usize, depth: usize) -> bool {
+        {
             if !f.ident(k) || (k > a && f.is(k - 1, ".")) {
                 return true;
             }
@@ -304,7 +377,7 @@ impl Uniform {
                 }
                 _ => true,
             }
-        })
+        }
     }
 }
 
@@ -373,9 +446,26 @@ pub(super) fn names_of(
             varying.push(s.to_string());
         }
     }
+    // A local set once, at the warp's level, to `threadIdx.x` itself.
+    let thread_x = uniform_writes
+        .iter()
+        .filter(|(name, x, y)| {
+            *y == x + 2
+                && f.is(*x, "threadIdx")
+                && f.is(x + 1, ".")
+                && f.is(*y, "x")
+                && !varying.contains(name)
+                && uniform_writes.iter().filter(|(n, _, _)| n == name).count() == 1
+        })
+        .map(|(name, _, _)| name.clone())
+        .collect();
     // Names declared inside lane code vary; so does anything a varying value
     // reaches at the warp's level (to a fixed point).
-    let mut u = Uniform { varying };
+    let mut u = Uniform {
+        varying,
+        thread_x,
+        rows: std::cell::Cell::new(false),
+    };
     loop {
         let before = u.varying.len();
         for (name, a, b) in &uniform_writes {

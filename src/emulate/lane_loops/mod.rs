@@ -184,6 +184,13 @@ impl<'a> Writer<'a> {
         for item in &items {
             w.item(item)?;
         }
+        if w.uniform.rows.get() {
+            // A condition was taken to be the warp's through its row: the
+            // block's shape must give every warp one row.
+            w.out = w
+                .out
+                .replacen("lane_loop_start()", "lane_loop_start(true)", 1);
+        }
         let brace = &f.tokens[kernel.open];
         w.out.push_str(&format!(
             " }}(); ::cuda_emu::lane_loop_end(); }} return; }}\n#line {} {}\n{}",
@@ -903,7 +910,11 @@ impl<'a> Writer<'a> {
         }
         self.depth -= 1;
         self.function = saved_function;
+        let rows = self.uniform.rows.get();
         self.uniform = saved_uniform;
+        if rows {
+            self.uniform.rows.set(true);
+        }
         let n = self.scopes.pop().unwrap_or(0);
         self.locals.truncate(n);
         written?;
@@ -1076,6 +1087,11 @@ mod tests {
                 "__device__ unsigned mix(unsigned x) { return x * 3u; }",
                 format!("unsigned v = mix(threadIdx.x); {shfl} n += v; out[n] = v;"),
             ),
+            // A comparison after a member (not a member template's call).
+            (
+                "",
+                format!("unsigned v = 1; {shfl} if (threadIdx.x < n) out[threadIdx.x] = v;"),
+            ),
         ] {
             let source = kernel(head, &body);
             assert_eq!(written(&source).len(), 1, "not written out:\n{source}");
@@ -1247,6 +1263,42 @@ mod tests {
             assert_eq!(written(&source).len(), 1, "not written out:\n{source}");
             assert_eq!(written_watched(&source), watched, "{source}");
         }
+    }
+
+    #[test]
+    fn a_condition_on_the_warps_row_is_the_warps_where_the_block_gives_each_warp_one_row() {
+        let reduce = "__device__ unsigned sum(unsigned v) {\n  for (int o = 16; o > 0; o /= 2) v += __shfl_down_sync(0xffffffffu, v, o);\n  return v;\n}";
+        for body in [
+            // A block reduction: the first warp sums the warps' sums.
+            "__shared__ unsigned part[32]; unsigned v = sum(threadIdx.x); if (threadIdx.x % 32 == 0) part[threadIdx.x / 32] = v; __syncthreads(); if (threadIdx.x / 32 == 0) { v = threadIdx.x < blockDim.x / 32 ? part[threadIdx.x] : 0; v = sum(v); } out[threadIdx.x] = v;",
+            "const int tid = threadIdx.x; const int warp = tid >> 5; unsigned v = tid; if (warp == 1) v = sum(v); out[tid] = v;",
+            "int tid = threadIdx.x; unsigned v = tid; if (tid < 64 && n > 0) v = sum(v); out[tid] = v;",
+            "unsigned v = 1; if (threadIdx.x >= warpSize) v = sum(v); out[0] = v;",
+        ] {
+            let source = kernel(reduce, body);
+            let texts = written(&source);
+            assert_eq!(texts.len(), 1, "not written out:\n{source}");
+            assert!(texts[0].contains("lane_loop_start(true)"), "{}", texts[0]);
+        }
+        // Conditions the lanes of one warp may differ on, whatever the block.
+        for body in [
+            "unsigned v = 1; if (threadIdx.x % 32 == 0) v = sum(v); out[0] = v;",
+            "unsigned v = 1; if (n * threadIdx.x / 32 == 0) v = sum(v); out[0] = v;",
+            "unsigned v = 1; if (threadIdx.x < 33) v = sum(v); out[0] = v;",
+            "unsigned v = 1; if (threadIdx.x + 1 < 32) v = sum(v); out[0] = v;",
+            "unsigned v = 1; if (threadIdx.y / 32 == 0) v = sum(v); out[0] = v;",
+            "int tid = threadIdx.x; tid += n; unsigned v = 1; if (tid < 32) v = sum(v); out[0] = v;",
+            "unsigned v = 1; if (threadIdx.x >> 5 + 1) v = sum(v); out[0] = v;",
+        ] {
+            let source = kernel(reduce, body);
+            assert!(written(&source).is_empty(), "written out:\n{source}");
+        }
+        // Nothing read through a row: any block runs the lane-loop form.
+        let source = kernel(
+            reduce,
+            "unsigned v = sum(threadIdx.x); out[threadIdx.x] = v;",
+        );
+        assert!(!written(&source)[0].contains("lane_loop_start(true)"));
     }
 
     #[test]

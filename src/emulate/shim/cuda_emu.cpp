@@ -2779,14 +2779,17 @@ void lane_loop_enter(Fiber* lead, Warp& W) {
 }
 }  // namespace
 
-int lane_loop_begin(bool lock_step) {
+int lane_loop_begin(bool lock_step, bool rows) {
   Fiber* cur = g_cur;
   const int t = cur->tid;
   Warp& W = B.warps[t >> 5];
   if (B.looped >> (t >> 5) & 1) return 2;
   if ((t & 31) != 0) return 0;
+  // threadIdx.x / 32 the same for each warp's lanes: a block of one row, or rows of 32
+  // threads or fewer, or of a multiple of 32.
+  const bool one_row = blockDim.y * blockDim.z == 1 || blockDim.x <= 32 || blockDim.x % 32 == 0;
   bool loop = settings().lane_loops && B.next == t + 1 && !t_lane_loop &&
-              san::g_schedule == 0 && !g_coop && !g_cluster_threads;
+              san::g_schedule == 0 && !g_coop && !g_cluster_threads && (!rows || one_row);
   if (lock_step) {
     // Built for the lock step: only a block whose lanes do not meet at their accesses
     // (see "Warp lock step"), and every warp of the block alike, since the lane-loop

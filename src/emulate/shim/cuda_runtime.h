@@ -1744,14 +1744,18 @@ inline T from_bits(unsigned long long b) {
 #if defined(__SANITIZE_THREAD__)
 #define CUDA_EMU_LOCK_STEP_LANES 1
 #endif
-int lane_loop_begin(bool lock_step);
-inline int lane_loop_start() {
+// `rows`: the rewriter took a condition to be the same for a warp's lanes through
+// their row of the block (threadIdx.x / 32, threadIdx.x < 32): the block runs as
+// written unless each warp's lanes lie in one row.
+int lane_loop_begin(bool lock_step, bool rows);
+inline int lane_loop_start(bool rows = false) {
 #if defined(CUDA_EMU_SANITIZE_BUILD)
+  (void)rows;
   return 0;
 #elif defined(CUDA_EMU_LOCK_STEP_LANES)
-  return lane_loop_begin(true);
+  return lane_loop_begin(true, rows);
 #else
-  return lane_loop_begin(false);
+  return lane_loop_begin(false, rows);
 #endif
 }
 // The lanes of the warp (those the block has).
