@@ -32,7 +32,9 @@
 //!   under `?:`, `&&` or `||`, not nested in one another), themselves inside
 //!   blocks, `for` and `while` loops and `if`s whose conditions depend on
 //!   nothing that differs between lanes (parameters, `blockIdx`, constants,
-//!   locals written only by such values at the warp's level). The lanes
+//!   locals written only by such values at the warp's level) but the
+//!   warp's row (`threadIdx.x / 32`, `tid < 32`: [`Uniform`]'s `warp_row`,
+//!   where the runtime checks that the block gives each warp one row). The lanes
 //!   evaluate such a condition each and the loop checks that they agree: a
 //!   disagreement stops the kernel with an error naming the line
 //!   (`lanes_disagree`), never a silent different answer;
