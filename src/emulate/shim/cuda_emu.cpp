@@ -2183,17 +2183,19 @@ inline __attribute__((always_inline)) void release_barrier() {
 }
 }  // namespace
 
-int syncthreads(const char* file, int line, int kind, int predicate) {
-  if (!g_in_kernel) return predicate;
-  no_wait_in_lane_loop(g_cur, file, line);  // a lane loop's barrier is lanes_barrier
-  Fiber* cur = g_cur;
+// Fiber `cur` waits at __syncthreads for `threads` threads of the block (one, or a lane
+// loop's live lanes: see "Lane loops") whose predicates add up to `predicate`, until
+// every thread that has not returned is there.
+inline __attribute__((always_inline)) void arrive_at_barrier(Fiber* cur, const char* file,
+                                                             int line, int threads,
+                                                             int predicate, unsigned lanes) {
   cur->wait = 1;
   cur->file = file;
   cur->line = line;
   B.bar[B.bar_fibers++] = cur;
-  ++B.bar_count;
+  B.bar_count += threads;
   B.bar_pred += predicate;
-  B.warps[cur->tid >> 5].bar_wait |= 1u << (cur->tid & 31);
+  B.warps[cur->tid >> 5].bar_wait |= lanes;
   if (B.bar_count == B.n - B.exited) {
     release_barrier();
     Fiber* next = rq_pop();
@@ -2201,6 +2203,13 @@ int syncthreads(const char* file, int line, int kind, int predicate) {
   } else {
     park(cur);
   }
+}
+
+int syncthreads(const char* file, int line, int kind, int predicate) {
+  if (!g_in_kernel) return predicate;
+  no_wait_in_lane_loop(g_cur, file, line);  // a lane loop's barrier is lanes_barrier
+  Fiber* cur = g_cur;
+  arrive_at_barrier(cur, file, line, 1, predicate, 1u << (cur->tid & 31));
   int c = B.bar_last;
   switch (kind) {
     case kSyncCount: return c;
@@ -2846,21 +2855,8 @@ void lanes_barrier(unsigned live, const char* file, int line) {
   Fiber* lead = t_lane_lead;
   Warp& W = *t_lane_warp;
   t_lane_loop = false;  // g_cur is the loop's fiber again
-  lead->wait = 1;
-  lead->file = file;
-  lead->line = line;
   const int n = __builtin_popcount(live);
-  B.bar[B.bar_fibers++] = lead;
-  B.bar_count += n;
-  B.bar_pred += n;
-  W.bar_wait |= live;
-  if (B.bar_count == B.n - B.exited) {
-    release_barrier();
-    Fiber* next = rq_pop();
-    if (next != lead) switch_to(lead, next);
-  } else {
-    park(lead);
-  }
+  arrive_at_barrier(lead, file, line, n, n, live);
   lane_loop_enter(lead, W);
 }
 
