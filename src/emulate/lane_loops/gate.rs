@@ -319,9 +319,10 @@ impl Uniform {
         let end = if f.is(x + 1, "/") && (f.is(x + 2, "32") || f.is(x + 2, "warpSize")) {
             (low(before) && before != "!").then_some(x + 2)?
         } else if f.is(x + 1, ">") && f.is(x + 2, ">") && f.is(x + 3, "5") {
+            // `+` and `-` bind tighter than `>>`, on either side.
             let next = after(x + 3);
-            (low(before) && before != "!" && !matches!(next, "+" | "-" | "*" | "/" | "%"))
-                .then_some(x + 3)?
+            let shift_low = low(before) && !matches!(before, "!" | "+" | "-");
+            (shift_low && !matches!(next, "+" | "-" | "*" | "/" | "%")).then_some(x + 3)?
         } else {
             let (n, end) = if f.is(x + 1, "<") && !f.is(x + 2, "<") && !f.is(x + 2, "=") {
                 (x + 2, x + 2)

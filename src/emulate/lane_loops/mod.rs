@@ -1291,6 +1291,7 @@ mod tests {
             "unsigned v = 1; if (threadIdx.y / 32 == 0) v = sum(v); out[0] = v;",
             "int tid = threadIdx.x; tid += n; unsigned v = 1; if (tid < 32) v = sum(v); out[0] = v;",
             "unsigned v = 1; if (threadIdx.x >> 5 + 1) v = sum(v); out[0] = v;",
+            "unsigned v = 1; if (n + threadIdx.x >> 5) v = sum(v); out[0] = v;",
         ] {
             let source = kernel(reduce, body);
             assert!(written(&source).is_empty(), "written out:\n{source}");
