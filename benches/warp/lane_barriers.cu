@@ -55,11 +55,8 @@ int main() {
   cudaMalloc(&out, blocks * THREADS * sizeof(unsigned));
   const double per = double(blocks) * THREADS * k * launches;
   const double base = seconds(plain, out, k, launches, blocks, THREADS);
-  struct {
-    const char* name;
-    void (*kernel)(unsigned*, int);
-  } cases[] = {{"barrier", barrier}, {"bar+shfl", barrier_shfl}};
-  for (auto& c : cases) {
+  const WarpCase cases[] = {{"barrier", barrier}, {"bar+shfl", barrier_shfl}};
+  for (const WarpCase& c : cases) {
     const double ns = (seconds(c.kernel, out, k, launches, blocks, THREADS) - base) / per * 1e9;
     printf("%-10s %7.2f ns per lane per operation\n", c.name, ns);
   }

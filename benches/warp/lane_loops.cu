@@ -19,12 +19,7 @@ int main() {
   const int k = 20000, launches = 10;
   const double ops = 32.0 * k * launches;
   const double base = seconds(loop, out, k, launches);
-  struct {
-    const char* name;
-    void (*kernel)(unsigned*, int);
-  } cases[] = {{"shfl_w32", shfl<32>}, {"shfl_w16", shfl<16>}, {"shfl_w8", shfl<8>},
-               {"ballot", ballot}, {"match_any", match}};
-  for (auto& c : cases) {
+  for (const WarpCase& c : kWarpCases) {
     const double ns = (seconds(c.kernel, out, k, launches) - base) / ops * 1e9;
     printf("%-10s %7.2f ns per lane per operation\n", c.name, ns);
   }

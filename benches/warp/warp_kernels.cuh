@@ -34,6 +34,15 @@ __global__ void match(unsigned* out, int k) {
   out[threadIdx.x] = v;
 }
 
+// The warp-operation kernels both bench programs time, by the name they print.
+struct WarpCase {
+  const char* name;
+  void (*kernel)(unsigned*, int);
+};
+inline const WarpCase kWarpCases[] = {{"shfl_w32", shfl<32>}, {"shfl_w16", shfl<16>},
+                                      {"shfl_w8", shfl<8>},   {"ballot", ballot},
+                                      {"match_any", match}};
+
 // The best of five timings of `launches` launches (other processes' load only ever
 // adds).
 inline double seconds(void (*kernel)(unsigned*, int), unsigned* out, int k, int launches,

@@ -44,12 +44,7 @@ int main() {
   double base = seconds(loop, out, k, launches);
   double bar = (seconds(barrier, out, k, launches) - base) / ops * 1e9;
   printf("%-10s %7.2f ns per lane per operation (the fiber-switch baseline)\n", "barrier", bar);
-  struct {
-    const char* name;
-    void (*kernel)(unsigned*, int);
-  } cases[] = {{"shfl_w32", shfl<32>}, {"shfl_w16", shfl<16>}, {"shfl_w8", shfl<8>},
-               {"ballot", ballot}, {"match_any", match}};
-  for (auto& c : cases) {
+  for (const WarpCase& c : kWarpCases) {
     double ns = (seconds(c.kernel, out, k, launches) - base) / ops * 1e9;
     printf("%-10s %7.2f ns per lane per operation, %.2fx the baseline\n", c.name, ns, ns / bar);
   }

@@ -304,13 +304,17 @@ impl<'a> Writer<'a> {
                 return false; // a member
             }
             let s = f.text(k);
-            s == "threadIdx"
-                || !(self.locals.iter().any(|l| l.name == s)
-                    || self.params.iter().any(|p| p == s)
-                    || type_word(s)
-                    || NOT_TYPES.contains(&s)
-                    || matches!(s, "blockIdx" | "blockDim" | "gridDim" | "warpSize"))
+            s == "threadIdx" || !self.known(s)
         })
+    }
+
+    /// Whether the name `s` is a lane local, a parameter, a keyword or type
+    /// word, or one of the thread's and grid's coordinates (`NOT_TYPES`).
+    fn known(&self, s: &str) -> bool {
+        self.locals.iter().any(|l| l.name == s)
+            || self.params.iter().any(|p| p == s)
+            || type_word(s)
+            || NOT_TYPES.contains(&s)
     }
 
     fn lanes_close(&mut self, id: usize) {
@@ -754,11 +758,7 @@ impl<'a> Writer<'a> {
                 _ => {}
             }
             if f.ident(k) && !(k > a && (f.is(k - 1, ".") || f.is(k - 1, ">"))) {
-                let known = local(s).is_some()
-                    || self.params.iter().any(|p| p == s)
-                    || type_word(s)
-                    || NOT_TYPES.contains(&s)
-                    || matches!(s, "blockDim" | "gridDim" | "warpSize" | "static_cast");
+                let known = self.known(s) || s == "static_cast";
                 let call = f.is(k + 1, "(") && !not_a_call(s);
                 if call {
                     if f.definition(s).is_some() || f.macro_body(s).is_some() {
