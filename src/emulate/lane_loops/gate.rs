@@ -620,8 +620,40 @@ pub(super) fn simple_writes(
         }
         return;
     }
-    // `x op= e` or `x = e` as the whole statement; `++x`, `x++`.
-    let end = semi.saturating_sub(1);
+    // An expression: each operand of a comma (`a += s, b += t` in a `for`'s
+    // step), `x op= e` or `x = e` as the whole operand; `++x`, `x++`.
+    let mut start = a;
+    let mut k = a;
+    while k < semi {
+        match f.text(k) {
+            "," => {
+                expression_writes(f, start, k, writes, at_warp_level);
+                start = k + 1;
+            }
+            "(" | "[" | "{" => k = f.closing(k).unwrap_or(semi),
+            "<" if k > a && f.ident(k - 1) && template_call(f, k) => {
+                k = template_arguments_end(f, k, semi).unwrap_or(semi);
+            }
+            _ => {}
+        }
+        k += 1;
+    }
+    expression_writes(f, start, semi, writes, at_warp_level);
+}
+
+/// The write of one expression `a..semi` (exclusive of `semi`, a `;`, `,`
+/// or `)`) at the warp's level, if it is `x = e`, `x op= e`, `++x` or `x++`.
+fn expression_writes(
+    f: &File,
+    a: usize,
+    semi: usize,
+    writes: &mut Vec<(String, usize, usize)>,
+    at_warp_level: &mut Vec<usize>,
+) {
+    if semi <= a {
+        return;
+    }
+    let end = semi - 1;
     if f.ident(a) && assigns(f, a) {
         // The value is the whole statement (the name's own value included).
         writes.push((f.text(a).to_string(), a, end));

@@ -1179,6 +1179,29 @@ mod tests {
     }
 
     #[test]
+    fn a_loop_stepping_two_names_with_a_comma_is_the_warps_while_both_are() {
+        // matrixMul's tile loop: `a` and `b` step together, and the loop's
+        // condition reads `a`.
+        let tiles = |step_b: &str| {
+            kernel(
+                "",
+                &format!(
+                    "  __shared__ float t[32];\n  float sum = 0;\n  for (int a = 0, b = n; a < n; a += 32, b += {step_b}) {{\n    t[threadIdx.x] = a + b;\n    __syncthreads();\n    sum += t[31 - threadIdx.x];\n    __syncthreads();\n  }}\n  out[threadIdx.x] = sum;"
+                ),
+            )
+        };
+        let texts = written(&tiles("n"));
+        assert_eq!(texts.len(), 1);
+        assert!(texts[0].contains("a += 32, b += n;"), "{}", texts[0]);
+        // A step that differs between lanes is seen in the second operand:
+        // `b` varies, and a condition on it would be the lanes' own.
+        let varying = tiles("threadIdx.x").replace("a < n;", "b < n;");
+        assert!(written(&varying).is_empty(), "{varying}");
+        let template_step = tiles("n").replace("a += 32,", "a = max<int>(a, 0) + 32,");
+        assert_eq!(written(&template_step).len(), 1, "{template_step}");
+    }
+
+    #[test]
     fn a_barrier_or_shared_array_that_is_not_the_warps_keeps_the_fibers() {
         let shfl = "v += __shfl_xor_sync(0xffffffffu, v, 1);";
         for (head, body) in [
