@@ -279,6 +279,8 @@ const SAME_AS_THE_GPU: &[&str] = &[
     "warp_aggregated_atomics",
     "warp_byte_owners",
     "warp_exited_lanes",
+    "warp_lane_barriers",
+    "warp_lane_loops",
     "warp_legacy",
     "warp_race_warnings",
     "warp_shuffle",
@@ -2746,6 +2748,12 @@ fn kernels_run_as_lane_loops_print_what_their_fibers_print() {
         // Barriers and shared memory: in every block but the first, whose
         // lanes meet at their accesses (the lock step's watch).
         ("warp_lane_barriers", &["early", "exchange", "partial"]),
+        // Dynamic shared memory, __syncwarp, a lane's switch, matrixMul's
+        // tile loop stepping two names.
+        (
+            "warp_lane_forms",
+            &["dynamic", "lanes_switch", "tiles", "warp_talk"],
+        ),
         ("warp_wallace", &["wallace"]),
     ] {
         let compiled = backend
@@ -2770,12 +2778,16 @@ fn kernels_run_as_lane_loops_print_what_their_fibers_print() {
 
 #[test]
 fn the_lane_loop_probes_check_every_shape_on_the_host() {
-    // warp_lane_loops and warp_lane_barriers compute each kernel's answer on
-    // the host too: every check passes under the lane loops.
+    // warp_lane_loops, warp_lane_barriers and warp_lane_forms compute each
+    // kernel's answer on the host too: every check passes under the lane loops.
     let Some(backend) = emulator(false) else {
         return;
     };
-    for (name, count) in [("warp_lane_loops", 5), ("warp_lane_barriers", 3)] {
+    for (name, count) in [
+        ("warp_lane_loops", 5),
+        ("warp_lane_barriers", 3),
+        ("warp_lane_forms", 4),
+    ] {
         let compiled = backend.compile(&probe(name)).unwrap();
         let done = run_lane_loops(backend.command(&compiled), "1");
         let stdout = String::from_utf8_lossy(&done.stdout);

@@ -25,6 +25,10 @@ pub(super) const WARP_OPERATIONS: &[&str] = &[
     "__reduce_xor_sync",
 ];
 
+/// The warp's own synchronization: a lane loop takes it as a warp operation
+/// with no result, standing as a statement of its own at the warp's level.
+pub(super) const WARP_SYNC: &str = "__syncwarp";
+
 /// The block's barrier, which a lane loop's warp waits at as one (at the
 /// warp's level, as a statement of its own: `lanes_barrier`).
 pub(super) const BARRIER: &str = "__syncthreads";
@@ -38,7 +42,6 @@ pub(super) const DENIED: &[&str] = &[
     "__syncthreads_count",
     "__syncthreads_and",
     "__syncthreads_or",
-    "__syncwarp",
     "__activemask",
     "__nanosleep",
     "__threadfence",
@@ -65,9 +68,6 @@ pub(super) const DENIED: &[&str] = &[
     "this_cluster",
     "tiled_partition",
     "coalesced_threads",
-    "switch",
-    "case",
-    "default",
     "operator",
     "__builtin_setjmp",
     "setjmp",
@@ -174,7 +174,10 @@ pub(super) fn runnable(f: &File, a: usize, b: usize, seen: &mut Vec<String>, ker
         }
         let s = f.text(k);
         let placed = kernel
-            && (s == BARRIER || s == "__shared__" || (s == "static" && f.is(k + 1, "__shared__")));
+            && (s == BARRIER
+                || s == "__shared__"
+                || (matches!(s, "static" | "extern")
+                    && (f.is(k + 1, "__shared__") || k > 0 && f.is(k - 1, "__shared__"))));
         if DENIED.contains(&s) && !placed {
             return false;
         }
@@ -241,7 +244,7 @@ pub(super) fn atomic(name: &str) -> bool {
 }
 
 pub(super) fn callable(f: &File, name: &str, seen: &mut Vec<String>) -> bool {
-    if WARP_OPERATIONS.contains(&name) || seen.iter().any(|s| s == name) {
+    if WARP_OPERATIONS.contains(&name) || name == WARP_SYNC || seen.iter().any(|s| s == name) {
         return true;
     }
     if f.macro_body(name).is_some() {
@@ -391,6 +394,7 @@ pub(super) fn escapes(f: &File, s: &Stmt, in_loop: bool, in_switch: bool) -> boo
         }),
         Stmt::Block(_, _, items) => items.iter().any(|i| escapes(f, i, in_loop, in_switch)),
         Stmt::For(_, _, _) | Stmt::While(_, _, _) | Stmt::Do(..) | Stmt::Directive(..) => false,
+        Stmt::Switch(_, close, end) => switch_escapes(f, close + 1, *end, in_loop),
         Stmt::If(_, _, then, other) => {
             escapes(f, then, in_loop, in_switch)
                 || other
@@ -398,6 +402,29 @@ pub(super) fn escapes(f: &File, s: &Stmt, in_loop: bool, in_switch: bool) -> boo
                     .is_some_and(|o| escapes(f, o, in_loop, in_switch))
         }
     }
+}
+
+/// Whether the body `{ ... }` (`open`, `close`) of a lane's `switch` holds a
+/// `continue` that would leave the lanes' loop: one outside the loops inside
+/// it, where the switch stands in no loop of the lane's own. (A `break`
+/// leaves the switch.)
+fn switch_escapes(f: &File, open: usize, close: usize, in_loop: bool) -> bool {
+    let mut k = open + 1;
+    while k < close {
+        match f.text(k) {
+            "for" | "while" | "do" => match statement(f, k, close) {
+                Some((_, next)) => {
+                    k = next;
+                    continue;
+                }
+                None => return true,
+            },
+            "continue" if !in_loop => return true,
+            _ => {}
+        }
+        k += 1;
+    }
+    false
 }
 
 /// The kernel's names whose value may differ between lanes (see
@@ -576,7 +603,7 @@ pub(super) fn collect_warp_level(
                     collect_warp_level(f, std::slice::from_ref(o), names, writes, at_warp_level)?;
                 }
             }
-            Stmt::Do(..) => return None,
+            Stmt::Do(..) | Stmt::Switch(..) => return None,
             Stmt::Directive(..) => {}
             Stmt::Simple(a, semi) => {
                 // A warp statement: what it assigns holds a warp operation's

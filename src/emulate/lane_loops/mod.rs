@@ -21,13 +21,16 @@
 //!   `#pragma` and conditionals between warp-level statements, no other
 //!   rewrite inside it but in `__shared__` declarations, no parameter taken by
 //!   reference or pack, no lambda, `goto`, `static` local (but `static
-//!   __shared__`), `volatile`, inline assembly, cooperative group,
-//!   `__syncwarp`, fence or `__activemask`;
-//! - whose `__shared__` declarations and `__syncthreads();` stand at the
-//!   warp's level, as statements of their own: a `__shared__` array is the
-//!   block's, declared once (the lane-loop form has its own, and the runtime
-//!   runs every warp of a block in one form); at the barrier the warp's live
-//!   lanes arrive together (`lanes_barrier`);
+//!   __shared__`), `volatile`, inline assembly, cooperative group, fence or
+//!   `__activemask`, and no `switch` but in a lane's code (where its `break`
+//!   is the switch's: [`escapes`] follows its `continue`s);
+//! - whose `[static|extern] __shared__` declarations, `__syncthreads();` and
+//!   `__syncwarp(...);` stand at the warp's level, as statements of their
+//!   own: a `__shared__` array is the block's, declared once (the lane-loop
+//!   form has its own, and the runtime runs every warp of a block in one
+//!   form; an `extern` one is the rewriter's pointer to the launch's
+//!   buffer); at the barrier the warp's live lanes arrive together
+//!   (`lanes_barrier`); a `__syncwarp` is a warp operation with no result;
 //! - whose warp operations stand in expression or declaration statements (not
 //!   under `?:`, `&&` or `||`, not nested in one another), themselves inside
 //!   blocks, `for` and `while` loops and `if`s whose conditions depend on
@@ -372,7 +375,7 @@ impl<'a> Writer<'a> {
                 self.scope_close();
                 Some(())
             }
-            Stmt::Do(..) | Stmt::Directive(..) => None,
+            Stmt::Do(..) | Stmt::Directive(..) | Stmt::Switch(..) => None,
             Stmt::Simple(a, semi) => self.warp_statement(*a, *semi, false),
         }
     }
@@ -391,6 +394,9 @@ impl<'a> Writer<'a> {
             return Some(());
         }
         if let Stmt::Simple(a, semi) = *s {
+            if (a..semi).any(|k| f.is(k, "__shared__")) {
+                return self.shared(a, semi);
+            }
             match f.text(a) {
                 "break" if f.is(a + 1, ";") => {
                     self.out.push_str(" break;");
@@ -405,7 +411,6 @@ impl<'a> Writer<'a> {
                     return self.source(a, semi, None);
                 }
                 ";" => return Some(()),
-                "__shared__" | "static" => return self.shared(a, semi),
                 _ => {}
             }
             if let Some(d) = declaration(f, a, semi).ok()? {
@@ -429,15 +434,13 @@ impl<'a> Writer<'a> {
     }
 
     /// A `[static] __shared__` declaration at the warp's level: the block's
-    /// one copy, as the rewriter wrote it (its `alignas` moved), not a copy
-    /// per lane. The lane-loop form declares its own, apart from the body as
+    /// one copy, as the rewriter wrote it (its `alignas` moved; an `extern
+    /// __shared__` array a pointer to the launch's buffer), not a copy per
+    /// lane. The lane-loop form declares its own, apart from the body as
     /// written: a block runs one form or the other in every warp
     /// (`lane_loop_begin`).
     fn shared(&mut self, a: usize, semi: usize) -> Option<()> {
         let f = self.f;
-        if !(f.is(a, "__shared__") || f.is(a + 1, "__shared__")) {
-            return None;
-        }
         self.line_of(a);
         let text = f.with_edits(a, semi);
         self.out.push_str(&text);
@@ -644,7 +647,15 @@ impl<'a> Writer<'a> {
             if has_warp_operation(f, k + 2, close) {
                 return None; // one inside another's arguments
             }
-            let text = if WARP_OPERATIONS.contains(&f.text(k)) {
+            let text = if f.is(k, WARP_SYNC) {
+                // No result: the statement is the call alone, and done once
+                // the lanes met.
+                if returning || k != a || close + 1 != semi {
+                    return None;
+                }
+                self.intrinsic(k, close)?;
+                return Some(());
+            } else if WARP_OPERATIONS.contains(&f.text(k)) {
                 self.intrinsic(k, close)?
             } else {
                 let value = self.inline_call(k, close)?;
@@ -1202,6 +1213,50 @@ mod tests {
     }
 
     #[test]
+    fn dynamic_shared_memory_syncwarp_and_a_lanes_switch_are_written_out() {
+        let source = kernel(
+            "",
+            "  extern __shared__ unsigned dyn[];\n  unsigned v = threadIdx.x;\n  switch (v % 3) {\n  case 0: v += 7; break;\n  case 1: if (v > 4) return;\n  default: v *= 2;\n  }\n  dyn[threadIdx.x] = v;\n  __syncwarp();\n  v += __shfl_xor_sync(0xffffffffu, dyn[threadIdx.x ^ 1], 1);\n  out[threadIdx.x] = v;",
+        );
+        let texts = written(&source);
+        assert_eq!(texts.len(), 1, "{source}");
+        let text = &texts[0];
+        // The block's buffer, declared once as written (the rewriter's
+        // edit of it is the caller's: here none).
+        assert!(
+            text.contains("\n  extern __shared__ unsigned dyn[];"),
+            "{text}"
+        );
+        assert!(!text.contains("cuda_emu_lv_dyn_"), "{text}");
+        // The switch runs in a lane's loop, its `return` the lane's.
+        assert!(text.contains("switch (v % 3) {"), "{text}");
+        assert!(
+            text.contains("{ ::cuda_emu::lane_return(cuda_emu_lane_);"),
+            "{text}"
+        );
+        // __syncwarp: each lane's call recorded, then the lanes meet once,
+        // and nothing is left of the statement.
+        assert!(
+            text.contains("#line 11 \"k.cu\"\n  __syncwarp());"),
+            "{text}"
+        );
+        assert!(!text.contains("decltype(__syncwarp"), "{text}");
+        assert_eq!(text.matches("::cuda_emu::lanes_meet(").count(), 2, "{text}");
+        // A `continue` in a lane's switch that would leave the lanes' loop
+        // keeps the fibers; one in a loop of the lane's own does not.
+        let leaves = kernel(
+            "",
+            "  unsigned v = threadIdx.x;\n  for (int i = 0; i < n; ++i) {\n    switch (v) { case 1: continue; }\n    v += __shfl_xor_sync(0xffffffffu, v, 1);\n  }\n  out[threadIdx.x] = v;",
+        );
+        assert!(written(&leaves).is_empty(), "{leaves}");
+        let stays = leaves.replace(
+            "switch (v) { case 1: continue; }",
+            "switch (v) { case 1: for (int j = 0; j < 2; ++j) { if (j) continue; v++; } break; }",
+        );
+        assert_eq!(written(&stays).len(), 1, "{stays}");
+    }
+
+    #[test]
     fn a_barrier_or_shared_array_that_is_not_the_warps_keeps_the_fibers() {
         let shfl = "v += __shfl_xor_sync(0xffffffffu, v, 1);";
         for (head, body) in [
@@ -1230,12 +1285,23 @@ mod tests {
                 "__device__ int peek() { __shared__ int s[4]; return s[0]; }",
                 format!("unsigned v = peek(); {shfl}"),
             ),
-            // Dynamic shared memory, and the warp's own synchronization.
+            // Dynamic shared memory declared in a lane's code; the warp's own
+            // synchronization under a branch its lanes may take apart, or
+            // inside an expression.
             (
                 "",
-                format!("extern __shared__ int dyn[]; unsigned v = dyn[0]; {shfl}"),
+                format!(
+                    "unsigned v = 1; if (v) {{ extern __shared__ int dyn[]; v = dyn[0]; }} {shfl}"
+                ),
             ),
-            ("", format!("unsigned v = 1; __syncwarp(); {shfl}")),
+            (
+                "",
+                format!("unsigned v = 1; if (threadIdx.x < 16) __syncwarp(0xffffu); {shfl}"),
+            ),
+            (
+                "",
+                format!("unsigned v = 1; v += (__syncwarp(), 1); {shfl}"),
+            ),
             ("", format!("volatile unsigned v = 1; {shfl}")),
         ] {
             let source = kernel(head, &body);

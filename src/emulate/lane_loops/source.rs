@@ -116,11 +116,15 @@ impl<'a> File<'a> {
             if tokens[k].directive.is_some() || f.text(k) != "__shared__" {
                 continue;
             }
-            let first = if k > 0 && f.is(k - 1, "static") {
-                k - 1
-            } else {
-                k
-            };
+            // From the statement's first token: `static`, `extern`, an
+            // `alignas(16)` may come before `__shared__`.
+            let mut first = k;
+            while first > 0
+                && !matches!(f.text(first - 1), ";" | "{" | "}")
+                && tokens[first - 1].directive.is_none()
+            {
+                first -= 1;
+            }
             if let Some(semi) = statement_end(&f, k, tokens.len() - 1) {
                 f.shared_declarations
                     .push((tokens[first].start, tokens[semi].end));
@@ -195,6 +199,7 @@ impl<'a> File<'a> {
             && self.is(k + 1, "(")
             && (WARP_OPERATIONS.contains(&self.text(k))
                 || self.text(k) == BARRIER
+                || self.text(k) == WARP_SYNC
                 || self.warp_functions.contains(self.text(k)))
             && !(k > 0 && (self.is(k - 1, ".") || self.is(k - 1, ">")))
     }
@@ -388,6 +393,9 @@ pub(super) enum Stmt {
     /// A line `#if`, `#ifdef`, `#ifndef`, `#elif`, `#else` or `#endif`
     /// between statements: its `#` and last token.
     Directive(usize, usize),
+    /// `switch (x) { ... }`: the parentheses and the body's `}` (a lane's
+    /// code only: its labels are not taken apart).
+    Switch(usize, usize, usize),
 }
 
 impl Stmt {
@@ -397,6 +405,7 @@ impl Stmt {
                 (*a, *b)
             }
             Stmt::For(open, _, body) | Stmt::While(open, _, body) => (open - 1, body.range().1),
+            Stmt::Switch(open, _, end) => (open - 1, *end),
             Stmt::If(open, _, then, other) => (
                 open - 1,
                 other.as_ref().map_or(then.range().1, |o| o.range().1),
@@ -492,6 +501,14 @@ pub(super) fn statement(f: &File, k: usize, to: usize) -> Option<(Stmt, usize)> 
                 }
             })
         }
+        "switch" if f.is(k + 1, "(") => {
+            let close = f.closing(k + 1)?;
+            if !f.is(close + 1, "{") {
+                return None;
+            }
+            let end = f.closing(close + 1)?;
+            Some((Stmt::Switch(k + 1, close, end), end + 1))
+        }
         "do" => {
             let (_, next) = statement(f, skip_pragmas(k + 1), to)?;
             let w = skip_pragmas(next);
@@ -501,7 +518,7 @@ pub(super) fn statement(f: &File, k: usize, to: usize) -> Option<(Stmt, usize)> 
             let semi = f.closing(w + 1)? + 1;
             f.is(semi, ";").then_some((Stmt::Do(k, semi), semi + 1))
         }
-        "else" | "if" | "for" | "while" => None,
+        "else" | "if" | "for" | "while" | "switch" | "case" | "default" => None,
         _ => {
             let mut j = k;
             while j < to {

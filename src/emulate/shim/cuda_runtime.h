@@ -1888,8 +1888,10 @@ inline T lane_result(const unsigned long long* results, int lane) {
 #define __reduce_xor_sync(mask, v) ::cuda_emu::reduce(__FILE__, __LINE__, ::cuda_emu::kReduceXor, mask, v)
 
 namespace cuda_emu {
+// Through warp_call: a lane loop records each lane's __syncwarp as its other warp
+// operations (src/emulate/lane_loops/).
 inline void syncwarp(const char* f, int l, unsigned mask = 0xffffffffu) {
-  warp_op(f, l, kSyncwarp, mask, 0, 0, 32, nullptr);
+  warp_call(f, l, kSyncwarp, mask, 0, 0, 32, nullptr);
 }
 inline unsigned reduce(const char* f, int l, int op, unsigned mask, unsigned v) {
   if (op == kReduceMin) op = kReduceUMin;
