@@ -12,13 +12,19 @@
 //             through memory);
 //   switch:   each lane picks a case by its own value (break, fall-through, a loop
 //             with continue inside a case, default), then a __reduce_add_sync;
+//   groups:   a cooperative-groups block: `cg::thread_block cta = cg::this_thread_block()`,
+//             rounds of write a slot by cta.thread_rank(), cg::sync(cta), read another
+//             warp's slot, cta.sync(), then a __shfl_xor_sync;
 //   tiles:    C = A * B in 4x4 blocks of 16x16 threads (a warp spans two rows), as
 //             matrixMul writes it:
 //             `for (a = aBegin, b = bBegin; a <= aEnd; a += aStep, b += bStep)`
 //             over tiles loaded into two shared arrays between barriers.
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <cstdio>
+
+namespace cg = cooperative_groups;
 
 #define FULL 0xffffffffu
 #define DYN_THREADS 256
@@ -27,6 +33,8 @@
 #define SW_BLOCKS 9
 #define SWITCH_THREADS 64
 #define SWITCH_BLOCKS 10
+#define GROUP_THREADS 192
+#define GROUP_BLOCKS 6
 #define TILE 16
 #define N 64
 
@@ -79,6 +87,20 @@ __global__ void lanes_switch(int* out) {
   }
   const int sum = __reduce_add_sync(FULL, v);
   out[blockIdx.x * SWITCH_THREADS + t] = v * 2 + (sum & 1023);
+}
+
+__global__ void groups(int* out) {
+  cg::thread_block cta = cg::this_thread_block();
+  __shared__ int slot[GROUP_THREADS];
+  int v = static_cast<int>(cta.thread_rank()) * 9 + blockIdx.x;
+  for (int r = 0; r < 3; ++r) {
+    slot[cta.thread_rank()] = v;
+    cg::sync(cta);
+    v = v * 5 + slot[(cta.thread_rank() + 40 * (r + 1)) % cta.size()];
+    cta.sync();
+  }
+  v ^= __shfl_xor_sync(FULL, v, 6);
+  out[blockIdx.x * GROUP_THREADS + cta.thread_rank()] = v;
 }
 
 __global__ void tiles(const float* A, const float* B, float* C, int wA, int wB) {
@@ -184,6 +206,22 @@ int main() {
     }
   }
   report("switch", got, want, wn);
+
+  // groups
+  const int gn = GROUP_BLOCKS * GROUP_THREADS;
+  groups<<<GROUP_BLOCKS, GROUP_THREADS>>>(d_out);
+  cudaMemcpy(got, d_out, gn * sizeof(int), cudaMemcpyDeviceToHost);
+  for (int b = 0; b < GROUP_BLOCKS; ++b) {
+    int v[GROUP_THREADS], slot[GROUP_THREADS];
+    for (int t = 0; t < GROUP_THREADS; ++t) v[t] = t * 9 + b;
+    for (int r = 0; r < 3; ++r) {
+      for (int t = 0; t < GROUP_THREADS; ++t) slot[t] = v[t];
+      for (int t = 0; t < GROUP_THREADS; ++t)
+        v[t] = v[t] * 5 + slot[(t + 40 * (r + 1)) % GROUP_THREADS];
+    }
+    for (int t = 0; t < GROUP_THREADS; ++t) want[b * GROUP_THREADS + t] = v[t] ^ v[t ^ 6];
+  }
+  report("groups", got, want, gn);
 
   // tiles: small integers, so every sum is exact in float whatever the order.
   static float A[N * N], B[N * N], C[N * N];

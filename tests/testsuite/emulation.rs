@@ -2748,11 +2748,11 @@ fn kernels_run_as_lane_loops_print_what_their_fibers_print() {
         // Barriers and shared memory: in every block but the first, whose
         // lanes meet at their accesses (the lock step's watch).
         ("warp_lane_barriers", &["early", "exchange", "partial"]),
-        // Dynamic shared memory, __syncwarp, a lane's switch, matrixMul's
-        // tile loop stepping two names.
+        // Dynamic shared memory, __syncwarp, a lane's switch, a cooperative
+        // groups block, matrixMul's tile loop stepping two names.
         (
             "warp_lane_forms",
-            &["dynamic", "lanes_switch", "tiles", "warp_talk"],
+            &["dynamic", "groups", "lanes_switch", "tiles", "warp_talk"],
         ),
         ("warp_wallace", &["wallace"]),
     ] {
@@ -2786,7 +2786,7 @@ fn the_lane_loop_probes_check_every_shape_on_the_host() {
     for (name, count) in [
         ("warp_lane_loops", 5),
         ("warp_lane_barriers", 3),
-        ("warp_lane_forms", 4),
+        ("warp_lane_forms", 5),
     ] {
         let compiled = backend.compile(&probe(name)).unwrap();
         let done = run_lane_loops(backend.command(&compiled), "1");

@@ -175,6 +175,7 @@ pub(super) fn runnable(f: &File, a: usize, b: usize, seen: &mut Vec<String>, ker
         let s = f.text(k);
         let placed = kernel
             && (s == BARRIER
+                || f.groups.placed(f, k)
                 || s == "__shared__"
                 || (matches!(s, "static" | "extern")
                     && (f.is(k + 1, "__shared__") || k > 0 && f.is(k - 1, "__shared__"))));
@@ -212,8 +213,8 @@ pub(super) fn runnable(f: &File, a: usize, b: usize, seen: &mut Vec<String>, ker
             if f.is(k + 1, "<") && !template_call(f, k + 1) {
                 continue; // a comparison (`threadIdx.x < n` is no member template)
             }
-            if k > 0 && (f.is(k - 1, ".") || f.is(k - 1, ">") && f.is(k - 2, "-")) {
-                return false; // a member function
+            if k > 0 && (f.is(k - 1, ".") || f.is(k - 1, ">") && f.is(k - 2, "-")) && !placed {
+                return false; // a member function (but a block group's)
             }
             if !placed && !callable(f, s, seen) {
                 return false;

@@ -21,8 +21,8 @@
 //!   `#pragma` and conditionals between warp-level statements, no other
 //!   rewrite inside it but in `__shared__` declarations, no parameter taken by
 //!   reference or pack, no lambda, `goto`, `static` local (but `static
-//!   __shared__`), `volatile`, inline assembly, cooperative group, fence or
-//!   `__activemask`, and no `switch` but in a lane's code (where its `break`
+//!   __shared__`), `volatile`, inline assembly, cooperative group but a
+//!   block ([`groups`]), fence or `__activemask`, and no `switch` but in a lane's code (where its `break`
 //!   is the switch's: [`escapes`] follows its `continue`s);
 //! - whose `[static|extern] __shared__` declarations, `__syncthreads();` and
 //!   `__syncwarp(...);` stand at the warp's level, as statements of their
@@ -31,6 +31,8 @@
 //!   form; an `extern` one is the rewriter's pointer to the launch's
 //!   buffer); at the barrier the warp's live lanes arrive together
 //!   (`lanes_barrier`); a `__syncwarp` is a warp operation with no result;
+//!   a cooperative groups' block declared there is the block's too, and its
+//!   `sync` the barrier ([`groups`]);
 //! - whose warp operations stand in expression or declaration statements (not
 //!   under `?:`, `&&` or `||`, not nested in one another), themselves inside
 //!   blocks, `for` and `while` loops and `if`s whose conditions depend on
@@ -67,6 +69,7 @@
 //! kernel on fibers.
 
 mod gate;
+mod groups;
 mod source;
 
 use crate::cxx::lexer::CodeToken;
@@ -395,7 +398,11 @@ impl<'a> Writer<'a> {
         }
         if let Stmt::Simple(a, semi) = *s {
             if (a..semi).any(|k| f.is(k, "__shared__")) {
-                return self.shared(a, semi);
+                return self.block_wide(a, semi);
+            }
+            if f.groups.declaration_end(f, a) == Some(semi) {
+                // The block's group: the same for every lane, declared once.
+                return self.block_wide(a, semi);
             }
             match f.text(a) {
                 "break" if f.is(a + 1, ";") => {
@@ -433,13 +440,14 @@ impl<'a> Writer<'a> {
         Some(())
     }
 
-    /// A `[static] __shared__` declaration at the warp's level: the block's
-    /// one copy, as the rewriter wrote it (its `alignas` moved; an `extern
-    /// __shared__` array a pointer to the launch's buffer), not a copy per
-    /// lane. The lane-loop form declares its own, apart from the body as
+    /// A declaration of something the block's threads share, at the warp's
+    /// level: a `[static|extern] __shared__` array, the block's one copy, as
+    /// the rewriter wrote it (its `alignas` moved; an `extern __shared__`
+    /// array a pointer to the launch's buffer), or a cooperative groups'
+    /// block; not a copy per lane. The lane-loop form declares its own, apart from the body as
     /// written: a block runs one form or the other in every warp
     /// (`lane_loop_begin`).
-    fn shared(&mut self, a: usize, semi: usize) -> Option<()> {
+    fn block_wide(&mut self, a: usize, semi: usize) -> Option<()> {
         let f = self.f;
         self.line_of(a);
         let text = f.with_edits(a, semi);
@@ -633,7 +641,7 @@ impl<'a> Writer<'a> {
         if from >= semi || (from..semi).any(conditional) {
             return None;
         }
-        if (from..semi).any(|k| f.is(k, BARRIER)) {
+        if (from..semi).any(|k| f.is(k, BARRIER) || f.groups.is_sync(f, k)) {
             return self.barrier(from, semi, returning);
         }
         let mut replacements = Vec::new();
@@ -716,14 +724,15 @@ impl<'a> Writer<'a> {
         Some(())
     }
 
-    /// `__syncthreads();` at the warp's level: the warp's live lanes arrive
+    /// `__syncthreads();` (or a block group's `b.sync();`, `cg::sync(b);`)
+    /// at the warp's level: the warp's live lanes arrive
     /// at the block's barrier together, and its fiber waits there for the
     /// other warps (`lanes_barrier`). Any other use of the barrier (its value
     /// used, inside an expression) keeps the kernel on fibers.
     fn barrier(&mut self, a: usize, semi: usize, returning: bool) -> Option<()> {
         let f = self.f;
-        if returning || !(f.is(a, BARRIER) && f.is(a + 1, "(") && f.is(a + 2, ")") && a + 3 == semi)
-        {
+        let syncthreads = f.is(a, BARRIER) && f.is(a + 1, "(") && f.is(a + 2, ")") && a + 3 == semi;
+        if returning || !(syncthreads || f.groups.barrier_end(f, a) == Some(semi)) {
             return None;
         }
         self.line_of(a);
@@ -1254,6 +1263,64 @@ mod tests {
             "switch (v) { case 1: for (int j = 0; j < 2; ++j) { if (j) continue; v++; } break; }",
         );
         assert_eq!(written(&stays).len(), 1, "{stays}");
+    }
+
+    #[test]
+    fn a_cooperative_groups_block_is_declared_once_and_its_sync_is_the_barrier() {
+        let head = "#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;";
+        let body = "  cg::thread_block cta = cg::this_thread_block();\n  __shared__ unsigned s[64];\n  unsigned v = cta.thread_rank();\n  s[cta.thread_rank()] = v;\n  cg::sync(cta);\n  v += s[63 - cta.thread_rank()];\n  cta.sync();\n  v += __shfl_xor_sync(0xffffffffu, v, 1);\n  out[cta.thread_rank()] = v;";
+        let source = kernel(head, body);
+        let texts = written(&source);
+        assert_eq!(texts.len(), 1, "{source}");
+        let text = &texts[0];
+        assert!(
+            text.contains("\n  cg::thread_block cta = cg::this_thread_block();"),
+            "{text}"
+        );
+        assert!(!text.contains("cuda_emu_lv_cta_"), "{text}");
+        assert!(
+            text.contains("#line 8 \"k.cu\"\n  ::cuda_emu::lanes_barrier"),
+            "{text}"
+        );
+        assert!(
+            text.contains("#line 10 \"k.cu\"\n  ::cuda_emu::lanes_barrier"),
+            "{text}"
+        );
+        // The lanes ask the block which thread they are: each is made the
+        // running thread.
+        assert!(
+            text.contains("::cuda_emu::lane_enter(cuda_emu_lane_)"),
+            "{text}"
+        );
+        // What keeps the fibers: the group passed to a function (which could
+        // wait in it), a tile of it, its barrier under a branch the lanes may
+        // take apart, a namespace that is not cooperative groups', a member
+        // that is not the block's sizes and indices.
+        for (head, body) in [
+            (
+                format!("{head}\n__device__ void wait(cg::thread_block b) {{ b.sync(); }}"),
+                body.replace("cta.sync();", "wait(cta);"),
+            ),
+            (
+                head.to_string(),
+                body.replace(
+                    "cta.sync();",
+                    "auto tile = cg::tiled_partition<32>(cta); tile.sync();",
+                ),
+            ),
+            (
+                head.to_string(),
+                body.replace("cta.sync();", "if (v > 3) cta.sync();"),
+            ),
+            ("namespace cg = other_groups;".to_string(), body.to_string()),
+            (
+                head.to_string(),
+                body.replace("cta.sync();", "v += cta.is_valid();"),
+            ),
+        ] {
+            let source = kernel(&head, &body);
+            assert!(written(&source).is_empty(), "written out:\n{source}");
+        }
     }
 
     #[test]

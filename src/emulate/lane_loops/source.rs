@@ -6,6 +6,7 @@
 use crate::cxx::lexer::{CodeToken, TokenKind};
 
 use super::gate::*;
+use super::groups::BlockGroups;
 
 /// Keywords followed by `(` that are not calls.
 const NOT_CALLS: &[&str] = &[
@@ -87,6 +88,8 @@ pub(super) struct File<'a> {
     /// copies one with the rewriter's edits inside (`alignas`), so those are
     /// no reason to keep a kernel on fibers ([`File::edited`]).
     shared_declarations: Vec<(usize, usize)>,
+    /// Cooperative groups' blocks the lane loop follows.
+    pub(super) groups: BlockGroups,
 }
 
 /// A function defined in the file.
@@ -111,7 +114,9 @@ impl<'a> File<'a> {
             functions: Default::default(),
             warp_functions: Default::default(),
             shared_declarations: Vec::new(),
+            groups: BlockGroups::default(),
         };
+        f.groups = BlockGroups::new(&f);
         for k in 0..tokens.len() {
             if tokens[k].directive.is_some() || f.text(k) != "__shared__" {
                 continue;
@@ -192,16 +197,17 @@ impl<'a> File<'a> {
         })
     }
 
-    /// Whether token `k` calls a warp operation, the block's barrier or a
-    /// warp function.
+    /// Whether token `k` calls a warp operation, the block's barrier (a
+    /// block group's `sync` too) or a warp function.
     pub(super) fn warp_call(&self, k: usize) -> bool {
-        self.ident(k)
-            && self.is(k + 1, "(")
-            && (WARP_OPERATIONS.contains(&self.text(k))
-                || self.text(k) == BARRIER
-                || self.text(k) == WARP_SYNC
-                || self.warp_functions.contains(self.text(k)))
-            && !(k > 0 && (self.is(k - 1, ".") || self.is(k - 1, ">")))
+        self.groups.is_sync(self, k)
+            || (self.ident(k)
+                && self.is(k + 1, "(")
+                && (WARP_OPERATIONS.contains(&self.text(k))
+                    || self.text(k) == BARRIER
+                    || self.text(k) == WARP_SYNC
+                    || self.warp_functions.contains(self.text(k)))
+                && !(k > 0 && (self.is(k - 1, ".") || self.is(k - 1, ">"))))
     }
 
     pub(super) fn text(&self, k: usize) -> &str {
