@@ -175,7 +175,7 @@ pub(super) fn runnable(f: &File, a: usize, b: usize, seen: &mut Vec<String>, ker
         let s = f.text(k);
         let placed = kernel
             && (s == BARRIER
-                || f.groups.placed(f, k)
+                || f.groups.placed(k)
                 || s == "__shared__"
                 || (matches!(s, "static" | "extern")
                     && (f.is(k + 1, "__shared__") || k > 0 && f.is(k - 1, "__shared__"))));

@@ -22,8 +22,9 @@
 //!   rewrite inside it but in `__shared__` declarations, no parameter taken by
 //!   reference or pack, no lambda, `goto`, `static` local (but `static
 //!   __shared__`), `volatile`, inline assembly, cooperative group but a
-//!   block ([`groups`]), fence or `__activemask`, and no `switch` but in a lane's code (where its `break`
-//!   is the switch's: [`escapes`] follows its `continue`s);
+//!   block ([`groups`]), fence or `__activemask`, and no `switch` but in a
+//!   lane's code (where its `break` is the switch's: [`escapes`] follows its
+//!   `continue`s);
 //! - whose `[static|extern] __shared__` declarations, `__syncthreads();` and
 //!   `__syncwarp(...);` stand at the warp's level, as statements of their
 //!   own: a `__shared__` array is the block's, declared once (the lane-loop
@@ -169,11 +170,6 @@ impl<'a> Writer<'a> {
             depth: 0,
             watched,
         };
-        w.out.push_str(
-            " if (const int cuda_emu_mode_ = ::cuda_emu::lane_loop_start()) { \
-             if (cuda_emu_mode_ == 1) { [&]() { \
-             unsigned cuda_emu_live_ = ::cuda_emu::lane_loop_live();",
-        );
         // A parameter the kernel changes is each thread's own: one per lane.
         for &p in &kernel.params {
             let name = f.text(p).to_string();
@@ -192,21 +188,20 @@ impl<'a> Writer<'a> {
         for item in &items {
             w.item(item)?;
         }
-        if w.uniform.rows.get() {
-            // A condition was taken to be the warp's through its row: the
-            // block's shape must give every warp one row.
-            w.out = w
-                .out
-                .replacen("lane_loop_start()", "lane_loop_start(true)", 1);
-        }
+        // Where a condition was taken to be the warp's through its row, the
+        // block's shape must give every warp one row.
+        let rows = if w.uniform.rows.get() { "true" } else { "" };
         let brace = &f.tokens[kernel.open];
-        w.out.push_str(&format!(
-            " }}(); ::cuda_emu::lane_loop_end(); }} return; }}\n#line {} {}\n{}",
+        Some(format!(
+            " if (const int cuda_emu_mode_ = ::cuda_emu::lane_loop_start({rows})) {{ \
+             if (cuda_emu_mode_ == 1) {{ [&]() {{ \
+             unsigned cuda_emu_live_ = ::cuda_emu::lane_loop_live();{} }}(); \
+             ::cuda_emu::lane_loop_end(); }} return; }}\n#line {} {}\n{}",
+            w.out,
             brace.line,
             path,
             " ".repeat(brace.column as usize)
-        ));
-        Some(w.out)
+        ))
     }
 
     fn bind_at_warp_level(&mut self, name: &str, array: &str, indexable: bool) {
@@ -400,7 +395,7 @@ impl<'a> Writer<'a> {
             if (a..semi).any(|k| f.is(k, "__shared__")) {
                 return self.block_wide(a, semi);
             }
-            if f.groups.declaration_end(f, a) == Some(semi) {
+            if f.groups.declaration_end(a) == Some(semi) {
                 // The block's group: the same for every lane, declared once.
                 return self.block_wide(a, semi);
             }
@@ -444,9 +439,9 @@ impl<'a> Writer<'a> {
     /// level: a `[static|extern] __shared__` array, the block's one copy, as
     /// the rewriter wrote it (its `alignas` moved; an `extern __shared__`
     /// array a pointer to the launch's buffer), or a cooperative groups'
-    /// block; not a copy per lane. The lane-loop form declares its own, apart from the body as
-    /// written: a block runs one form or the other in every warp
-    /// (`lane_loop_begin`).
+    /// block; not a copy per lane. The lane-loop form declares its own,
+    /// apart from the body as written: a block runs one form or the other in
+    /// every warp (`lane_loop_begin`).
     fn block_wide(&mut self, a: usize, semi: usize) -> Option<()> {
         let f = self.f;
         self.line_of(a);
@@ -641,7 +636,7 @@ impl<'a> Writer<'a> {
         if from >= semi || (from..semi).any(conditional) {
             return None;
         }
-        if (from..semi).any(|k| f.is(k, BARRIER) || f.groups.is_sync(f, k)) {
+        if (from..semi).any(|k| f.is(k, BARRIER) || f.groups.is_sync(k)) {
             return self.barrier(from, semi, returning);
         }
         let mut replacements = Vec::new();
@@ -732,7 +727,7 @@ impl<'a> Writer<'a> {
     fn barrier(&mut self, a: usize, semi: usize, returning: bool) -> Option<()> {
         let f = self.f;
         let syncthreads = f.is(a, BARRIER) && f.is(a + 1, "(") && f.is(a + 2, ")") && a + 3 == semi;
-        if returning || !(syncthreads || f.groups.barrier_end(f, a) == Some(semi)) {
+        if returning || !(syncthreads || f.groups.barrier_end(a) == Some(semi)) {
             return None;
         }
         self.line_of(a);

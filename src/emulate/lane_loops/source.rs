@@ -200,7 +200,7 @@ impl<'a> File<'a> {
     /// Whether token `k` calls a warp operation, the block's barrier (a
     /// block group's `sync` too) or a warp function.
     pub(super) fn warp_call(&self, k: usize) -> bool {
-        self.groups.is_sync(self, k)
+        self.groups.is_sync(k)
             || (self.ident(k)
                 && self.is(k + 1, "(")
                 && (WARP_OPERATIONS.contains(&self.text(k))

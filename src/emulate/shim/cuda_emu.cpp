@@ -2862,24 +2862,14 @@ void lanes_barrier(unsigned live, const char* file, int line) {
 
 // Built for the lock step, the program's code reaches the loop's thread-locals only
 // through these (an instrumented access to one would count as shared memory).
-void lane_enter_lock_step(int lane) {
-  lane_now = lane;
-  threadIdx = lane_tidx[lane];
-}
+void lane_enter_lock_step(int lane) { lane_enter_direct(lane); }
 
-void lane_calls_begin_lock_step() {
-  lane_calls = lane_calls_of_warp;
-  lane_calls->called = 0;
-}
+void lane_calls_begin_lock_step() { lane_calls_begin_direct(); }
 
 unsigned long long warp_call_lock_step(const char* file, int line, int op, unsigned mask,
                                        unsigned long long value, int operand, int width,
                                        int* predicate) {
-  if (lane_calls != nullptr) {
-    lane_call_record(file, line, op, mask, value, operand, width, predicate);
-    return 0;
-  }
-  return warp_op(file, line, op, mask, value, operand, width, predicate);
+  return warp_call_direct(file, line, op, mask, value, operand, width, predicate);
 }
 
 void lanes_meet(unsigned live, unsigned long long* results) {

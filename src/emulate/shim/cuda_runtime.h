@@ -1763,13 +1763,19 @@ unsigned lane_loop_live();
 // The lane running, and each lane's threadIdx: lane_enter makes `lane` the thread.
 extern __thread int lane_now;
 extern __thread uint3 lane_tidx[32];
+// Each of lane_enter, lane_calls_begin and warp_call is the inline `_direct` form, or
+// built for the lock step, a call of the runtime's `_lock_step` one (cuda_emu.cpp, not
+// instrumented), which runs the same `_direct` form.
+inline void lane_enter_direct(int lane) {
+  lane_now = lane;
+  threadIdx = lane_tidx[lane];
+}
 void lane_enter_lock_step(int lane);
 inline void lane_enter(int lane) {
 #ifdef CUDA_EMU_LOCK_STEP_LANES
   lane_enter_lock_step(lane);
 #else
-  lane_now = lane;
-  threadIdx = lane_tidx[lane];
+  lane_enter_direct(lane);
 #endif
 }
 // The lane returned: the warp's later operations leave it out.
@@ -1790,13 +1796,16 @@ struct LaneCalls {
 };
 extern __thread LaneCalls* lane_calls;
 extern __thread LaneCalls* lane_calls_of_warp;  // the running loop's
+inline void lane_calls_begin_direct() {
+  lane_calls = lane_calls_of_warp;
+  lane_calls->called = 0;
+}
 void lane_calls_begin_lock_step();
 inline void lane_calls_begin() {
 #ifdef CUDA_EMU_LOCK_STEP_LANES
   lane_calls_begin_lock_step();
 #else
-  lane_calls = lane_calls_of_warp;
-  lane_calls->called = 0;
+  lane_calls_begin_direct();
 #endif
 }
 [[noreturn]] void lane_called_twice(const char* file, int line);
@@ -1823,21 +1832,26 @@ inline void lane_call_record(const char* file, int line, int op, unsigned mask,
   c.width[l] = width;
   c.pred[l] = predicate;
 }
+// Every warp intrinsic's call: warp_op, or in a lane loop's pass, a record of the call.
+inline unsigned long long warp_call_direct(const char* file, int line, int op, unsigned mask,
+                                           unsigned long long value, int operand, int width,
+                                           int* predicate) {
+  if (__builtin_expect(lane_calls != nullptr, 0)) {
+    lane_call_record(file, line, op, mask, value, operand, width, predicate);
+    return 0;
+  }
+  return warp_op(file, line, op, mask, value, operand, width, predicate);
+}
 unsigned long long warp_call_lock_step(const char* file, int line, int op, unsigned mask,
                                        unsigned long long value, int operand, int width,
                                        int* predicate);
-// Every warp intrinsic's call: warp_op, or in a lane loop's pass, a record of the call.
 inline unsigned long long warp_call(const char* file, int line, int op, unsigned mask,
                                     unsigned long long value, int operand, int width,
                                     int* predicate) {
 #ifdef CUDA_EMU_LOCK_STEP_LANES
   return warp_call_lock_step(file, line, op, mask, value, operand, width, predicate);
 #else
-  if (__builtin_expect(lane_calls != nullptr, 0)) {
-    lane_call_record(file, line, op, mask, value, operand, width, predicate);
-    return 0;
-  }
-  return warp_op(file, line, op, mask, value, operand, width, predicate);
+  return warp_call_direct(file, line, op, mask, value, operand, width, predicate);
 #endif
 }
 template <class T>
